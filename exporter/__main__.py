@@ -1,0 +1,5 @@
+"""Run the ambush CLI as `python -m exporter`"""
+
+from exporter.cli import main
+
+main()

@@ -1,0 +1,75 @@
+"""The ambush command line: parse options, call the library, print, map errors to exit codes"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import click
+
+from exporter import __version__
+from exporter.errors import ExportError
+
+
+class InputError(click.ClickException):
+    """Report bad user input as a one-line message"""
+
+    exit_code = 2
+
+
+@contextmanager
+def reported_errors() -> Iterator[None]:
+    """Map library errors to click exceptions"""
+    try:
+        yield
+    except ExportError as err:  # raised by the library, never printed there
+        raise InputError(err.one_line()) from err
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="ambush")
+def main() -> None:
+    """Turn tabletop surprise rules into Foundry VTT and Roll20 automation"""
+
+
+@main.command()
+@click.argument("campaigns", nargs=-1, type=click.Path(path_type=Path))
+@click.option("--out", type=click.Path(path_type=Path), default=Path("dist"), show_default=True)
+@click.option("--target", type=click.Choice(["foundry", "roll20", "all"]), default="all", show_default=True)
+@click.option("--zip/--no-zip", "make_zip", default=True, show_default=True)
+@click.option("--check", is_flag=True, help="Write nothing; exit 1 listing the files a build would change.")
+def build(campaigns: tuple[Path, ...], out: Path, target: str, make_zip: bool, check: bool) -> None:
+    """Build VTT output for each campaign (default: the bundled examples)"""
+    from exporter.build import build_plan  # lazy: keeps --help fast
+
+    click.echo(build_plan(campaigns, out, target, make_zip, check))
+
+
+@main.command()
+@click.argument("scenario", type=click.Path(path_type=Path))
+@click.option("--json", "as_json", is_flag=True, help="Print the odds as JSON.")
+def odds(scenario: Path, as_json: bool) -> None:
+    """Compute the exact odds of a surprise scenario"""
+    from exporter.report import odds_json, odds_table
+    from exporter.scenario import load_scenario
+
+    with reported_errors():
+        loaded = load_scenario(scenario)
+        click.echo(odds_json(loaded) if as_json else odds_table(loaded))
+
+
+@main.command()
+@click.argument("scenario", type=click.Path(path_type=Path))
+@click.option("--seed", type=int, default=None, help="Seed the dice; the same seed tells the same story.")
+@click.option("--json", "as_json", is_flag=True, help="Print the outcome as JSON.")
+def simulate(scenario: Path, seed: int | None, as_json: bool) -> None:
+    """Play a surprise scenario with real dice and narrate it"""
+    from exporter.report import simulation_json, simulation_text
+    from exporter.scenario import load_scenario
+
+    with reported_errors():
+        loaded = load_scenario(scenario)
+        chosen = secrets.randbelow(2**31) if seed is None else seed
+        click.echo(simulation_json(loaded, chosen) if as_json else simulation_text(loaded, chosen))

@@ -1,0 +1,104 @@
+"""Narrate a GURPS surprise turn by turn"""
+
+from __future__ import annotations
+
+from exporter.rules.gurps4e import Outcome, Scenario, StunTurn, succeeds
+from exporter.rules.model import SIDE_KEYS, other
+
+MODIFIER_LABELS = {
+    "combat_reflexes": "leader has Combat Reflexes",
+    "ally_combat_reflexes": "someone on the side has Combat Reflexes",
+    "higher_iq": "leader has the higher IQ",
+    "tactics": "leader's Tactics",
+    "leaderless": "leaderless",
+    "gm": "GM modifier",
+}
+
+
+def side_label(scenario: Scenario, key: str) -> str:
+    """Name a side for the narration"""
+    return scenario.side(key).name or f"Side {key.upper()}"  # type: ignore[arg-type]
+
+
+def signed(value: int) -> str:
+    """Write a modifier with its sign"""
+    return f"{value:+d}"
+
+
+def narrate(scenario: Scenario, outcome: Outcome) -> list[str]:
+    """Tell the story of one GURPS surprise"""
+    lines = opening_lines(scenario, outcome)
+    if outcome.surprise == "none":
+        lines.append("Nobody is surprised: combat starts in the usual turn order.")
+        return lines
+    winner, loser = outcome.surprise, other(outcome.surprise)  # type: ignore[arg-type]
+    kind = "total" if outcome.surprise_kind == "total" else "partial"
+    lines.append(f"{side_label(scenario, winner)} get the jump; everyone in {side_label(scenario, loser)} "
+                 f"is mentally stunned ({kind} surprise): Do Nothing, active defences -4, no retreat.")
+    if outcome.freeze and scenario.options.freeze_roll_scope == "side":
+        seconds = next(iter(outcome.freeze.values()))
+        lines.append(f"Freeze roll for the side (1d6): {seconds} seconds frozen, Combat Reflexes excepted.")
+    else:
+        lines.extend(f"Freeze roll for {name} (1d6): {seconds} seconds frozen." for name, seconds in outcome.freeze.items())
+    lines.extend(turn_lines(scenario, outcome))
+    return lines
+
+
+def opening_lines(scenario: Scenario, outcome: Outcome) -> list[str]:
+    """Describe the roll that decides who is surprised"""
+    if outcome.initiative is not None:
+        lines = ["Initiative (1d6 each leader, highest wins, a tie means nobody is surprised):"]
+        for key in SIDE_KEYS:
+            roll = outcome.initiative[key]
+            mods = ", ".join(f"{MODIFIER_LABELS[k]} {signed(v)}" for k, v in roll.modifiers.items()) or "no modifiers"
+            lines.append(f"  {side_label(scenario, key)}: rolled {roll.roll}, {mods} -> {roll.total}")
+        return lines
+    if outcome.contest is not None:
+        sneak = outcome.contest.sneak
+        lines = [f"Quick Contest: {sneak.name} sneaks (Stealth {sneak.skill}): {roll_text(sneak.roll, sneak.skill)}"]
+        for watcher, result in zip(outcome.contest.watchers, outcome.contest.results, strict=True):
+            verdict = {"sneak": "the sneak wins", "watcher": "spotted!", "tie": "a tie: nobody won"}[result]
+            lines.append(f"  {watcher.name} watches (Per {watcher.skill}): "
+                         f"{roll_text(watcher.roll, watcher.skill)}; {verdict}")
+        return lines
+    return [f"Total surprise by the GM's call: {side_label(scenario, 'a')} fall on {side_label(scenario, 'b')}."]
+
+
+def roll_text(roll: int | None, skill: int) -> str:
+    """Describe one 3d6 roll and its margin"""
+    if roll is None:
+        return "cannot roll (below 3)"
+    return f"rolled {roll}, {'made it' if succeeds(skill, roll) else 'failed'} by {abs(skill - roll)}"
+
+
+def turn_lines(scenario: Scenario, outcome: Outcome) -> list[str]:
+    """Narrate every stunned member's turns, second by second"""
+    lines: list[str] = []
+    last_turn = max((len(t.turns) for t in outcome.tracks), default=0)
+    for turn in range(1, last_turn + 1):
+        events = [(t.member.name, t.turns[turn - 1], t) for t in outcome.tracks if len(t.turns) >= turn]
+        if not events:
+            continue
+        lines.append(f"Turn {turn}:")
+        for name, step, track in events:
+            lines.append(f"  {name}: {step_text(step, track.never and step is track.turns[-1])}")
+    for track in outcome.tracks:
+        if track.never:
+            lines.append(f"{track.member.name} can never roll out of it (IQ {track.member.iq} is below 3) and "
+                         "misses the whole fight unless the GM intervenes.")
+        else:
+            lines.append(f"{track.member.name} loses {track.lost} second{'s' if track.lost != 1 else ''} "
+                         f"and acts normally from turn {(track.lost or 0) + 1}.")
+    return lines
+
+
+def step_text(step: StunTurn, hopeless: bool) -> str:
+    """Describe one stunned turn"""
+    if step.state == "frozen":
+        return "frozen, Do Nothing (defences -4)."
+    if step.roll is None:
+        return f"IQ roll needs {step.target}, which cannot be rolled; still stunned" + (" for good." if hopeless else ".")
+    if step.success:
+        after = "the -4 lifts now" if step.defence == 0 else "the -4 lasts to the end of this turn"
+        return f"IQ roll vs {step.target}: {step.roll}, success. Do Nothing this turn ({after}); acts next turn."
+    return f"IQ roll vs {step.target}: {step.roll}, failure. Still stunned, Do Nothing (defences -4)."

@@ -1,0 +1,1 @@
+"""Rules core: pure procedures and exact odds for every supported system"""

@@ -1,0 +1,551 @@
+"""GURPS 4th edition surprise: B393-B394, B420, B43, B348 (RULES.md section 1)"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Literal
+
+from pydantic import Field, model_validator
+
+from exporter.rules.dice import Roller, probability, roll_dice, sum_of
+from exporter.rules.model import (
+    SIDE_KEYS,
+    TAIL_CUT,
+    MemberOdds,
+    Name,
+    Odds,
+    SideKey,
+    StrictModel,
+    add_mass,
+    other,
+)
+
+SYSTEM = "gurps4e"
+UNIT = "second"
+PROCEDURES = ("partial", "total", "quick-contest")
+
+STUN_DEFENCE = -4  # B420: mentally stunned, active defences at -4 and no retreat
+COMBAT_REFLEXES_RECOVERY = 6  # B43: +6 on IQ rolls to recover from surprise
+SURE_SUCCESS, SURE_FAILURE = 4, 17  # B348: 3-4 always succeed, 17-18 always fail
+LOWEST_ROLLABLE = 3  # below 3 a success roll cannot be attempted [G7]
+
+# B394 visibility (RULES.md 1.6): situation -> attack and defence effects, for the definitions layer.
+VISIBILITY = (
+    {"id": "attacker-blind", "attack": -10, "attack_if_used_to_blindness": -6, "hearing_roll": -2,
+     "random_hit_location": True},
+    {"id": "foe-invisible", "attack": -6, "hearing_roll": -2, "random_hit_location": True},
+    {"id": "foe-location-known", "attack": -4, "hearing_roll": None, "random_hit_location": True},
+    {"id": "defender-cannot-see", "dodge": -4, "parry_block_after_hearing": -4, "hearing_roll": -2},
+    {"id": "defender-unaware", "defence": None},
+    {"id": "attacker-in-darkness-only", "defence": 0},
+)
+
+# B420 and RULES.md 1.5/1.7: what a mentally stunned (or frozen) character may do.
+MENTAL_STUN = {"maneuver": "do-nothing", "active_defence": STUN_DEFENCE, "retreat": False, "recovery": "IQ"}
+UNAWARE = {"active_defence": None}  # A13: no defence against an undetected sneak's opening attack
+
+INITIATIVE_MODIFIERS = ("combat_reflexes", "ally_combat_reflexes", "higher_iq", "tactics", "leaderless", "gm")
+
+
+class Options(StrictModel):
+    """The configurable readings of RULES.md 1.9"""
+
+    stun_roll_timing: Literal["start", "end"] = "start"  # A1
+    freeze_roll_scope: Literal["side", "individual"] = "side"  # A2
+    leaderless_iq_bonus: bool = False  # A7
+    contest_aggregation: Literal["worst_sneak_each_watcher"] = "worst_sneak_each_watcher"  # A10
+
+
+class Member(StrictModel):
+    """One character: IQ and Combat Reflexes for recovery, Tactics, Stealth and Per for the contest"""
+
+    name: Name
+    iq: int = Field(ge=1, le=40)
+    combat_reflexes: bool = False
+    tactics: int = Field(default=0, ge=0, le=40)
+    stealth: int | None = Field(default=None, ge=1, le=40)
+    per: int | None = Field(default=None, ge=1, le=40)
+
+
+class Side(StrictModel):
+    """One side: its leader (None = leaderless) and the initiative inputs"""
+
+    name: Name | None = None
+    leader: Name | None = None
+    animals: bool = False
+    gm_modifier: int = Field(default=0, ge=-20, le=20)
+    expecting_trouble: bool = True
+    members: list[Member] = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def _leader_is_a_member(self) -> Side:
+        if self.leader is not None and self.leader not in {m.name for m in self.members}:
+            raise ValueError(f"leader {self.leader!r} is not a member of this side")
+        return self
+
+    def leading_member(self) -> Member | None:
+        """Return the leader, or None for a leaderless side"""
+        return next((m for m in self.members if m.name == self.leader), None)
+
+
+class Sides(StrictModel):
+    """The two sides; a is the party"""
+
+    a: Side
+    b: Side
+
+
+class Scenario(StrictModel):
+    """A GURPS surprise scenario (DESIGN.md scenario file)"""
+
+    system: Literal["gurps4e"]
+    procedure: Literal["partial", "total", "quick-contest"]
+    sides: Sides
+    options: Options = Options()
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Scenario:
+        names = [m.name for key in SIDE_KEYS for m in self.side(key).members]
+        duplicates = sorted({n for n in names if names.count(n) > 1})
+        if duplicates:
+            raise ValueError(f"member name {duplicates[0]!r} is used more than once")
+        if self.procedure == "quick-contest":
+            for key, skill in (("a", "stealth"), ("b", "per")):
+                missing = [m.name for m in self.side(key).members if getattr(m, skill) is None]
+                if missing:
+                    raise ValueError(f"quick-contest needs {skill} for every member of side {key} ({missing[0]!r})")
+        return self
+
+    def side(self, key: SideKey) -> Side:
+        """Return side a or b"""
+        return getattr(self.sides, key)
+
+
+# --- primitives (B343-B348) -------------------------------------------------------------------------
+
+
+def success_threshold(effective: int) -> int | None:
+    """Return the highest 3d6 roll that succeeds, or None when the roll cannot be attempted"""
+    if effective < LOWEST_ROLLABLE:
+        return None
+    return max(SURE_SUCCESS, min(effective, SURE_FAILURE - 1))
+
+
+def succeeds(effective: int, roll: int) -> bool:
+    """Tell whether a 3d6 roll succeeds against an effective skill"""
+    threshold = success_threshold(effective)
+    return threshold is not None and roll <= threshold
+
+
+def success_chance(effective: int) -> Fraction:
+    """Return the exact chance of a success roll"""
+    threshold = success_threshold(effective)
+    return Fraction(0) if threshold is None else probability(sum_of(3, 6), at_most=threshold)
+
+
+def critical(effective: int, roll: int) -> Literal["success", "failure"] | None:
+    """Classify a roll as a critical success or failure (B347-B348)"""
+    if roll <= 4 or (roll == 5 and effective >= 15) or (roll == 6 and effective >= 16):
+        return "success"
+    if roll == 18 or (roll == 17 and effective <= 15) or roll >= effective + 10:
+        return "failure"
+    return None
+
+
+@dataclass(frozen=True)
+class SuccessRoll:
+    """One 3d6 roll against an effective skill; roll is None when it cannot be attempted"""
+
+    name: str
+    skill: int
+    roll: int | None
+
+    @property
+    def success(self) -> bool:
+        """Tell whether the roll succeeded"""
+        return self.roll is not None and succeeds(self.skill, self.roll)
+
+    @property
+    def margin(self) -> int | None:
+        """Return skill minus roll, or None when nothing was rolled"""
+        return None if self.roll is None else self.skill - self.roll
+
+    def to_json(self) -> dict:
+        """Return the roll as plain JSON data"""
+        return {"name": self.name, "skill": self.skill, "roll": self.roll, "margin": self.margin,
+                "success": self.success}
+
+
+def make_success_roll(roller: Roller, name: str, skill: int) -> SuccessRoll:
+    """Roll 3d6 against a skill, taking no dice when the roll cannot be attempted"""
+    if success_threshold(skill) is None:
+        return SuccessRoll(name, skill, None)
+    return SuccessRoll(name, skill, sum(roll_dice(roller, 3, 6)))
+
+
+def contest_rank(attempt: SuccessRoll) -> tuple[int, int]:
+    """Rank a roll for a Quick Contest: successes above failures, then by margin (B348)"""
+    if attempt.roll is None:
+        return (0, 0)  # not attempted: below every rolled failure
+    return (2 if attempt.success else 1, attempt.skill - attempt.roll)
+
+
+def quick_contest(first: SuccessRoll, second: SuccessRoll) -> Literal["first", "second", "tie"]:
+    """Decide a Quick Contest; criticals do not matter, only success and margin [G10]"""
+    a, b = contest_rank(first), contest_rank(second)
+    return "first" if a > b else "second" if b > a else "tie"
+
+
+# --- initiative (B393, partial surprise) --------------------------------------------------------------
+
+
+def exempt_from_leaderless_penalty(side: Side) -> bool:
+    """Tell whether a leaderless side escapes the -2: animals, or highest IQ 5 or less (A5, A9)"""
+    return side.animals or max(m.iq for m in side.members) <= 5
+
+
+def comparison_iq(side: Side, options: Options) -> int | None:
+    """Return the IQ a side's initiative compares: its leader's, or none when leaderless (A7)"""
+    leader = side.leading_member()
+    if leader is not None:
+        return leader.iq
+    return max(m.iq for m in side.members) if options.leaderless_iq_bonus else None
+
+
+def initiative_modifiers(side: Side, opponent: Side, options: Options) -> dict[str, int]:
+    """Return the non-zero initiative modifiers of one side, in a fixed order (RULES.md 1.1)"""
+    leader = side.leading_member()
+    mods: dict[str, int] = {}
+    if leader is not None and leader.combat_reflexes:
+        mods["combat_reflexes"] = 2
+    elif any(m.combat_reflexes for m in side.members):
+        mods["ally_combat_reflexes"] = 1  # A8: a leaderless side with a CR member gets +1 too
+    own_iq, their_iq = comparison_iq(side, options), comparison_iq(opponent, options)
+    if own_iq is not None and their_iq is not None and own_iq > their_iq:
+        mods["higher_iq"] = 1
+    if leader is not None and leader.tactics >= 1:
+        mods["tactics"] = 2 if leader.tactics >= 20 else 1  # A6: the leader's Tactics
+    if leader is None and not exempt_from_leaderless_penalty(side):
+        mods["leaderless"] = -2
+    if side.gm_modifier:
+        mods["gm"] = side.gm_modifier
+    return mods
+
+
+@dataclass(frozen=True)
+class InitiativeRoll:
+    """One side's initiative: 1d6 plus modifiers"""
+
+    roll: int
+    modifiers: dict[str, int]
+
+    @property
+    def total(self) -> int:
+        """Return the die plus every modifier"""
+        return self.roll + sum(self.modifiers.values())
+
+    def to_json(self) -> dict:
+        """Return the roll as plain JSON data"""
+        return {"roll": self.roll, "modifiers": dict(self.modifiers), "total": self.total}
+
+
+def initiative_winner(totals: dict[SideKey, int]) -> SideKey | None:
+    """Return the side with the higher total, or None on a tie (nobody surprised)"""
+    if totals["a"] == totals["b"]:
+        return None
+    return "a" if totals["a"] > totals["b"] else "b"
+
+
+# --- the contest that replaces initiative when sneaking (Kromm [G2]) ---------------------------------------
+
+
+def worst_sneak(side: Side) -> Member:
+    """Return the sneak with the lowest Stealth, the first listed on a tie (A10)"""
+    return min(side.members, key=lambda m: m.stealth or 0)
+
+
+def watcher_result(sneak: SuccessRoll, watcher: SuccessRoll) -> Literal["sneak", "watcher", "tie"]:
+    """Decide one watcher's contest against the sneak's roll"""
+    return {"first": "sneak", "second": "watcher", "tie": "tie"}[quick_contest(sneak, watcher)]
+
+
+@dataclass(frozen=True)
+class ContestResult:
+    """The sneak's roll and every watcher's roll against it"""
+
+    sneak: SuccessRoll
+    watchers: tuple[SuccessRoll, ...]
+
+    @property
+    def results(self) -> tuple[str, ...]:
+        """Return each watcher's result against the sneak"""
+        return tuple(watcher_result(self.sneak, w) for w in self.watchers)
+
+    @property
+    def sneaks_win(self) -> bool:
+        """Tell whether the sneak beat every watcher: one tie or loss spoils it (A10, A11)"""
+        return all(r == "sneak" for r in self.results)
+
+    def to_json(self) -> dict:
+        """Return the contest as plain JSON data"""
+        return {"sneak": self.sneak.to_json(),
+                "watchers": [{**w.to_json(), "winner": r} for w, r in zip(self.watchers, self.results, strict=True)]}
+
+
+# --- the stun, turn by turn (RULES.md 1.3, 1.4, 1.7) --------------------------------------------------
+
+
+def recovery_target(member: Member, kind: str, turn: int, freeze: int) -> int:
+    """Return the IQ roll's target on a member's own turn (A3, A4, A12)"""
+    if kind == "partial" or member.combat_reflexes:
+        return member.iq + (COMBAT_REFLEXES_RECOVERY if member.combat_reflexes else 0) + (turn - 1)
+    return member.iq  # total surprise after the freeze: basic IQ, no progression
+
+
+def never_recovers(member: Member, kind: str) -> bool:
+    """Tell whether a member can never roll his way out (total surprise, no CR, IQ below 3)"""
+    return kind == "total" and not member.combat_reflexes and member.iq < LOWEST_ROLLABLE
+
+
+@dataclass(frozen=True)
+class StunTurn:
+    """What one stunned member does on one of his own turns"""
+
+    turn: int
+    state: Literal["frozen", "stunned"]
+    target: int | None = None
+    roll: int | None = None
+    success: bool = False
+    defence: int = STUN_DEFENCE
+
+    def to_json(self) -> dict:
+        """Return the turn as plain JSON data"""
+        if self.state == "frozen":
+            return {"turn": self.turn, "state": "frozen", "defence": self.defence}
+        return {"turn": self.turn, "state": "stunned", "target": self.target, "roll": self.roll,
+                "success": self.success, "defence": self.defence}
+
+
+@dataclass
+class StunTrack:
+    """One surprised member's stun from the first turn until he recovers"""
+
+    member: Member
+    freeze: int
+    turns: list[StunTurn] = field(default_factory=list)
+    lost: int | None = None
+    never: bool = False
+
+    @property
+    def done(self) -> bool:
+        """Tell whether the member has recovered or can never recover"""
+        return self.lost is not None or self.never
+
+    def to_json(self) -> dict:
+        """Return the track as plain JSON data"""
+        return {"lost": self.lost, "turns": [t.to_json() for t in self.turns]}
+
+
+def freeze_rolls(members: list[Member], roller: Roller, options: Options) -> dict[str, int]:
+    """Roll the total-surprise freeze: once for the side or once each (A2); CR never freezes"""
+    freezers = [m for m in members if not m.combat_reflexes]
+    if not freezers:
+        return {}
+    if options.freeze_roll_scope == "side":
+        shared = roller.roll(6)
+        return {m.name: shared for m in freezers}
+    return {m.name: roller.roll(6) for m in freezers}
+
+
+def take_stun_turn(track: StunTrack, kind: str, turn: int, roller: Roller, options: Options) -> None:
+    """Play one of a stunned member's own turns (the state machine of RULES.md 1.7)"""
+    member = track.member
+    if turn <= track.freeze:
+        track.turns.append(StunTurn(turn, "frozen"))
+        return
+    target = recovery_target(member, kind, turn, track.freeze)
+    attempt = make_success_roll(roller, member.name, target)
+    recovered = attempt.success
+    defence = 0 if recovered and options.stun_roll_timing == "start" else STUN_DEFENCE  # A1
+    track.turns.append(StunTurn(turn, "stunned", target, attempt.roll, recovered, defence))
+    if recovered:
+        track.lost = turn
+    elif never_recovers(member, kind):
+        track.never = True
+
+
+def play_stun(side: Side, kind: str, roller: Roller, options: Options) -> tuple[dict[str, int], list[StunTrack]]:
+    """Play a surprised side's stun turn by turn, members in listed order each turn"""
+    freeze = freeze_rolls(side.members, roller, options) if kind == "total" else {}
+    tracks = [StunTrack(m, freeze.get(m.name, 0)) for m in side.members]
+    turn = 0
+    while not all(t.done for t in tracks):
+        turn += 1
+        for track in tracks:
+            if not track.done:
+                take_stun_turn(track, kind, turn, roller, options)
+    return freeze, tracks
+
+
+# --- one resolution -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The result of one surprise, in the shape of the conformance vectors"""
+
+    surprise: Literal["a", "b", "none"]
+    surprise_kind: Literal["partial", "total"] | None
+    initiative: dict[SideKey, InitiativeRoll] | None
+    contest: ContestResult | None
+    freeze: dict[str, int]
+    tracks: tuple[StunTrack, ...]
+
+    def to_json(self) -> dict:
+        """Return the outcome as plain JSON data"""
+        return {
+            "surprise": self.surprise,
+            "surprise_kind": self.surprise_kind,
+            "initiative": None if self.initiative is None else {k: r.to_json() for k, r in self.initiative.items()},
+            "contest": None if self.contest is None else self.contest.to_json(),
+            "freeze": dict(self.freeze),
+            "members": {t.member.name: t.to_json() for t in self.tracks},
+        }
+
+
+def contest_kind(watchers: Side) -> Literal["partial", "total"]:
+    """Return what a won sneak does to the watchers: partial if they expected trouble, else total"""
+    return "partial" if watchers.expecting_trouble else "total"
+
+
+def roll_contest(scenario: Scenario, roller: Roller) -> ContestResult:
+    """Roll the worst sneak's Stealth, then each watcher's Per, in listed order"""
+    sneak = worst_sneak(scenario.sides.a)
+    sneak_roll = make_success_roll(roller, sneak.name, sneak.stealth or 0)
+    watchers = tuple(make_success_roll(roller, w.name, w.per or 0) for w in scenario.sides.b.members)
+    return ContestResult(sneak_roll, watchers)
+
+
+def resolve(scenario: Scenario, roller: Roller) -> Outcome:
+    """Play one surprise with the roller's dice"""
+    initiative: dict[SideKey, InitiativeRoll] | None = None
+    contest: ContestResult | None = None
+    winner: SideKey | None
+    if scenario.procedure == "partial":
+        initiative = {key: InitiativeRoll(roller.roll(6), initiative_modifiers(
+            scenario.side(key), scenario.side(other(key)), scenario.options)) for key in SIDE_KEYS}
+        winner = initiative_winner({k: r.total for k, r in initiative.items()})
+        kind: Literal["partial", "total"] | None = "partial"
+    elif scenario.procedure == "quick-contest":
+        contest = roll_contest(scenario, roller)
+        winner = "a" if contest.sneaks_win else None
+        kind = contest_kind(scenario.sides.b)
+    else:
+        winner, kind = "a", "total"  # GM fiat: side a surprised side b
+    if winner is None:
+        return Outcome("none", None, initiative, contest, {}, ())
+    assert kind is not None
+    freeze, tracks = play_stun(scenario.side(other(winner)), kind, roller, scenario.options)
+    return Outcome(winner, kind, initiative, contest, freeze, tuple(tracks))
+
+
+# --- exact odds --------------------------------------------------------------------------------------
+
+
+def surprise_chances(scenario: Scenario) -> tuple[dict[str, Fraction], Literal["partial", "total"]]:
+    """Return the exact chance that each side gets the jump, and what the loser suffers"""
+    if scenario.procedure == "total":
+        return {"a": Fraction(1), "b": Fraction(0), "none": Fraction(0)}, "total"
+    if scenario.procedure == "quick-contest":
+        win = sneak_win_chance(scenario)
+        return {"a": win, "b": Fraction(0), "none": 1 - win}, contest_kind(scenario.sides.b)
+    mods = {k: sum(initiative_modifiers(scenario.side(k), scenario.side(other(k)), scenario.options).values())
+            for k in SIDE_KEYS}
+    chances = {"a": Fraction(0), "b": Fraction(0), "none": Fraction(0)}
+    for roll_a in range(1, 7):
+        for roll_b in range(1, 7):
+            winner = initiative_winner({"a": roll_a + mods["a"], "b": roll_b + mods["b"]})
+            chances[winner or "none"] += Fraction(1, 36)
+    return chances, "partial"
+
+
+def roll_outcomes(name: str, skill: int) -> list[tuple[SuccessRoll, Fraction]]:
+    """Return every possible success roll of a skill with its chance"""
+    if success_threshold(skill) is None:
+        return [(SuccessRoll(name, skill, None), Fraction(1))]
+    return [(SuccessRoll(name, skill, total), p) for total, p in sorted(sum_of(3, 6).items())]
+
+
+def sneak_win_chance(scenario: Scenario) -> Fraction:
+    """Return the chance that the worst sneak beats every watcher"""
+    sneak = worst_sneak(scenario.sides.a)
+    chance = Fraction(0)
+    for sneak_roll, p_sneak in roll_outcomes(sneak.name, sneak.stealth or 0):
+        beats_all = p_sneak
+        for watcher in scenario.sides.b.members:
+            beats_all *= sum((p for w, p in roll_outcomes(watcher.name, watcher.per or 0)
+                              if watcher_result(sneak_roll, w) == "sneak"), Fraction(0))
+        chance += beats_all
+    return chance
+
+
+def seconds_lost(member: Member, kind: str) -> MemberOdds:
+    """Return the exact distribution of seconds lost by a surprised member, cut at TAIL_CUT"""
+    if never_recovers(member, kind):
+        return MemberOdds(UNIT, {}, never=Fraction(1), expected_lost=None)
+    if kind == "total" and not member.combat_reflexes:
+        return total_surprise_lost(member)
+    lost: dict[int, Fraction] = {}
+    still_stunned, expected, turn = Fraction(1), Fraction(0), 0
+    while True:
+        turn += 1
+        target = recovery_target(member, "partial", turn, 0)
+        chance = success_chance(target)
+        if success_threshold(target) == SURE_FAILURE - 1:
+            # From here every turn has the same chance: a geometric tail with a closed-form mean.
+            expected += still_stunned * (turn - 1 + 1 / chance)
+            add_geometric_tail(lost, still_stunned, chance, turn)
+            return MemberOdds(UNIT, lost, expected_lost=expected)
+        lost[turn] = still_stunned * chance
+        expected += turn * lost[turn]
+        still_stunned *= 1 - chance
+
+
+def add_geometric_tail(lost: dict[int, Fraction], mass: Fraction, chance: Fraction, first: int,
+                       cut: Fraction = TAIL_CUT) -> None:
+    """Spread mass over turns first, first+1, ... with a constant success chance, until less than cut is left"""
+    turn = first
+    while mass >= cut:
+        lost[turn] = lost.get(turn, Fraction(0)) + mass * chance
+        mass *= 1 - chance
+        turn += 1
+
+
+def total_surprise_lost(member: Member) -> MemberOdds:
+    """Return the seconds lost under total surprise without CR: 1d6 freeze plus plain IQ rolls"""
+    chance = success_chance(member.iq)
+    lost: dict[int, Fraction] = {}
+    for freeze in range(1, 7):
+        add_geometric_tail(lost, Fraction(1, 6), chance, freeze + 1, cut=TAIL_CUT / 6)
+    return MemberOdds(UNIT, dict(sorted(lost.items())), expected_lost=Fraction(7, 2) + 1 / chance)
+
+
+def odds(scenario: Scenario) -> Odds:
+    """Return the exact distribution of who is surprised and what each member loses"""
+    surprise, kind = surprise_chances(scenario)
+    members: dict[str, MemberOdds] = {}
+    for key in SIDE_KEYS:
+        surprised = surprise[other(key)]
+        for member in scenario.side(key).members:
+            members[member.name] = unconditional(seconds_lost(member, kind), surprised)
+    return Odds(SYSTEM, scenario.procedure, surprise, members)
+
+
+def unconditional(if_surprised: MemberOdds, surprised: Fraction) -> MemberOdds:
+    """Weigh a member's loss by the chance his side is surprised, adding 0 for the rest"""
+    lost = {k: p * surprised for k, p in if_surprised.lost.items() if p * surprised}
+    lost = add_mass(lost, 0, 1 - surprised)
+    never = if_surprised.never * surprised
+    expected = None if never else (if_surprised.expected_lost or Fraction(0)) * surprised
+    return MemberOdds(UNIT, lost, never, expected)

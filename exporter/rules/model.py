@@ -1,0 +1,60 @@
+"""Shared building blocks of the rules models: strict pydantic bases, sides, odds results"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, StringConstraints
+
+SideKey = Literal["a", "b"]
+SIDE_KEYS: tuple[SideKey, SideKey] = ("a", "b")
+Name = Annotated[str, StringConstraints(min_length=1, max_length=200)]
+
+# Odds tails are cut once the mass still to come is this small (DESIGN.md, odds JSON).
+TAIL_CUT = Fraction(1, 10**12)
+
+
+class StrictModel(BaseModel):
+    """A frozen model that rejects unknown keys"""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+def other(side: SideKey) -> SideKey:
+    """Return the opposing side's key"""
+    return "b" if side == "a" else "a"
+
+
+@dataclass(frozen=True)
+class MemberOdds:
+    """How much of the fight one member loses to surprise, as an exact distribution"""
+
+    unit: str
+    lost: dict[int, Fraction]
+    never: Fraction = Fraction(0)
+    expected_lost: Fraction | None = None
+
+
+@dataclass(frozen=True)
+class Odds:
+    """The exact outcome distribution of one scenario"""
+
+    system: str
+    procedure: str
+    surprise: dict[str, Fraction]
+    members: dict[str, MemberOdds]
+    free_segments: dict[int, Fraction] | None = field(default=None)
+
+
+def scaled(dist: dict[int, Fraction], weight: Fraction) -> dict[int, Fraction]:
+    """Multiply every probability of a distribution by weight"""
+    return {k: p * weight for k, p in dist.items()}
+
+
+def add_mass(dist: dict[int, Fraction], key: int, mass: Fraction) -> dict[int, Fraction]:
+    """Return dist with mass added at key, keys sorted and empty entries dropped"""
+    out = dict(dist)
+    out[key] = out.get(key, Fraction(0)) + mass
+    return {k: out[k] for k in sorted(out) if out[k]}
