@@ -9,6 +9,7 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from exporter.errors import InputFileError
+from exporter.rules.model import FieldProblem
 from exporter.rules.systems import SYSTEM_IDS, system_module
 
 
@@ -54,6 +55,10 @@ def describe_first_error(err: ValidationError, system: str) -> tuple[str | None,
         return field, "unknown field"
     if kind == "missing":
         return field, "missing"
+    problem = (first.get("ctx") or {}).get("error")
+    if isinstance(problem, FieldProblem):
+        prefix = field_path(first["loc"])
+        return (f"{prefix}.{problem.field}" if prefix else problem.field), str(problem)
     message = str(first["msg"]).removeprefix("Value error, ")
     if kind == "value_error" or not first["loc"]:
         return field, message

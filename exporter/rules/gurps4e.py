@@ -16,8 +16,10 @@ from exporter.rules.model import (
     Name,
     Odds,
     SideKey,
+    FieldProblem,
     StrictModel,
     add_mass,
+    check_unique_names,
     other,
 )
 
@@ -81,7 +83,7 @@ class Side(StrictModel):
     @model_validator(mode="after")
     def _leader_is_a_member(self) -> Side:
         if self.leader is not None and self.leader not in {m.name for m in self.members}:
-            raise ValueError(f"leader {self.leader!r} is not a member of this side")
+            raise FieldProblem("leader", f"{self.leader!r} is not a member of this side")
         return self
 
     def leading_member(self) -> Member | None:
@@ -106,15 +108,13 @@ class Scenario(StrictModel):
 
     @model_validator(mode="after")
     def _consistent(self) -> Scenario:
-        names = [m.name for key in SIDE_KEYS for m in self.side(key).members]
-        duplicates = sorted({n for n in names if names.count(n) > 1})
-        if duplicates:
-            raise ValueError(f"member name {duplicates[0]!r} is used more than once")
+        check_unique_names(self.sides)
         if self.procedure == "quick-contest":
             for key, skill in (("a", "stealth"), ("b", "per")):
-                missing = [m.name for m in self.side(key).members if getattr(m, skill) is None]
-                if missing:
-                    raise ValueError(f"quick-contest needs {skill} for every member of side {key} ({missing[0]!r})")
+                for index, m in enumerate(self.side(key).members):
+                    if getattr(m, skill) is None:
+                        raise FieldProblem(f"sides.{key}.members[{index}].{skill}",
+                                           f"quick-contest needs {skill} for every member of side {key}")
         return self
 
     def side(self, key: SideKey) -> Side:

@@ -16,10 +16,28 @@ Name = Annotated[str, StringConstraints(min_length=1, max_length=200)]
 TAIL_CUT = Fraction(1, 10**12)
 
 
+class FieldProblem(ValueError):
+    """A validator's complaint about one field, given as a path relative to the model being validated"""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(message)
+        self.field = field
+
+
 class StrictModel(BaseModel):
     """A frozen model that rejects unknown keys"""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+def check_unique_names(sides: BaseModel) -> None:
+    """Reject a member name used twice, on one side or across both"""
+    seen: set[str] = set()
+    for key in SIDE_KEYS:
+        for index, member in enumerate(getattr(sides, key).members):
+            if member.name in seen:
+                raise FieldProblem(f"sides.{key}.members[{index}].name", f"{member.name!r} is used more than once")
+            seen.add(member.name)
 
 
 def other(side: SideKey) -> SideKey:

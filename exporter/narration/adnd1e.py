@@ -1,0 +1,136 @@
+"""Narrate an AD&D 1e surprise check for a GM at the table"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from exporter.rules import adnd1e
+from exporter.rules.adnd1e import Member, MemberResult, Outcome, Scenario, Segment, SideResult
+from exporter.rules.model import SIDE_KEYS, SideKey, other
+
+
+def narrate(scenario: Scenario, outcome: Outcome) -> list[str]:
+    """Return the lines that tell a played surprise check, in order"""
+    lines = [side_line(scenario, key, outcome.sides[key]) for key in SIDE_KEYS]
+    lines.append(summary_line(scenario, outcome))
+    lines += adjustment_lines(scenario, outcome)
+    lines += timeline_lines(scenario, outcome.timeline)
+    lines.append("Normal rounds begin; roll initiative.")
+    return lines
+
+
+def label(scenario: Scenario, key: SideKey) -> str:
+    """Return the side's display name"""
+    return adnd1e.side_label(scenario.sides[key], key)
+
+
+def chance(top: int) -> str:
+    """Render a chance on a d6 as "1" or "1-3" """
+    return "1" if top == 1 else f"1-{top}"
+
+
+def segments_text(count: int) -> str:
+    """Render a segment count with its noun"""
+    return f"{count} segment" if count == 1 else f"{count} segments"
+
+
+def side_line(scenario: Scenario, key: SideKey, result: SideResult) -> str:
+    """Tell a side's threshold and its d6"""
+    side, opponent, options = scenario.sides[key], scenario.sides[other(key)], scenario.options
+    name = label(scenario, key)
+    own = adnd1e.surprised_on(side, options)
+    if side.aware:
+        return f"{name}: aware, does not roll."
+    if own == 0:
+        return f"{name}: cannot be surprised, does not roll."
+    shift = adnd1e.surprises_on(opponent, options)
+    why = f" (own {chance(own)}, {label(scenario, other(key))} surprise on {chance(shift)})" if shift != 2 else ""
+    if result.threshold == 0:
+        return f"{name}: the chance to be surprised drops to 0{why}, does not roll."
+    roll = f"rolls {result.roll}: " + (
+        f"surprised for {segments_text(result.segments)}." if result.segments else "not surprised."
+    )
+    return f"{name}: surprised on {chance(result.threshold)}{why}; {roll}"
+
+
+def summary_line(scenario: Scenario, outcome: Outcome) -> str:
+    """Tell what the two sides' segments give at side level"""
+    seg_a, seg_b = outcome.sides["a"].segments, outcome.sides["b"].segments
+    name_a, name_b = label(scenario, "a"), label(scenario, "b")
+    winner = {"a": name_a, "b": name_b}.get(outcome.surprise)
+    free = f"{segments_text(abs(outcome.free_segments))} free for {winner}."
+    if not seg_a and not seg_b:
+        return "Neither side is surprised."
+    if seg_a and seg_b and seg_a == seg_b:
+        return f"Both sides are surprised for {segments_text(seg_a)}: the surprise cancels."
+    if seg_a and seg_b:
+        both = f"both lose {min(seg_a, seg_b)}"
+        return f"Both sides are surprised ({name_a} {seg_a}, {name_b} {seg_b}): {both}, {free}"
+    loser = name_a if seg_a else name_b
+    return f"Only {loser} is surprised: {free}"
+
+
+def adjustment_lines(scenario: Scenario, outcome: Outcome) -> list[str]:
+    """Tell each adjustment that changes a surprised member's segments"""
+    lines = []
+    for key, _, member in adnd1e.indexed_members(scenario.sides):
+        side_segments = outcome.sides[key].segments
+        result = outcome.member(member.name)
+        if side_segments and (result.adjustment or adnd1e.raw_adjustment(member)):
+            lines.append(adjustment_line(scenario, member, result, side_segments, label(scenario, key)))
+    return lines
+
+
+def adjustment_line(
+    scenario: Scenario, member: Member, result: MemberResult, side_segments: int, side_name: str
+) -> str:
+    """Tell how one member's adjustment changes his segments"""
+    raw = adnd1e.raw_adjustment(member)
+    source = f"Dexterity {member.dex}" if member.dex is not None else "surprise adjustment"
+    if raw != result.adjustment:
+        return f"{member.name}: {source} ({raw:+d}) does not apply while encumbered; frozen for {segments_text(side_segments)}."
+    own = adnd1e.member_segments(side_segments, result.adjustment)
+    text = f"{member.name}: {source} ({raw:+d}) turns {side_segments} into {own}"
+    if own != result.segments:
+        return f"{text}, but waits out {side_name}'s {segments_text(result.segments)}."
+    return f"{text}."
+
+
+def timeline_lines(scenario: Scenario, segments: Sequence[Segment]) -> list[str]:
+    """Tell the surprise segments one by one"""
+    if not segments:
+        return ["No surprise segments."]
+    lines = ["A surprise segment (6 seconds) allows what fits in it: speaking, attacking, charging, "
+             "beginning a spell; only a one-segment spell completes."]
+    for segment in segments:
+        if segment.kind == "cancelled":
+            lines.append(f"Segment {segment.segment} (cancelled): everyone is still surprised; nobody acts.")
+            continue
+        acting = join(list(segment.acting))
+        verb = "acts" if len(segment.acting) == 1 else "act"
+        frozen, frozen_verb = frozen_text(scenario, segment.frozen)
+        line = f"Segment {segment.segment} (surprise): {acting} {verb}; {frozen} {frozen_verb} frozen."
+        if segment.missile_triple_rate:
+            line += " Readied missile weapons fire at three times their normal rate."
+        lines.append(line)
+    return lines
+
+
+def frozen_text(scenario: Scenario, frozen: Sequence[str]) -> tuple[str, str]:
+    """Name who is frozen, a whole side by its name, and pick the verb"""
+    parts: list[str] = []
+    for key in SIDE_KEYS:
+        names = [member.name for member in scenario.sides[key].members if member.name in frozen]
+        if len(names) > 1 and len(names) == len(scenario.sides[key].members):
+            parts.append(f"all of {label(scenario, key)}")
+        else:
+            parts += names
+    plural = len(parts) > 1 or parts[0].startswith("all of ")
+    return join(parts), "are" if plural else "is"
+
+
+def join(names: Sequence[str]) -> str:
+    """Join names as "A", "A and B" or "A, B and C" """
+    if len(names) <= 1:
+        return "".join(names)
+    return f"{', '.join(names[:-1])} and {names[-1]}"

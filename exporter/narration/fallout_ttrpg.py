@@ -1,0 +1,165 @@
+"""Narrate a Fallout TTRPG surprise: the spot check or the opening Sneak Attacks, then the Surprise Round"""
+
+from __future__ import annotations
+
+from exporter.rules import fallout_ttrpg as rules
+from exporter.rules.fallout_ttrpg import Outcome, Scenario, SneakAttack, SpotTest, SurpriseRound
+from exporter.rules.model import SideKey, other
+
+RESULT_TEXT = {"success": "success", "failure": "normal failure", "poor-failure": "poor failure"}
+SURPRISED_EFFECT = "no Actions, Reactions or Free Reactions"
+SLEEPER_START = "Prone with empty Weapon and Quick Slots (armour stays on)"
+
+
+def narrate(scenario: Scenario, outcome: Outcome) -> list[str]:
+    """Return the lines that tell a played surprise, in order"""
+    lines = test_lines(scenario, outcome) if scenario.procedure == "world-map" else opener_lines(scenario, outcome)
+    lines += verdict_lines(scenario, outcome)
+    if outcome.surprise_round is not None:
+        lines += surprise_round_lines(scenario, outcome.surprise_round)
+    lines += idle_sleeper_lines(scenario, outcome)
+    round_number = 1 if outcome.surprise_round is None else 2
+    lines.append(f"Round {round_number}: everyone in Sequence order: {', '.join(outcome.normal_order)}.")
+    return lines
+
+
+def label(scenario: Scenario, key: SideKey) -> str:
+    """Return a side's display name"""
+    return rules.side_label(scenario, key)
+
+
+def signed(value: int) -> str:
+    """Write a modifier with its sign"""
+    return f"{value:+d}"
+
+
+def names_text(names: tuple[str, ...] | list[str]) -> str:
+    """Join names for a sentence"""
+    return ", ".join(names)
+
+
+# --- the World Map spot check ------------------------------------------------------------------------
+
+
+def test_lines(scenario: Scenario, outcome: Outcome) -> list[str]:
+    """Describe the party's PER + Survival Test and, when rolled, the enemies' test"""
+    hunting = " The enemies are hunting or set in ambush: any failure is a poor failure." if scenario.hunting else ""
+    lines = [f"World Map spot check: a PER + Survival Test against DC {scenario.dc}.{hunting}"]
+    if outcome.test is not None:
+        lines.append(spot_test_line(scenario, "a", outcome.test))
+    if outcome.enemy_test is not None:
+        lines.append(f"The GM rolls the enemies' own spot check (enemy_spot_roll): "
+                     f"{spot_test_line(scenario, 'b', outcome.enemy_test)}")
+    return lines
+
+
+def spot_test_line(scenario: Scenario, key: SideKey, test: SpotTest) -> str:
+    """Describe one leader's test: the d20, PER - 5, Survival, the total against the DC"""
+    leader = rules.member_named(scenario, test.leader)
+    per, survival = leader.per or 0, leader.survival or 0
+    return (f"{test.leader} rolls for {label(scenario, key)} (highest PER + Survival): d20 {test.roll}, "
+            f"PER {per} ({signed(per - rules.SPECIAL_BASELINE)}), Survival {signed(survival)}, "
+            f"total {test.total} vs DC {test.dc}: {RESULT_TEXT[test.result]}.")
+
+
+# --- the opening Sneak Attacks -----------------------------------------------------------------------
+
+
+def opener_lines(scenario: Scenario, outcome: Outcome) -> list[str]:
+    """Describe each opener's attack with Advantage, and who did not need to roll"""
+    attacks = outcome.openers or ()
+    lines = [attack_line(scenario, attack) for attack in attacks]
+    rolled = {attack.name for attack in attacks}
+    waiting = [opener.name for opener in rules.opening_order(scenario) if opener.name not in rolled]
+    if waiting and any(attack.hit for attack in attacks):
+        lines.append(f"No further opening rolls ({names_text(waiting)}): only the first hit triggers the "
+                     f"Surprise Round.")
+    return lines
+
+
+def attack_line(scenario: Scenario, attack: SneakAttack) -> str:
+    """Describe one Sneak Attack: the two d20, the kept one, the bonus, the total against the target"""
+    first, second = attack.dice
+    return (f"{attack.name} ({label(scenario, attack.side)}) opens with a Sneak Attack, Advantage: d20 {first} and "
+            f"{second}, keeps {attack.kept}, {signed(attack.attack_bonus)} = {attack.total} vs {attack.target_number}: "
+            f"{'hit' if attack.hit else 'miss'}.")
+
+
+# --- who gets the jump -------------------------------------------------------------------------------
+
+
+def verdict_lines(scenario: Scenario, outcome: Outcome) -> list[str]:
+    """Say who gets the Surprise Round, or why nobody does"""
+    if outcome.surprise != "none":
+        winner, loser = outcome.surprise, other(outcome.surprise)
+        return [f"Surprise Round for {label(scenario, winner)} against {label(scenario, loser)}."]
+    if scenario.procedure == "sneak-attack":
+        return ["No opening Sneak Attack hit: the targets are alerted and there is no Surprise Round."]
+    if outcome.enemy_test is not None:
+        return ["Neither side spots the other first: no Surprise Round."]
+    return ["A normal failure: neither side gets the jump, no Surprise Round."]
+
+
+# --- the Surprise Round ------------------------------------------------------------------------------
+
+
+def surprise_round_lines(scenario: Scenario, sr: SurpriseRound) -> list[str]:
+    """Tell the Surprise Round: who is Surprised, who sleeps, then each turn in order and the wake-ups"""
+    victims = scenario.side(other(sr.side)).members
+    lines = []
+    if sr.surprised:
+        lines.append(f"Surprised ({SURPRISED_EFFECT}): {names_text(sr.surprised)}.")
+    surprised_sleepers = [name for name in sr.wake_at_end if name in sr.surprised]
+    if surprised_sleepers:
+        lines.append(f"Asleep and Surprised ({SLEEPER_START}; cannot wake during the Surprise Round, even if "
+                     f"attacked): {names_text(surprised_sleepers)}.")
+    for member in victims:
+        if member.cautious_nature:
+            lines.append(cautious_line(scenario, member.name, member.asleep))
+    lines.append(f"Surprise Round, {len(sr.order)} turn{'s' if len(sr.order) != 1 else ''}:")
+    seen: set[str] = set()
+    for number, name in enumerate(sr.order, start=1):
+        lines.append(f"  {number}. {turn_text(scenario, sr, name, name in seen)}")
+        seen.add(name)
+    ending = "End of the Surprise Round: Surprised falls off."
+    if sr.wake_at_end:
+        ending += f" Waking now: {names_text(sr.wake_at_end)}."
+    lines.append(ending)
+    return lines
+
+
+def cautious_line(scenario: Scenario, name: str, asleep: bool) -> str:
+    """Describe a Cautious Nature member of the surprised side"""
+    if not asleep:
+        return f"{name} has Cautious Nature: not Surprised, and acts in the Surprise Round as the lone responder."
+    if scenario.options.cautious_sleeper_wakes == "sr_turn_start":
+        return (f"{name} has Cautious Nature but is asleep: not Surprised, wakes as their Surprise Round turn "
+                f"starts, {SLEEPER_START}, and may act.")
+    return (f"{name} has Cautious Nature but is asleep: not Surprised, yet sleeps through the Surprise Round "
+            f"({SLEEPER_START}) and wakes when it ends.")
+
+
+def turn_text(scenario: Scenario, sr: SurpriseRound, name: str, again: bool) -> str:
+    """Describe one turn of the Surprise Round"""
+    who = f"{name} ({label(scenario, rules.side_of(scenario, name))})"
+    if name == sr.opener and not again:
+        if scenario.options.opening_attack_is_free:
+            return f"{who}: the opening Sneak Attack that hit, a free action; {name} acts again in Sequence order."
+        return f"{who}: the opening Sneak Attack that hit starts this turn; {name} finishes the turn now."
+    if name == sr.opener:
+        return f"{who}: a full turn in Sequence order, after the free opening attack."
+    if name in sr.wake_at_turn_start:
+        return f"{who}: Cautious Nature; wakes as the turn starts, {SLEEPER_START}, then takes a full turn."
+    if rules.side_of(scenario, name) != sr.side:
+        return f"{who}: Cautious Nature; a full turn as the lone responder."
+    return f"{who}: a full turn (Sneak Attack bonuses only if still Undetected or Hidden)."
+
+
+def idle_sleeper_lines(scenario: Scenario, outcome: Outcome) -> list[str]:
+    """Point out sleepers whose side is not surprised: sleeping changes nothing in this opening"""
+    surprised_side = None if outcome.surprise == "none" else other(outcome.surprise)
+    idle = [member.name for key, member in rules.members_with_sides(scenario)
+            if member.asleep and key != surprised_side]
+    if not idle:
+        return []
+    return [f"Asleep on a side that is not surprised: {names_text(idle)}; sleeping has no effect on this opening."]

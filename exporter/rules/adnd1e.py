@@ -1,0 +1,366 @@
+"""AD&D 1e / OSRIC-style surprise (RULES.md 3): one d6 per side, segments, the Dexterity adjustment"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, Literal, Self
+
+from pydantic import Field, field_validator, model_validator
+
+from exporter.rules.dice import Distribution, Roller, die
+from exporter.rules.model import SIDE_KEYS, MemberOdds, Name, Odds, SideKey, StrictModel, add_mass
+
+SYSTEM = "adnd1e"
+UNIT = "segment"
+PROCEDURES = ("roll",)
+
+DIE = 6
+DEFAULT_RATING = 2
+
+# RULES.md 3.1: 1e PHB p.11 reaction/attacking adjustment; 18 -> +3 (the 2e table's +2 is not used)
+DEX_ADJUSTMENT: dict[int, int] = {3: -3, 4: -2, 5: -1, **dict.fromkeys(range(6, 16), 0), 16: 1, 17: 2, 18: 3}
+
+SurpriseSide = Literal["a", "b", "none"]
+SegmentKind = Literal["surprise", "cancelled"]
+
+
+class Options(StrictModel):
+    """The configurable readings of RULES.md 3.3 (C4, C5)"""
+
+    dex_unsurprised_may_act: bool = True
+    side_best_rating: bool = False
+    dex_encumbrance_gate: bool = False
+    missile_triple_rate: bool = False
+    percent_chances: bool = False
+
+    @field_validator("percent_chances")
+    @classmethod
+    def reject_percent_chances(cls, value: bool) -> bool:
+        """Refuse the percentage chances reading, which is not implemented"""
+        if value:
+            raise ValueError("percent_chances is not supported yet")
+        return value
+
+
+DEFAULT_OPTIONS = Options()
+
+
+class Member(StrictModel):
+    """One combatant: a name and what sets his surprise adjustment"""
+
+    name: Name
+    dex: int | None = Field(default=None, ge=3, le=18)
+    surprise_adjustment: int | None = Field(default=None, ge=-5, le=5)
+    encumbered: bool = False
+    surprised_on: int | None = Field(default=None, ge=0, le=6)
+    surprises_on: int | None = Field(default=None, ge=1, le=6)
+
+    @model_validator(mode="after")
+    def one_adjustment_source(self) -> Self:
+        """Refuse a member that gives both dex and surprise_adjustment"""
+        if self.dex is not None and self.surprise_adjustment is not None:
+            raise ValueError("give dex or surprise_adjustment, not both")
+        return self
+
+    @property
+    def has_rating(self) -> bool:
+        """Tell whether the member carries his own surprise rating (RULES.md C5a)"""
+        return self.surprised_on is not None or self.surprises_on is not None
+
+
+class Side(StrictModel):
+    """One side of the encounter and its surprise ratings"""
+
+    name: Name | None = None
+    surprised_on: int = Field(default=DEFAULT_RATING, ge=0, le=6)
+    surprises_on: int = Field(default=DEFAULT_RATING, ge=1, le=6)
+    aware: bool = False
+    members: list[Member] = Field(min_length=1)
+
+
+class Sides(StrictModel):
+    """Exactly the two sides a (the party) and b"""
+
+    a: Side
+    b: Side
+
+    def __getitem__(self, key: SideKey) -> Side:
+        return self.a if key == "a" else self.b
+
+
+class Scenario(StrictModel):
+    """One AD&D surprise check: two sides and the chosen readings"""
+
+    system: Literal["adnd1e"]
+    procedure: Literal["roll"]
+    sides: Sides
+    options: Options = Field(default_factory=Options)
+
+    @model_validator(mode="after")
+    def check_members(self) -> Self:
+        """Refuse repeated member names and member fields whose option is off"""
+        seen: dict[str, str] = {}
+        for key, index, member in indexed_members(self.sides):
+            where = f"sides.{key}.members[{index}]"
+            if member.name in seen:
+                raise ValueError(f"member name {member.name!r} is used twice ({seen[member.name]} and {where})")
+            seen[member.name] = where
+            if member.has_rating and not self.options.side_best_rating:
+                raise ValueError(
+                    f"{where}: a member's own surprised_on / surprises_on needs options.side_best_rating = true"
+                )
+            if member.encumbered and not self.options.dex_encumbrance_gate:
+                raise ValueError(f"{where}: encumbered needs options.dex_encumbrance_gate = true")
+        return self
+
+
+@dataclass(frozen=True)
+class SideResult:
+    """A side's threshold, its d6 (None when it did not roll) and its surprised segments"""
+
+    threshold: int
+    roll: int | None
+    segments: int
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the vector shape of one side"""
+        return {"threshold": self.threshold, "roll": self.roll, "segments": self.segments}
+
+
+@dataclass(frozen=True)
+class MemberResult:
+    """A member's adjustment and his own surprised segments after it"""
+
+    name: str
+    side: SideKey
+    adjustment: int
+    segments: int
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the vector shape of one member"""
+        return {"adjustment": self.adjustment, "segments": self.segments}
+
+
+@dataclass(frozen=True)
+class Combatant:
+    """Someone on the timeline: his side and how many segments he stays frozen"""
+
+    name: str
+    side: str
+    frozen: int
+
+
+@dataclass(frozen=True)
+class Segment:
+    """One segment of the timeline: who acts, who is still frozen"""
+
+    segment: int
+    kind: SegmentKind
+    acting: tuple[str, ...]
+    frozen: tuple[str, ...]
+    missile_triple_rate: bool | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the vector shape of one segment; the missile flag only when its option is on"""
+        out: dict[str, Any] = {"segment": self.segment, "kind": self.kind, "acting": list(self.acting)}
+        if self.missile_triple_rate is not None:
+            out["missile_triple_rate"] = self.missile_triple_rate
+        return out
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """One played surprise check"""
+
+    surprise: SurpriseSide
+    sides: dict[SideKey, SideResult]
+    free_segments: int
+    members: tuple[MemberResult, ...]
+    timeline: tuple[Segment, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the `expected` shape of the conformance vectors"""
+        return {
+            "surprise": self.surprise,
+            "sides": {key: self.sides[key].to_json() for key in SIDE_KEYS},
+            "free_segments": self.free_segments,
+            "members": {member.name: member.to_json() for member in self.members},
+            "timeline": [segment.to_json() for segment in self.timeline],
+        }
+
+    def member(self, name: str) -> MemberResult:
+        """Return one member's result by name"""
+        return next(member for member in self.members if member.name == name)
+
+
+def indexed_members(sides: Sides) -> Iterator[tuple[SideKey, int, Member]]:
+    """Yield every member with his side and index, side a first, in listed order"""
+    for key in SIDE_KEYS:
+        for index, member in enumerate(sides[key].members):
+            yield key, index, member
+
+
+def side_label(side: Side, key: SideKey) -> str:
+    """Return the side's name, or "Side A" / "Side B" when it has none"""
+    return side.name or f"Side {key.upper()}"
+
+
+def dex_adjustment(dex: int) -> int:
+    """Return the 1e surprise adjustment of a Dexterity score"""
+    return DEX_ADJUSTMENT[dex]
+
+
+def raw_adjustment(member: Member) -> int:
+    """Return the member's explicit adjustment, else his Dex adjustment, else 0"""
+    if member.surprise_adjustment is not None:
+        return member.surprise_adjustment
+    if member.dex is not None:
+        return dex_adjustment(member.dex)
+    return 0
+
+
+def member_adjustment(member: Member, options: Options = DEFAULT_OPTIONS) -> int:
+    """Return the adjustment that applies to the member's surprised segments"""
+    adjustment = raw_adjustment(member)
+    if options.dex_encumbrance_gate and member.encumbered and adjustment > 0:
+        return 0  # RULES.md C5b: Dex helps only at normal gear encumbrance; a penalty still counts
+    return adjustment
+
+
+def surprised_on(side: Side, options: Options = DEFAULT_OPTIONS) -> int:
+    """Return the side's own chance to be surprised, its best member's with side_best_rating"""
+    ratings = [side.surprised_on]
+    if options.side_best_rating:  # RULES.md C5a
+        ratings += [member.surprised_on for member in side.members if member.surprised_on is not None]
+    return min(ratings)
+
+
+def surprises_on(side: Side, options: Options = DEFAULT_OPTIONS) -> int:
+    """Return the chance with which the side surprises its opponents, its best member's with side_best_rating"""
+    ratings = [side.surprises_on]
+    if options.side_best_rating:  # RULES.md C5a
+        ratings += [member.surprises_on for member in side.members if member.surprises_on is not None]
+    return max(ratings)
+
+
+def threshold(side: Side, opponent: Side, options: Options = DEFAULT_OPTIONS) -> int:
+    """Return thr: the side is surprised on 1..thr of its d6, and does not roll at 0"""
+    own = surprised_on(side, options)
+    if side.aware or own == 0:
+        return 0
+    return max(0, min(DIE, own + surprises_on(opponent, options) - DEFAULT_RATING))  # RULES.md 3.1, DMG p.62
+
+
+def surprised_segments(side_threshold: int, roll: int | None) -> int:
+    """Return the side's surprised segments: the pips when the roll is within the threshold"""
+    if roll is None or roll > side_threshold:
+        return 0
+    return roll  # RULES.md C1
+
+
+def member_segments(side_segments: int, adjustment: int, options: Options = DEFAULT_OPTIONS) -> int:
+    """Return the segments a member stays frozen, given his side's segments and his adjustment"""
+    if side_segments == 0:
+        return 0  # RULES.md C3: Dexterity never creates surprise
+    own = max(0, side_segments - adjustment)
+    if options.dex_unsurprised_may_act:
+        return own
+    return max(own, side_segments)  # RULES.md C4: he waits out his side's segments
+
+
+def free_segments(segments_a: int, segments_b: int) -> int:
+    """Return the side-level net segments, positive where side a acts alone"""
+    return segments_b - segments_a
+
+
+def surprise_side(net_segments: int) -> SurpriseSide:
+    """Return which side gets the jump from the net segments"""
+    if net_segments > 0:
+        return "a"
+    if net_segments < 0:
+        return "b"
+    return "none"
+
+
+def timeline(combatants: Sequence[Combatant], *, missile_triple_rate: bool = False) -> tuple[Segment, ...]:
+    """Return segments 1..the last surprise segment, each with who acts and who is frozen"""
+    last = max((combatant.frozen for combatant in combatants), default=0)
+    segments: list[Segment] = []
+    for number in range(1, last + 1):
+        acting = [c for c in combatants if c.frozen < number]
+        frozen = [c for c in combatants if c.frozen >= number]
+        surprise = any(actor.side != still.side for actor in acting for still in frozen)
+        kind: SegmentKind = "surprise" if surprise else "cancelled"
+        flag = (kind == "surprise") if missile_triple_rate else None  # RULES.md C5c
+        segments.append(Segment(number, kind, tuple(c.name for c in acting), tuple(c.name for c in frozen), flag))
+    while segments and segments[-1].kind != "surprise":
+        segments.pop()
+    return tuple(segments)
+
+
+def side_thresholds(scenario: Scenario) -> dict[SideKey, int]:
+    """Return both sides' thresholds"""
+    sides, options = scenario.sides, scenario.options
+    return {"a": threshold(sides.a, sides.b, options), "b": threshold(sides.b, sides.a, options)}
+
+
+def member_results(scenario: Scenario, segments: dict[SideKey, int]) -> tuple[MemberResult, ...]:
+    """Return every member's adjustment and frozen segments, given the sides' segments"""
+    results = []
+    for key, _, member in indexed_members(scenario.sides):
+        adjustment = member_adjustment(member, scenario.options)
+        own = member_segments(segments[key], adjustment, scenario.options)
+        results.append(MemberResult(member.name, key, adjustment, own))
+    return tuple(results)
+
+
+def resolve(scenario: Scenario, roller: Roller) -> Outcome:
+    """Play one surprise check: side a rolls its d6, then side b; a side with threshold 0 does not roll"""
+    thresholds = side_thresholds(scenario)
+    sides: dict[SideKey, SideResult] = {}
+    for key in SIDE_KEYS:
+        roll = roller.roll(DIE) if thresholds[key] > 0 else None
+        sides[key] = SideResult(thresholds[key], roll, surprised_segments(thresholds[key], roll))
+    members = member_results(scenario, {key: sides[key].segments for key in SIDE_KEYS})
+    net = free_segments(sides["a"].segments, sides["b"].segments)
+    combatants = [Combatant(member.name, member.side, member.segments) for member in members]
+    segments = timeline(combatants, missile_triple_rate=scenario.options.missile_triple_rate)
+    return Outcome(surprise_side(net), sides, net, members, segments)
+
+
+def segments_distribution(side_threshold: int) -> Distribution:
+    """Return the exact distribution of a side's surprised segments"""
+    if side_threshold == 0:
+        return {0: Fraction(1)}
+    dist: Distribution = {}
+    for face, p in die(DIE).items():
+        dist = add_mass(dist, surprised_segments(side_threshold, face), p)
+    return dist
+
+
+def expectation(dist: Distribution) -> Fraction:
+    """Return the mean of a distribution"""
+    return sum((value * p for value, p in dist.items()), Fraction(0))
+
+
+def odds(scenario: Scenario) -> Odds:
+    """Return the exact odds of the scenario over both sides' d6"""
+    thresholds = side_thresholds(scenario)
+    dist = {key: segments_distribution(thresholds[key]) for key in SIDE_KEYS}
+    net: Distribution = {}
+    for seg_a, pa in dist["a"].items():
+        for seg_b, pb in dist["b"].items():
+            net = add_mass(net, free_segments(seg_a, seg_b), pa * pb)
+    surprise = {side: Fraction(0) for side in ("a", "b", "none")}
+    for value, p in net.items():
+        surprise[surprise_side(value)] += p
+    members: dict[str, MemberOdds] = {}
+    for key, _, member in indexed_members(scenario.sides):
+        adjustment = member_adjustment(member, scenario.options)
+        lost: Distribution = {}
+        for seg, p in dist[key].items():
+            lost = add_mass(lost, member_segments(seg, adjustment, scenario.options), p)
+        members[member.name] = MemberOdds(unit=UNIT, lost=lost, never=Fraction(0), expected_lost=expectation(lost))
+    return Odds(SYSTEM, scenario.procedure, surprise, members, free_segments=net)
