@@ -48,7 +48,6 @@ def describe_first_error(err: ValidationError, system: str) -> tuple[str | None,
     field = field_path(first["loc"])
     kind = first["type"]
     if kind == "extra_forbidden":
-        key = str(first["loc"][-1])
         owners = [other for other in SYSTEM_IDS if other != system and key_known_to(other, first["loc"])]
         if owners:
             return field, f"is a field of {', '.join(owners)}, not of {system}"

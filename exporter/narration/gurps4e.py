@@ -39,7 +39,8 @@ def narrate(scenario: Scenario, outcome: Outcome) -> list[str]:
         seconds = next(iter(outcome.freeze.values()))
         lines.append(f"Freeze roll for the side (1d6): {seconds} seconds frozen, Combat Reflexes excepted.")
     else:
-        lines.extend(f"Freeze roll for {name} (1d6): {seconds} seconds frozen." for name, seconds in outcome.freeze.items())
+        lines.extend(f"Freeze roll for {name} (1d6): {seconds} seconds frozen."
+                     for name, seconds in outcome.freeze.items())
     lines.extend(turn_lines(scenario, outcome))
     return lines
 
@@ -97,7 +98,8 @@ def step_text(step: StunTurn, hopeless: bool) -> str:
     if step.state == "frozen":
         return "frozen, Do Nothing (defences -4)."
     if step.roll is None:
-        return f"IQ roll needs {step.target}, which cannot be rolled; still stunned" + (" for good." if hopeless else ".")
+        ending = " for good." if hopeless else "."
+        return f"IQ roll needs {step.target}, which cannot be rolled; still stunned{ending}"
     if step.success:
         after = "the -4 lifts now" if step.defence == 0 else "the -4 lasts to the end of this turn"
         return f"IQ roll vs {step.target}: {step.roll}, success. Do Nothing this turn ({after}); acts next turn."

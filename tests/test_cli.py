@@ -1,0 +1,136 @@
+"""The ambush CLI: odds and simulate on every example scenario, bad input, version"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from exporter import __version__
+from exporter.cli import main
+from tests.conftest import ROOT, SCENARIOS
+
+
+def run(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(main, list(args))
+    return result.exit_code, result.output
+
+
+def test_version():
+    code, output = run("--version")
+    assert code == 0 and output.strip() == f"ambush, version {__version__}"
+
+
+def test_python_dash_m_runs_the_same_program():
+    done = subprocess.run([sys.executable, "-m", "exporter", "--version"], capture_output=True, text=True,
+                          cwd=ROOT, check=True)
+    assert done.stdout.strip() == f"ambush, version {__version__}"
+
+
+@pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: p.stem)
+def test_odds_table(path, snapshot):
+    code, output = run("odds", str(path))
+    assert code == 0
+    assert output == snapshot
+
+
+@pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: p.stem)
+def test_odds_json(path, snapshot):
+    code, output = run("odds", str(path), "--json")
+    assert code == 0
+    data = json.loads(output)
+    assert list(data["surprise"]) == ["a", "b", "none"]
+    assert abs(sum(data["surprise"].values()) - 1) < 1e-9
+    assert output == snapshot
+
+
+@pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: p.stem)
+def test_simulate(path, snapshot):
+    code, output = run("simulate", str(path), "--seed", "7")
+    assert code == 0
+    assert output == snapshot
+
+
+@pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: p.stem)
+def test_simulate_json(path, snapshot):
+    code, output = run("simulate", str(path), "--seed", "7", "--json")
+    assert code == 0
+    assert json.loads(output)["seed"] == 7
+    assert output == snapshot
+
+
+def test_same_seed_same_story_and_another_seed_can_differ():
+    path = str(ROOT / "fixtures/scenarios/gurps-partial.toml")
+    stories = {run("simulate", path, "--seed", str(seed))[1] for seed in range(12)}
+    assert run("simulate", path, "--seed", "3") == run("simulate", path, "--seed", "3")
+    assert len(stories) > 1
+
+
+def test_simulate_without_seed_prints_the_seed_it_chose():
+    path = str(ROOT / "fixtures/scenarios/gurps-partial.toml")
+    code, output = run("simulate", path, "--json")
+    seed = json.loads(output)["seed"]
+    assert code == 0
+    assert run("simulate", path, "--json", "--seed", str(seed))[1] == output
+
+
+GURPS_MEMBER = '[[sides.{side}.members]]\nname = "{name}"\niq = {iq}\n'
+
+
+def gurps(extra_a: str = "", extra_b: str = "", system: str = "gurps4e", a_name: str = "Ava", b_name: str = "Bo",
+          a_iq: int = 10) -> str:
+    return (f'system = "{system}"\nprocedure = "partial"\n[sides.a]\n{extra_a}\n'
+            + GURPS_MEMBER.format(side="a", name=a_name, iq=a_iq)
+            + f"[sides.b]\n{extra_b}\n" + GURPS_MEMBER.format(side="b", name=b_name, iq=10))
+
+
+BAD_SCENARIOS = {
+    "unknown-system": (gurps(system="gurps3e"), "system: unknown system 'gurps3e'"),
+    "leader-not-member": (gurps(extra_a='leader = "Zed"'), "sides.a.leader: 'Zed' is not a member of this side"),
+    "iq-zero": (gurps(a_iq=0), "sides.a.members[0].iq: Input should be greater than or equal to 1 (got 0)"),
+    "same-name": (gurps(b_name="Ava"), "sides.b.members[0].name: 'Ava' is used more than once"),
+    "other-system-field": (gurps(extra_b="surprised_on = 2"),
+                           "sides.b.surprised_on: is a field of adnd1e, not of gurps4e"),
+    "toml-syntax": ('system = "gurps4e\n', "not valid TOML"),
+    "no-system": ('procedure = "partial"\n', "system: missing"),
+    "bad-procedure": (gurps().replace('"partial"', '"ambush"'), "procedure: Input should be"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BAD_SCENARIOS))
+@pytest.mark.parametrize("command", ["odds", "simulate"])
+def test_bad_scenarios_exit_2_with_one_line_naming_file_and_field(case, command, tmp_path):
+    text, expected = BAD_SCENARIOS[case]
+    path = tmp_path / f"{case}.toml"
+    path.write_text(text, encoding="utf-8")
+    code, output = run(command, str(path))
+    assert code == 2
+    lines = output.strip().splitlines()
+    assert len(lines) == 1, output
+    assert lines[0].startswith(f"Error: {path}: ")
+    assert expected in lines[0]
+    assert "Traceback" not in output
+
+
+def test_missing_scenario_file(tmp_path):
+    code, output = run("odds", str(tmp_path / "nowhere.toml"))
+    assert code == 2 and output.strip() == f"Error: {tmp_path / 'nowhere.toml'}: no such file"
+
+
+def test_build_says_what_it_will_build_and_writes_nothing(tmp_path):
+    code, output = run("build", "--out", str(tmp_path / "dist"))
+    assert code == 0
+    assert "not implemented yet" in output and "foundry" in output and "roll20" in output
+    assert not (tmp_path / "dist").exists()
+
+
+def test_installed_console_script_matches(tmp_path):
+    script = Path(sys.executable).with_name("ambush")
+    if not script.exists():
+        pytest.skip("the ambush console script is not installed next to this interpreter")
+    done = subprocess.run([str(script), "--version"], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == f"ambush, version {__version__}"
