@@ -88,11 +88,12 @@ def adjustment_line(
     raw = adnd1e.raw_adjustment(member)
     source = f"Dexterity {member.dex}" if member.dex is not None else "surprise adjustment"
     if raw != result.adjustment:
-        return f"{member.name}: {source} ({raw:+d}) does not apply while encumbered; frozen for {segments_text(side_segments)}."
-    own = adnd1e.member_segments(side_segments, result.adjustment)
-    text = f"{member.name}: {source} ({raw:+d}) turns {side_segments} into {own}"
-    if own != result.segments:
-        return f"{text}, but waits out {side_name}'s {segments_text(result.segments)}."
+        frozen = segments_text(result.segments)
+        return f"{member.name}: {source} ({raw:+d}) does not apply while encumbered; frozen for {frozen}."
+    text = f"{member.name}: {source} ({raw:+d}) turns {side_segments} into {result.segments}"
+    waits = adnd1e.frozen_segments(side_segments, result.segments, scenario.options)
+    if waits != result.segments:
+        return f"{text}, but may act only after {side_name}'s {segments_text(waits)}."
     return f"{text}."
 
 
@@ -100,8 +101,10 @@ def timeline_lines(scenario: Scenario, segments: Sequence[Segment]) -> list[str]
     """Tell the surprise segments one by one"""
     if not segments:
         return ["No surprise segments."]
-    lines = ["A surprise segment (6 seconds) allows what fits in it: speaking, attacking, charging, "
-             "beginning a spell; only a one-segment spell completes."]
+    lines = [
+        "A surprise segment (6 seconds) allows what fits in it: speaking, attacking, charging, "
+        "beginning a spell; only a one-segment spell completes."
+    ]
     for segment in segments:
         if segment.kind == "cancelled":
             lines.append(f"Segment {segment.segment} (cancelled): everyone is still surprised; nobody acts.")

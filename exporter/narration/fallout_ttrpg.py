@@ -8,7 +8,7 @@ from exporter.rules.model import SideKey, other
 
 RESULT_TEXT = {"success": "success", "failure": "normal failure", "poor-failure": "poor failure"}
 SURPRISED_EFFECT = "no Actions, Reactions or Free Reactions"
-SLEEPER_START = "Prone with empty Weapon and Quick Slots (armour stays on)"
+SLEEPER_START = "Prone with empty Weapon and Quick Slots, armour still on"
 
 
 def narrate(scenario: Scenario, outcome: Outcome) -> list[str]:

@@ -10,7 +10,17 @@ from typing import Any, Literal, Self
 from pydantic import Field, field_validator, model_validator
 
 from exporter.rules.dice import Distribution, Roller, die
-from exporter.rules.model import SIDE_KEYS, MemberOdds, Name, Odds, SideKey, StrictModel, add_mass
+from exporter.rules.model import (
+    SIDE_KEYS,
+    FieldProblem,
+    MemberOdds,
+    Name,
+    Odds,
+    SideKey,
+    StrictModel,
+    add_mass,
+    check_unique_names,
+)
 
 SYSTEM = "adnd1e"
 UNIT = "segment"
@@ -61,13 +71,8 @@ class Member(StrictModel):
     def one_adjustment_source(self) -> Self:
         """Refuse a member that gives both dex and surprise_adjustment"""
         if self.dex is not None and self.surprise_adjustment is not None:
-            raise ValueError("give dex or surprise_adjustment, not both")
+            raise FieldProblem("surprise_adjustment", "give dex or surprise_adjustment, not both")
         return self
-
-    @property
-    def has_rating(self) -> bool:
-        """Tell whether the member carries his own surprise rating (RULES.md C5a)"""
-        return self.surprised_on is not None or self.surprises_on is not None
 
 
 class Side(StrictModel):
@@ -87,6 +92,7 @@ class Sides(StrictModel):
     b: Side
 
     def __getitem__(self, key: SideKey) -> Side:
+        """Return side a or b by key"""
         return self.a if key == "a" else self.b
 
 
@@ -101,19 +107,21 @@ class Scenario(StrictModel):
     @model_validator(mode="after")
     def check_members(self) -> Self:
         """Refuse repeated member names and member fields whose option is off"""
-        seen: dict[str, str] = {}
+        check_unique_names(self.sides)
         for key, index, member in indexed_members(self.sides):
             where = f"sides.{key}.members[{index}]"
-            if member.name in seen:
-                raise ValueError(f"member name {member.name!r} is used twice ({seen[member.name]} and {where})")
-            seen[member.name] = where
-            if member.has_rating and not self.options.side_best_rating:
-                raise ValueError(
-                    f"{where}: a member's own surprised_on / surprises_on needs options.side_best_rating = true"
-                )
+            for rating in ("surprised_on", "surprises_on"):
+                if getattr(member, rating) is not None and not self.options.side_best_rating:
+                    raise FieldProblem(
+                        f"{where}.{rating}", "a member's own rating needs options.side_best_rating = true"
+                    )
             if member.encumbered and not self.options.dex_encumbrance_gate:
-                raise ValueError(f"{where}: encumbered needs options.dex_encumbrance_gate = true")
+                raise FieldProblem(f"{where}.encumbered", "needs options.dex_encumbrance_gate = true")
         return self
+
+    def side(self, key: SideKey) -> Side:
+        """Return side a or b"""
+        return self.sides[key]
 
 
 @dataclass(frozen=True)
@@ -261,13 +269,18 @@ def surprised_segments(side_threshold: int, roll: int | None) -> int:
 
 
 def member_segments(side_segments: int, adjustment: int, options: Options = DEFAULT_OPTIONS) -> int:
-    """Return the segments a member stays frozen, given his side's segments and his adjustment"""
+    """Return a member's own surprised segments after his adjustment"""
+    # the options never change own segments: RULES.md C4 only delays acting (see frozen_segments)
     if side_segments == 0:
         return 0  # RULES.md C3: Dexterity never creates surprise
-    own = max(0, side_segments - adjustment)
+    return max(0, side_segments - adjustment)
+
+
+def frozen_segments(side_segments: int, own_segments: int, options: Options = DEFAULT_OPTIONS) -> int:
+    """Return how many segments a member cannot act: his own, or his side's too without C4"""
     if options.dex_unsurprised_may_act:
-        return own
-    return max(own, side_segments)  # RULES.md C4: he waits out his side's segments
+        return own_segments
+    return max(own_segments, side_segments)  # RULES.md C4: he waits out his side's segments
 
 
 def free_segments(segments_a: int, segments_b: int) -> int:
@@ -325,7 +338,10 @@ def resolve(scenario: Scenario, roller: Roller) -> Outcome:
         sides[key] = SideResult(thresholds[key], roll, surprised_segments(thresholds[key], roll))
     members = member_results(scenario, {key: sides[key].segments for key in SIDE_KEYS})
     net = free_segments(sides["a"].segments, sides["b"].segments)
-    combatants = [Combatant(member.name, member.side, member.segments) for member in members]
+    combatants = [
+        Combatant(m.name, m.side, frozen_segments(sides[m.side].segments, m.segments, scenario.options))
+        for m in members
+    ]
     segments = timeline(combatants, missile_triple_rate=scenario.options.missile_triple_rate)
     return Outcome(surprise_side(net), sides, net, members, segments)
 

@@ -6,12 +6,22 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Literal
 
-from pydantic import Field, ValidationError, model_validator
-from pydantic_core import InitErrorDetails, PydanticCustomError
+from pydantic import Field, model_validator
 
 from exporter.errors import RuleError
 from exporter.rules.dice import Roller, die, highest_of, roll_dice
-from exporter.rules.model import SIDE_KEYS, MemberOdds, Name, Odds, SideKey, StrictModel, add_mass, other
+from exporter.rules.model import (
+    SIDE_KEYS,
+    FieldProblem,
+    MemberOdds,
+    Name,
+    Odds,
+    SideKey,
+    StrictModel,
+    add_mass,
+    check_unique_names,
+    other,
+)
 
 SYSTEM = "fallout-ttrpg"
 UNIT = "round"
@@ -74,11 +84,10 @@ class Opener(StrictModel):
 
 @dataclass(frozen=True)
 class Problem:
-    """Where a scenario is inconsistent, and why"""
+    """Where a scenario is inconsistent (a field path such as openers[1].name), and why"""
 
-    loc: tuple[str | int, ...]
+    field: str
     message: str
-    value: object = None
 
 
 class Scenario(StrictModel):
@@ -97,11 +106,10 @@ class Scenario(StrictModel):
 
     @model_validator(mode="after")
     def _consistent(self) -> Scenario:
-        problem = first_problem(self)
+        check_unique_names(self.sides)
+        problem = world_map_problem(self) if self.procedure == "world-map" else sneak_attack_problem(self)
         if problem is not None:
-            detail = InitErrorDetails(type=PydanticCustomError("value_error", problem.message), loc=problem.loc,
-                                      input=problem.value)
-            raise ValidationError.from_exception_data(type(self).__name__, [detail])
+            raise FieldProblem(problem.field, problem.message)
         return self
 
     def side(self, key: SideKey) -> Side:
@@ -112,31 +120,12 @@ class Scenario(StrictModel):
 # --- validation --------------------------------------------------------------------------------------
 
 
-def first_problem(scenario: Scenario) -> Problem | None:
-    """Return the first inconsistency of a scenario, or None"""
-    checks = (duplicate_name_problem, world_map_problem if scenario.procedure == "world-map" else sneak_attack_problem)
-    return next((p for check in checks if (p := check(scenario)) is not None), None)
-
-
-def duplicate_name_problem(scenario: Scenario) -> Problem | None:
-    """Find the first member name used twice across both sides"""
-    seen: set[str] = set()
-    for key in SIDE_KEYS:
-        for index, member in enumerate(scenario.side(key).members):
-            if member.name in seen:
-                return Problem(("sides", key, "members", index, "name"),
-                               f"member name {member.name!r} is used more than once (names are unique across sides)",
-                               member.name)
-            seen.add(member.name)
-    return None
-
-
 def foreign_field_problem(scenario: Scenario, fields: tuple[str, ...], owner: str) -> Problem | None:
     """Find the first field of the other procedure that the scenario sets"""
     for name in fields:
         value = getattr(scenario, name)
         if value is not None and value is not False:
-            return Problem((name,), f"is a field of procedure {owner}, not of {scenario.procedure}", value)
+            return Problem(name, f"is a field of procedure {owner}, not of {scenario.procedure}")
     return None
 
 
@@ -145,14 +134,14 @@ def world_map_problem(scenario: Scenario) -> Problem | None:
     if (problem := foreign_field_problem(scenario, SNEAK_ATTACK_FIELDS, "sneak-attack")) is not None:
         return problem
     if scenario.dc is None:
-        return Problem(("dc",), "missing; procedure world-map needs the DC of the PER + Survival Test")
+        return Problem("dc", "missing; procedure world-map needs the DC of the PER + Survival Test")
     rolling_sides: tuple[SideKey, ...] = ("a", "b") if scenario.options.enemy_spot_roll else ("a",)
     for key in rolling_sides:
         for index, member in enumerate(scenario.side(key).members):
             for skill in ("per", "survival"):
                 if getattr(member, skill) is None:
                     why = "with enemy_spot_roll side b's leader rolls too" if key == "b" else "side a's leader rolls"
-                    return Problem(("sides", key, "members", index, skill),
+                    return Problem(f"sides.{key}.members[{index}].{skill}",
                                    f"missing; procedure world-map needs {skill} for every member of side {key} ({why})")
     return None
 
@@ -164,16 +153,16 @@ def sneak_attack_problem(scenario: Scenario) -> Problem | None:
     given = [name for name in LONE_OPENER_FIELDS if getattr(scenario, name) is not None]
     if scenario.openers is not None:
         if given:
-            return Problem(("openers",), f"give either openers or attacker, attack_bonus and target_number, "
+            return Problem("openers", f"give either openers or attacker, attack_bonus and target_number, "
                                          f"not both ({given[0]} is set too)")
         return openers_problem(scenario)
     for name in LONE_OPENER_FIELDS:
         if getattr(scenario, name) is None:
-            return Problem((name,), "missing; procedure sneak-attack needs attacker, attack_bonus and "
+            return Problem(name, "missing; procedure sneak-attack needs attacker, attack_bonus and "
                                     "target_number (or a list of openers)")
     if scenario.attacker not in {m.name for m in scenario.sides.a.members}:
-        return Problem(("attacker",), f"{scenario.attacker!r} is not a member of side a "
-                                      f"(use openers for an attacker of side b)", scenario.attacker)
+        return Problem("attacker", f"{scenario.attacker!r} is not a member of side a "
+                                   "(use openers for an attacker of side b)")
     return None
 
 
@@ -181,15 +170,14 @@ def openers_problem(scenario: Scenario) -> Problem | None:
     """Check that every opener is a member of either side and is declared once"""
     openers = scenario.openers or []
     if not openers:
-        return Problem(("openers",), "needs at least one opener", [])
+        return Problem("openers", "needs at least one opener")
     members = {m.name for key in SIDE_KEYS for m in scenario.side(key).members}
     declared: set[str] = set()
     for index, opener in enumerate(openers):
         if opener.name not in members:
-            return Problem(("openers", index, "name"), f"{opener.name!r} is not a member of either side", opener.name)
+            return Problem(f"openers[{index}].name", f"{opener.name!r} is not a member of either side")
         if opener.name in declared:
-            return Problem(("openers", index, "name"), f"{opener.name!r} is declared as an opener more than once",
-                           opener.name)
+            return Problem(f"openers[{index}].name", f"{opener.name!r} is declared as an opener more than once")
         declared.add(opener.name)
     return None
 

@@ -12,11 +12,11 @@ from exporter.rules.dice import Roller, probability, roll_dice, sum_of
 from exporter.rules.model import (
     SIDE_KEYS,
     TAIL_CUT,
+    FieldProblem,
     MemberOdds,
     Name,
     Odds,
     SideKey,
-    FieldProblem,
     StrictModel,
     add_mass,
     check_unique_names,
