@@ -67,7 +67,7 @@ def summary_line(scenario: Scenario, outcome: Outcome) -> str:
         both = f"both lose {min(seg_a, seg_b)}"
         return f"Both sides are surprised ({name_a} {seg_a}, {name_b} {seg_b}): {both}, {free}"
     loser = name_a if seg_a else name_b
-    return f"Only {loser} is surprised: {free}"
+    return f"Only one side is surprised ({loser}): {free}"
 
 
 def adjustment_lines(scenario: Scenario, outcome: Outcome) -> list[str]:
