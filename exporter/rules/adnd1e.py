@@ -32,6 +32,14 @@ DEFAULT_RATING = 2
 # RULES.md 3.1: 1e PHB p.11 reaction/attacking adjustment; 18 -> +3 (the 2e table's +2 is not used)
 DEX_ADJUSTMENT: dict[int, int] = {3: -3, 4: -2, 5: -1, **dict.fromkeys(range(6, 16), 0), 16: 1, 17: 2, 18: 3}
 
+# Every rule constant of this module as plain data, for the generated runtimes.
+CONSTANTS = {
+    "die": DIE,
+    "default_rating": DEFAULT_RATING,
+    "dex_adjustment": {str(k): v for k, v in DEX_ADJUSTMENT.items()},
+    "max_threshold": DIE,
+}
+
 SurpriseSide = Literal["a", "b", "none"]
 SegmentKind = Literal["surprise", "cancelled"]
 

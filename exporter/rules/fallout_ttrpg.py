@@ -31,6 +31,9 @@ TEST_DIE = 20  # RULES.md 2.1 [F1]: 1d20 + (SPECIAL - 5) + Skill >= DC
 SPECIAL_BASELINE = 5  # [F1]: SPECIAL 5 gives +0, 1 gives -4, 10 gives +5
 ADVANTAGE_DICE = 2  # [F2]: a Sneak Attack rolls with Advantage, 2d20 keep the higher
 
+# Every rule constant of this module as plain data, for the generated runtimes.
+CONSTANTS = {"test_die": TEST_DIE, "special_baseline": SPECIAL_BASELINE, "advantage_dice": ADVANTAGE_DICE}
+
 TestResult = Literal["success", "failure", "poor-failure"]
 Surprise = Literal["a", "b", "none"]
 

@@ -47,7 +47,27 @@ VISIBILITY = (
 MENTAL_STUN = {"maneuver": "do-nothing", "active_defence": STUN_DEFENCE, "retreat": False, "recovery": "IQ"}
 UNAWARE = {"active_defence": None}  # A13: no defence against an undetected sneak's opening attack
 
+# B393 initiative modifiers (RULES.md 1.1); the keys are the ones the outcome JSON shows.
+INITIATIVE_BONUS = {"combat_reflexes": 2, "ally_combat_reflexes": 1, "higher_iq": 1, "tactics": 1,
+                    "tactics_master": 2, "leaderless": -2}
+TACTICS_MASTER_LEVEL = 20  # Tactics 20+ gives +2 instead of +1
+LOW_IQ_GROUP = 5  # A5, A9: a leaderless group whose highest IQ is 5 or less takes no -2
 INITIATIVE_MODIFIERS = ("combat_reflexes", "ally_combat_reflexes", "higher_iq", "tactics", "leaderless", "gm")
+
+# Every rule constant of this module as plain data, for the generated runtimes.
+CONSTANTS = {
+    "stun_defence": STUN_DEFENCE,
+    "combat_reflexes_recovery": COMBAT_REFLEXES_RECOVERY,
+    "sure_success": SURE_SUCCESS,
+    "sure_failure": SURE_FAILURE,
+    "lowest_rollable": LOWEST_ROLLABLE,
+    "initiative_bonus": INITIATIVE_BONUS,
+    "tactics_master_level": TACTICS_MASTER_LEVEL,
+    "low_iq_group": LOW_IQ_GROUP,
+    "initiative_die": 6,
+    "freeze_die": 6,
+    "success_dice": 3,
+}
 
 
 class Options(StrictModel):
@@ -202,7 +222,7 @@ def quick_contest(first: SuccessRoll, second: SuccessRoll) -> Literal["first", "
 
 def exempt_from_leaderless_penalty(side: Side) -> bool:
     """Tell whether a leaderless side escapes the -2: animals, or highest IQ 5 or less (A5, A9)"""
-    return side.animals or max(m.iq for m in side.members) <= 5
+    return side.animals or max(m.iq for m in side.members) <= LOW_IQ_GROUP
 
 
 def comparison_iq(side: Side, options: Options) -> int | None:
@@ -218,16 +238,17 @@ def initiative_modifiers(side: Side, opponent: Side, options: Options) -> dict[s
     leader = side.leading_member()
     mods: dict[str, int] = {}
     if leader is not None and leader.combat_reflexes:
-        mods["combat_reflexes"] = 2
+        mods["combat_reflexes"] = INITIATIVE_BONUS["combat_reflexes"]
     elif any(m.combat_reflexes for m in side.members):
-        mods["ally_combat_reflexes"] = 1  # A8: a leaderless side with a CR member gets +1 too
+        mods["ally_combat_reflexes"] = INITIATIVE_BONUS["ally_combat_reflexes"]  # A8: leaderless sides too
     own_iq, their_iq = comparison_iq(side, options), comparison_iq(opponent, options)
     if own_iq is not None and their_iq is not None and own_iq > their_iq:
-        mods["higher_iq"] = 1
-    if leader is not None and leader.tactics >= 1:
-        mods["tactics"] = 2 if leader.tactics >= 20 else 1  # A6: the leader's Tactics
+        mods["higher_iq"] = INITIATIVE_BONUS["higher_iq"]
+    if leader is not None and leader.tactics >= 1:  # A6: the leader's Tactics
+        master = leader.tactics >= TACTICS_MASTER_LEVEL
+        mods["tactics"] = INITIATIVE_BONUS["tactics_master" if master else "tactics"]
     if leader is None and not exempt_from_leaderless_penalty(side):
-        mods["leaderless"] = -2
+        mods["leaderless"] = INITIATIVE_BONUS["leaderless"]
     if side.gm_modifier:
         mods["gm"] = side.gm_modifier
     return mods
@@ -353,9 +374,9 @@ def freeze_rolls(members: list[Member], roller: Roller, options: Options) -> dic
     if not freezers:
         return {}
     if options.freeze_roll_scope == "side":
-        shared = roller.roll(6)
+        shared = roller.roll(CONSTANTS["freeze_die"])
         return {m.name: shared for m in freezers}
-    return {m.name: roller.roll(6) for m in freezers}
+    return {m.name: roller.roll(CONSTANTS["freeze_die"]) for m in freezers}
 
 
 def take_stun_turn(track: StunTrack, kind: str, turn: int, roller: Roller, options: Options) -> None:
@@ -433,7 +454,7 @@ def resolve(scenario: Scenario, roller: Roller) -> Outcome:
     contest: ContestResult | None = None
     winner: SideKey | None
     if scenario.procedure == "partial":
-        initiative = {key: InitiativeRoll(roller.roll(6), initiative_modifiers(
+        initiative = {key: InitiativeRoll(roller.roll(CONSTANTS["initiative_die"]), initiative_modifiers(
             scenario.side(key), scenario.side(other(key)), scenario.options)) for key in SIDE_KEYS}
         winner = initiative_winner({k: r.total for k, r in initiative.items()})
         kind: Literal["partial", "total"] | None = "partial"
