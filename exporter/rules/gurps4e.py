@@ -67,6 +67,7 @@ CONSTANTS = {
     "initiative_die": 6,
     "freeze_die": 6,
     "success_dice": 3,
+    "success_die": 6,
 }
 
 

@@ -1,0 +1,30 @@
+"""Locate the packaged templates and example campaigns, in a wheel install or a source checkout"""
+
+from __future__ import annotations
+
+from importlib.resources import files
+from pathlib import Path
+
+
+def bundled_dir(name: str) -> Path:
+    """Return a directory shipped with the package (wheel) or found in the checkout (editable)"""
+    bundled = Path(str(files("exporter").joinpath(name)))
+    if bundled.is_dir():
+        return bundled
+    checkout = Path(__file__).resolve().parents[1] / name
+    if checkout.is_dir():
+        return checkout
+    raise FileNotFoundError(f"exporter {name} not found; the installation is incomplete")
+
+
+def templates_root() -> Path:
+    """Return the templates directory"""
+    return bundled_dir("templates")
+
+
+def example_campaigns() -> list[Path]:
+    """Return the bundled example campaigns, one per system, in a fixed order"""
+    root = Path(__file__).resolve().parents[1] / "fixtures" / "campaigns"
+    if not root.is_dir():
+        root = Path(str(files("exporter").joinpath("fixtures", "campaigns")))
+    return sorted(root.glob("*.toml"))

@@ -1,0 +1,1 @@
+"""Target writers: render definitions into files for one virtual tabletop each"""

@@ -1,0 +1,88 @@
+"""Shared input handling: read TOML files and turn pydantic errors into one-line field messages"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from exporter.errors import InputFileError
+from exporter.rules.model import FieldProblem
+from exporter.rules.systems import SYSTEM_IDS
+
+
+def read_toml(path: Path) -> dict[str, Any]:
+    """Read a TOML file, reporting a missing, unreadable or malformed file as an input error"""
+    try:
+        text = path.read_bytes().decode("utf-8")
+    except FileNotFoundError:
+        raise InputFileError(path, None, "no such file") from None
+    except IsADirectoryError:
+        raise InputFileError(path, None, "is a directory, not a file") from None
+    except (OSError, UnicodeDecodeError) as err:
+        raise InputFileError(path, None, f"cannot be read ({err})") from None
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as err:
+        raise InputFileError(path, None, f"not valid TOML: {err}") from None
+
+
+def describe_first_error(err: ValidationError, system: str,
+                         model_of: Callable[[str], type[BaseModel]] | None = None) -> tuple[str | None, str]:
+    """Turn pydantic's first error into a field path and a short message
+
+    model_of names, for an unknown key, the other systems' models that do know it.
+    """
+    first = err.errors(include_url=False)[0]
+    field = field_path(first["loc"])
+    kind = first["type"]
+    if kind == "extra_forbidden":
+        owners = [other for other in SYSTEM_IDS
+                  if model_of is not None and other != system and key_known_to(model_of(other), first["loc"])]
+        if owners:
+            return field, f"is a field of {', '.join(owners)}, not of {system}"
+        return field, "unknown field"
+    if kind == "missing":
+        return field, "missing"
+    problem = (first.get("ctx") or {}).get("error")
+    if isinstance(problem, FieldProblem):
+        prefix = field_path(first["loc"])
+        return (f"{prefix}.{problem.field}" if prefix else problem.field), str(problem)
+    message = str(first["msg"]).removeprefix("Value error, ")
+    if kind == "value_error" or not first["loc"]:
+        return field, message
+    return field, f"{message} (got {first.get('input')!r})"
+
+
+def field_path(loc: tuple[Any, ...]) -> str | None:
+    """Render a pydantic location as a TOML-style path, e.g. sides.a.members[1].iq"""
+    text = ""
+    for step in loc:
+        text += f"[{step}]" if isinstance(step, int) else (f".{step}" if text else str(step))
+    return text or None
+
+
+def key_known_to(model: Any, loc: tuple[Any, ...]) -> bool:
+    """Tell whether a model has a field at this location"""
+    for step in loc:
+        if isinstance(step, int):
+            continue
+        fields = getattr(model, "model_fields", None)
+        if fields is None or step not in fields:
+            return False
+        model = innermost_model(fields[step].annotation)
+    return True
+
+
+def innermost_model(annotation: Any) -> Any:
+    """Find the pydantic model inside an annotation such as list[Member] or Side | None"""
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return annotation
+    for arg in getattr(annotation, "__args__", ()):
+        found = innermost_model(arg)
+        if found is not None:
+            return found
+    return None
