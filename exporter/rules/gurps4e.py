@@ -146,6 +146,11 @@ class Scenario(StrictModel):
 # --- primitives (B343-B348) -------------------------------------------------------------------------
 
 
+def success_roll_distribution() -> dict[int, Fraction]:
+    """Return the exact distribution of a success roll's 3d6"""
+    return sum_of(CONSTANTS["success_dice"], CONSTANTS["success_die"])
+
+
 def success_threshold(effective: int) -> int | None:
     """Return the highest 3d6 roll that succeeds, or None when the roll cannot be attempted"""
     if effective < LOWEST_ROLLABLE:
@@ -162,7 +167,7 @@ def succeeds(effective: int, roll: int) -> bool:
 def success_chance(effective: int) -> Fraction:
     """Return the exact chance of a success roll"""
     threshold = success_threshold(effective)
-    return Fraction(0) if threshold is None else probability(sum_of(3, 6), at_most=threshold)
+    return Fraction(0) if threshold is None else probability(success_roll_distribution(), at_most=threshold)
 
 
 def critical(effective: int, roll: int) -> Literal["success", "failure"] | None:
@@ -202,7 +207,7 @@ def make_success_roll(roller: Roller, name: str, skill: int) -> SuccessRoll:
     """Roll 3d6 against a skill, taking no dice when the roll cannot be attempted"""
     if success_threshold(skill) is None:
         return SuccessRoll(name, skill, None)
-    return SuccessRoll(name, skill, sum(roll_dice(roller, 3, 6)))
+    return SuccessRoll(name, skill, sum(roll_dice(roller, CONSTANTS["success_dice"], CONSTANTS["success_die"])))
 
 
 def contest_rank(attempt: SuccessRoll) -> tuple[int, int]:
@@ -318,7 +323,7 @@ class ContestResult:
 # --- the stun, turn by turn (RULES.md 1.3, 1.4, 1.7) --------------------------------------------------
 
 
-def recovery_target(member: Member, kind: str, turn: int, freeze: int) -> int:
+def recovery_target(member: Member, kind: str, turn: int) -> int:
     """Return the IQ roll's target on a member's own turn (A3, A4, A12)"""
     if kind == "partial" or member.combat_reflexes:
         return member.iq + (COMBAT_REFLEXES_RECOVERY if member.combat_reflexes else 0) + (turn - 1)
@@ -386,7 +391,7 @@ def take_stun_turn(track: StunTrack, kind: str, turn: int, roller: Roller, optio
     if turn <= track.freeze:
         track.turns.append(StunTurn(turn, "frozen"))
         return
-    target = recovery_target(member, kind, turn, track.freeze)
+    target = recovery_target(member, kind, turn)
     attempt = make_success_roll(roller, member.name, target)
     recovered = attempt.success
     defence = 0 if recovered and options.stun_roll_timing == "start" else STUN_DEFENCE  # A1
@@ -496,7 +501,7 @@ def roll_outcomes(name: str, skill: int) -> list[tuple[SuccessRoll, Fraction]]:
     """Return every possible success roll of a skill with its chance"""
     if success_threshold(skill) is None:
         return [(SuccessRoll(name, skill, None), Fraction(1))]
-    return [(SuccessRoll(name, skill, total), p) for total, p in sorted(sum_of(3, 6).items())]
+    return [(SuccessRoll(name, skill, total), p) for total, p in sorted(success_roll_distribution().items())]
 
 
 def sneak_win_chance(scenario: Scenario) -> Fraction:
@@ -522,7 +527,7 @@ def seconds_lost(member: Member, kind: str) -> MemberOdds:
     still_stunned, expected, turn = Fraction(1), Fraction(0), 0
     while True:
         turn += 1
-        target = recovery_target(member, "partial", turn, 0)
+        target = recovery_target(member, "partial", turn)
         chance = success_chance(target)
         if success_threshold(target) == SURE_FAILURE - 1:
             # From here every turn has the same chance: a geometric tail with a closed-form mean.

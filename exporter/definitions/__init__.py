@@ -1,0 +1,117 @@
+"""Definitions: what a virtual tabletop must offer for a campaign, free of any VTT's words
+
+Writers read only this layer: statuses, inputs per procedure, roll procedures, automation settings,
+macros, translations and the rule constants, all derived from the campaign and the rules core.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Annotated, Any, get_args, get_origin
+
+from exporter.campaign import Campaign
+from exporter.definitions.catalogue import Catalogue, load_catalogue
+from exporter.definitions.tables import MACROS, PROCEDURE_INPUTS, SETTINGS, STATUSES, MacroDef, SettingDef, StatusDef
+from exporter.rules.systems import system_module
+
+# Inputs that name a member of a side (the leader, the opening attacker).
+MEMBER_REFERENCES = ("leader", "attacker")
+
+
+@dataclass(frozen=True)
+class InputDef:
+    """One value a procedure reads: where it lives (scenario, side, member) and its type"""
+
+    key: str
+    level: str
+    type: str
+    required: str = ""
+    default: Any = None
+    minimum: int | None = None
+    maximum: int | None = None
+
+
+@dataclass(frozen=True)
+class ProcedureDef:
+    """One surprise procedure of the system and the inputs it needs"""
+
+    id: str
+    inputs: tuple[InputDef, ...]
+
+
+@dataclass(frozen=True)
+class Definitions:
+    """Everything the target writers render for one campaign"""
+
+    campaign: Campaign
+    system: str
+    unit: str
+    options: dict[str, Any]
+    constants: dict[str, Any]
+    procedures: tuple[ProcedureDef, ...]
+    statuses: tuple[StatusDef, ...]
+    settings: tuple[SettingDef, ...]
+    macros: tuple[MacroDef, ...]
+    catalogue: Catalogue
+    attributes: dict[str, dict[str, str]] = field(default_factory=dict)
+
+    @property
+    def procedure_ids(self) -> tuple[str, ...]:
+        """Return the ids of the system's procedures, in the rules module's order"""
+        return tuple(p.id for p in self.procedures)
+
+
+def input_def(model: Any, key: str, level: str, required: str) -> InputDef:
+    """Describe one field of a rules model as an input, with its type, default and bounds"""
+    info = model.model_fields[key]
+    kind = "member" if key in MEMBER_REFERENCES else input_type(info.annotation)
+    bounds = {type(m).__name__: getattr(m, type(m).__name__.lower(), None) for m in info.metadata}
+    default = None if info.is_required() else info.default
+    return InputDef(key, level, kind, required, default, bounds.get("Ge"), bounds.get("Le"))
+
+
+def input_type(annotation: Any) -> str:
+    """Name the JSON type of a model field: boolean, number or string"""
+    candidates = [arg for arg in (get_args(annotation) or (annotation,)) if arg is not type(None)]
+    base = candidates[0]
+    if get_origin(base) is Annotated:
+        base = get_args(base)[0]
+    return {bool: "boolean", int: "number", str: "string"}[base]
+
+
+def procedure_defs(system: str, options: dict[str, Any]) -> tuple[ProcedureDef, ...]:
+    """Describe each procedure of a system with the inputs the rules core reads for it"""
+    rules = system_module(system)
+    models = {"scenario": rules.Scenario, "side": rules.Side, "member": rules.Member}
+    out = []
+    for procedure in rules.PROCEDURES:
+        levels = PROCEDURE_INPUTS[system][procedure]
+        inputs = tuple(input_def(models[level], key, level, widened(required, key, options))
+                       for level, entries in levels.items() for key, required in entries)
+        out.append(ProcedureDef(procedure, inputs))
+    return tuple(out)
+
+
+def widened(required: str, key: str, options: dict[str, Any]) -> str:
+    """Return who must give an input once house rules apply: with enemy_spot_roll side b rolls a test too"""
+    if options.get("enemy_spot_roll") and key in ("per", "survival") and required == "a":
+        return "ab"
+    return required
+
+
+def build_definitions(campaign: Campaign) -> Definitions:
+    """Derive the definitions of a campaign"""
+    rules = system_module(campaign.system)
+    return Definitions(
+        campaign=campaign,
+        system=campaign.system,
+        unit=rules.UNIT,
+        options=campaign.rules_options.model_dump(mode="json"),
+        constants=rules.CONSTANTS,
+        procedures=procedure_defs(campaign.system, campaign.rules_options.model_dump()),
+        statuses=STATUSES[campaign.system],
+        settings=SETTINGS,
+        macros=MACROS[campaign.system],
+        catalogue=load_catalogue(campaign.languages, campaign.strings),
+        attributes={"foundry": campaign.foundry_attributes, "roll20": campaign.roll20_attributes},
+    )

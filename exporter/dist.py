@@ -1,0 +1,40 @@
+"""Reproducible output: fixed-timestamp zips and text files written the same way on every machine"""
+
+from __future__ import annotations
+
+import os
+import time
+import zipfile
+from pathlib import Path
+
+EARLIEST_ZIP_TIME = 315_532_800  # 1980-01-01T00:00:00Z, the earliest time a zip entry can hold
+
+
+def zip_date_time() -> tuple[int, int, int, int, int, int]:
+    """Return the fixed entry timestamp, honouring SOURCE_DATE_EPOCH"""
+    epoch = int(os.environ.get("SOURCE_DATE_EPOCH", EARLIEST_ZIP_TIME))
+    return time.gmtime(max(epoch, EARLIEST_ZIP_TIME))[:6]
+
+
+def sorted_files(root: Path) -> list[Path]:
+    """List every file under root, sorted by POSIX path (the same order on every OS)"""
+    return sorted((p for p in root.rglob("*") if p.is_file()), key=lambda p: p.relative_to(root).as_posix())
+
+
+def write_zip(source: Path, target: Path) -> None:
+    """Write a reproducible zip of every file under source, paths relative to source"""
+    stamp = zip_date_time()
+    with zipfile.ZipFile(target, "w") as archive:
+        for path in sorted_files(source):
+            entry = zipfile.ZipInfo(path.relative_to(source).as_posix(), date_time=stamp)
+            entry.create_system = 3  # Unix, whatever the host OS
+            entry.external_attr = 0o100644 << 16  # regular file, rw-r--r--
+            entry.compress_type = zipfile.ZIP_DEFLATED
+            archive.writestr(entry, path.read_bytes(), compresslevel=9)
+
+
+def write_text(path: Path, text: str) -> None:
+    """Write a UTF-8 text file with LF line ends, creating its folder"""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("w", encoding="utf-8", newline="\n") as handle:
+        handle.write(text)

@@ -1,0 +1,81 @@
+"""The Macro compendium pack: documents, their CLI-format JSON sources and the LevelDB pack itself"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import shutil
+from pathlib import Path
+from typing import Any
+
+from exporter.definitions import Definitions
+from exporter.dist import write_text
+from exporter.targets.escaping import js_literal
+
+# Files a LevelDB writer leaves that carry wall-clock times or only guard an open database (STYLE.md 5).
+VOLATILE_FILES = ("LOG", "LOG.old", "LOCK")
+
+
+def document_id(*parts: str) -> str:
+    """Derive a stable 16-character Foundry id from names (FOUNDRY.md 4)"""
+    return hashlib.sha256(".".join(parts).encode("utf-8")).hexdigest()[:16]
+
+
+def safe_name(name: str) -> str:
+    """Name a source file the way the official CLI does: other characters become _"""
+    return re.sub(r"[^a-zA-Z0-9А-я]", "_", name)
+
+
+def macro_documents(defs: Definitions) -> list[dict[str, Any]]:
+    """Return the macros as Macro documents with their LevelDB keys"""
+    module_id = defs.campaign.id
+    english = defs.catalogue["en"]
+    documents = []
+    for index, macro in enumerate(defs.macros):
+        doc_id = document_id(module_id, "macro", macro.id)
+        command = (f"const api = game.modules.get({js_literal(module_id)})?.api;\n"
+                   f"if (api) await api.{macro.call}();\n"
+                   f"else ui.notifications.error({js_literal(english['Notify.ModuleInactive'])});")
+        documents.append({
+            "_id": doc_id,
+            "name": english[macro.label],
+            "type": "script",
+            "img": macro.icon,
+            "scope": "global",
+            "command": command,
+            "folder": None,
+            "sort": (index + 1) * 100_000,
+            "ownership": {"default": 0},
+            "flags": {module_id: {"macro": macro.id}},
+            "_key": f"!macros!{doc_id}",
+        })
+    return documents
+
+
+def write_sources(documents: list[dict[str, Any]], folder: Path) -> None:
+    """Write one JSON source per document, as the official CLI's extract does (2-space indent, final newline)"""
+    for doc in documents:
+        write_text(folder / f"{safe_name(doc['name'])}_{doc['_id']}.json",
+                   json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
+
+
+def write_leveldb(documents: list[dict[str, Any]], folder: Path) -> None:
+    """Write the LevelDB pack Foundry reads: key -> JSON document, compacted, volatile files removed"""
+    import plyvel  # a C extension: imported only when a pack is written
+
+    if folder.exists():
+        shutil.rmtree(folder)
+    folder.mkdir(parents=True)
+    database = plyvel.DB(str(folder), create_if_missing=True, error_if_exists=True, compression=None)
+    try:
+        with database.write_batch() as batch:
+            for doc in sorted(documents, key=lambda d: d["_key"]):
+                value = {k: v for k, v in doc.items() if k != "_key"}
+                batch.put(doc["_key"].encode("utf-8"),
+                          json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8"))
+        database.compact_range()
+    finally:
+        database.close()
+    for name in VOLATILE_FILES:
+        (folder / name).unlink(missing_ok=True)

@@ -1,0 +1,41 @@
+import { PROCEDURES, SYSTEM } from "./constants.js";
+import { foundryRoller } from "./dice.js";
+import { openSurpriseDialog } from "./dialog.js";
+import { localize } from "./i18n.js";
+import { defaultInput } from "./inputs.js";
+import { getState, saveState, serialized } from "./state.js";
+import { clearSurprise, resolveSurprise } from "./surprise.js";
+import * as runtime from "./runtime.js";
+
+/** Play the current turn's surprise step for the selected tokens now (tables without the automation). */
+async function manualStep(combat = game.combat) {
+  if (!game.user.isGM || !combat) return ui.notifications.warn(localize(combat ? "Notify.GMOnly" : "Notify.NoCombat"));
+  const tokens = canvas?.tokens?.controlled ?? [];
+  return serialized(async () => {
+    const state = getState(combat);
+    if (!state) return ui.notifications.warn(localize("Notify.NoSurprise"));
+    const rolls = [];
+    for (const token of tokens) {
+      for (const combatant of combat.getCombatantsByToken(token.document ?? token)) {
+        await runtime.onTurnStart(combat, state, combatant, foundryRoller(rolls), rolls);
+      }
+    }
+    await saveState(combat, state);
+  });
+}
+
+/** The module's public API, at game.modules.get(MODULE_ID).api; the macros call it. */
+export function buildApi() {
+  return {
+    system: SYSTEM,
+    procedures: PROCEDURES.map((procedure) => procedure.id),
+    defaults: defaultInput,
+    openDialog: openSurpriseDialog,
+    resolve: resolveSurprise,
+    clear: clearSurprise,
+    state: getState,
+    recoveryRoll: manualStep,
+    sideRoll: openSurpriseDialog,
+    spotTest: openSurpriseDialog,
+  };
+}

@@ -1,0 +1,92 @@
+import { PROCEDURES } from "./constants.js";
+import { escapeHtml } from "./chat.js";
+import { localize } from "./i18n.js";
+import { defaultInput, inputsAt } from "./inputs.js";
+import { resolveSurprise } from "./surprise.js";
+
+const { DialogV2 } = foundry.applications.api;
+
+/** Render one input as a form field named by its path in the dialog input. */
+function field(path, input, value, members) {
+  const label = escapeHtml(localize(`Input.${input.key}`));
+  const name = escapeHtml(path);
+  if (input.type === "boolean") {
+    return `<label>${label} <input type="checkbox" name="${name}" ${value ? "checked" : ""}></label>`;
+  }
+  if (input.type === "member") {
+    const options = [`<option value="">${escapeHtml(localize("Dialog.Nobody"))}</option>`]
+      .concat(members.map(([id, text]) => `<option value="${escapeHtml(id)}" ${id === value ? "selected" : ""}>${escapeHtml(text)}</option>`));
+    return `<label>${label} <select name="${name}">${options.join("")}</select></label>`;
+  }
+  const shown = value === null || value === undefined ? "" : escapeHtml(String(value));
+  return `<label>${label} <input type="number" name="${name}" value="${shown}" step="1"></label>`;
+}
+
+/** Render the form of one procedure with the starting values. */
+function formHtml(input) {
+  const members = (key) => input.sides[key].combatants.map((id) => [id, input.members[id].label]);
+  const parts = inputsAt(input.procedure, "scenario").map((i) => field(`scenario.${i.key}`, i, input.scenario[i.key], members("a")));
+  for (const key of ["a", "b"]) {
+    parts.push(`<fieldset><legend>${escapeHtml(localize(`Dialog.Side.${key}`))}</legend>`);
+    parts.push(...inputsAt(input.procedure, "side").map((i) => field(`sides.${key}.${i.key}`, i, input.sides[key][i.key], members(key))));
+    for (const id of input.sides[key].combatants) {
+      const row = inputsAt(input.procedure, "member").map((i) => field(`members.${id}.${i.key}`, i, input.members[id][i.key], []));
+      parts.push(`<div class="form-group"><strong>${escapeHtml(input.members[id].label)}</strong> ${row.join(" ")}</div>`);
+    }
+    parts.push("</fieldset>");
+  }
+  return parts.join("");
+}
+
+/** Read the form back into the dialog input: numbers, booleans and member choices by their paths. */
+function readForm(form, input) {
+  const data = new FormData(form);
+  const read = (path, definition) => {
+    if (definition.type === "boolean") return data.has(path);
+    const raw = data.get(path);
+    if (raw === null || raw === "") return definition.type === "member" ? null : undefined;
+    return definition.type === "number" ? Number(raw) : String(raw);
+  };
+  const result = structuredClone(input);
+  for (const i of inputsAt(input.procedure, "scenario")) result.scenario[i.key] = read(`scenario.${i.key}`, i);
+  for (const key of ["a", "b"]) {
+    for (const i of inputsAt(input.procedure, "side")) result.sides[key][i.key] = read(`sides.${key}.${i.key}`, i);
+    for (const id of input.sides[key].combatants) {
+      for (const i of inputsAt(input.procedure, "member")) result.members[id][i.key] = read(`members.${id}.${i.key}`, i);
+    }
+  }
+  return result;
+}
+
+/** Ask which procedure to use when the system has several. */
+async function chooseProcedure() {
+  if (PROCEDURES.length === 1) return PROCEDURES[0].id;
+  return DialogV2.wait({
+    window: { title: localize("Dialog.Title") },
+    content: `<p>${escapeHtml(localize("Dialog.ChooseProcedure"))}</p>`,
+    buttons: PROCEDURES.map((procedure, index) => ({
+      action: procedure.id, label: localize(`Procedure.${procedure.id}`), default: index === 0,
+    })),
+    rejectClose: false,
+  });
+}
+
+/** Open the GM dialog: pick the procedure, review the inputs read from the sheets, then resolve. */
+export async function openSurpriseDialog(combat = game.combat) {
+  if (!game.user.isGM) return ui.notifications.warn(localize("Notify.GMOnly"));
+  if (!combat) return ui.notifications.warn(localize("Notify.NoCombat"));
+  const procedure = await chooseProcedure();
+  if (!procedure) return null;
+  const start = defaultInput(combat, procedure);
+  const input = await DialogV2.wait({
+    window: { title: `${localize("Dialog.Title")}: ${localize(`Procedure.${procedure}`)}` },
+    content: formHtml(start),
+    buttons: [
+      { action: "roll", label: localize("Dialog.Roll"), default: true, callback: (event, button) => readForm(button.form, start) },
+      { action: "cancel", label: localize("Dialog.Cancel") },
+    ],
+    rejectClose: false,
+  });
+  if (!input || input === "cancel") return null;
+  return resolveSurprise(input, combat);
+}

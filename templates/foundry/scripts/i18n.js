@@ -1,0 +1,10 @@
+import { MODULE_ID } from "./constants.js";
+
+/** Return the full i18n key of one of the module's strings. */
+export const i18nKey = (key) => `${MODULE_ID}.${key}`;
+
+/** Translate one of the module's strings. */
+export const localize = (key) => game.i18n.localize(i18nKey(key));
+
+/** Translate one of the module's strings, filling {placeholders}. */
+export const format = (key, data) => game.i18n.format(i18nKey(key), data);

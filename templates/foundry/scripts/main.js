@@ -1,0 +1,26 @@
+// Entry point: wiring only. Settings at init; statuses at setup, after the game system has set its own;
+// the API at ready; the automation follows the combat turn by turn.
+import { LOG_PREFIX, MODULE_ID } from "./constants.js";
+import { onCombatTurnChange } from "./automation.js";
+import { buildApi } from "./api.js";
+import { registerSettings } from "./settings.js";
+import { addStatusEffects } from "./statuses.js";
+import { onDeleteCombat } from "./surprise.js";
+import { addTrackerButton } from "./tracker.js";
+
+Hooks.once("init", () => {
+  registerSettings();
+});
+
+Hooks.once("setup", () => {
+  addStatusEffects();
+});
+
+Hooks.once("ready", () => {
+  game.modules.get(MODULE_ID).api = buildApi();
+  console.log(`${LOG_PREFIX}ready`);
+});
+
+Hooks.on("combatTurnChange", onCombatTurnChange);
+Hooks.on("deleteCombat", onDeleteCombat);
+Hooks.on("renderCombatTracker", addTrackerButton);

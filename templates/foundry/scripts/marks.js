@@ -1,0 +1,43 @@
+import { setStatus } from "./statuses.js";
+
+/** Return the actor behind a combatant of the surprise, even after the combatant left the combat. */
+export function actorOf(combat, state, id) {
+  const combatant = combat?.combatants?.get(id);
+  if (combatant) return combatant.actor ?? null;
+  const actorId = state.actors?.[id];
+  return actorId ? game.actors.get(actorId) ?? null : null;
+}
+
+/**
+ * Switch one of the module's statuses on a combatant's actor and remember what the module applied, so it
+ * only ever removes its own statuses (a game system may show the same one for other reasons).
+ */
+export async function mark(combat, state, id, status, active) {
+  const actor = actorOf(combat, state, id);
+  const applied = new Set(state.applied[id] ?? []);
+  if (active) {
+    if (await setStatus(actor, status, true)) applied.add(status);
+  } else if (applied.has(status)) {
+    await setStatus(actor, status, false);
+    applied.delete(status);
+  }
+  state.applied[id] = [...applied];
+}
+
+/** Remove every status the module applied during a surprise. */
+export async function clearMarks(combat, state) {
+  for (const [id, statuses] of Object.entries(state.applied ?? {})) {
+    for (const status of statuses) await mark(combat, state, id, status, false);
+  }
+}
+
+/** Remember which actor stands behind each member, for clean-up after combatants are removed. */
+export function actorRefs(combat, scenario) {
+  const refs = {};
+  for (const key of ["a", "b"]) {
+    for (const member of scenario.sides[key].members) {
+      refs[member.name] = combat.combatants.get(member.name)?.actor?.id ?? null;
+    }
+  }
+  return refs;
+}

@@ -1,0 +1,25 @@
+import { FLAG, LOG_PREFIX, MODULE_ID } from "./constants.js";
+
+/** Return the surprise state stored on a combat, or null. */
+export const getState = (combat) => combat?.getFlag(MODULE_ID, FLAG) ?? null;
+
+/** Store the surprise state on a combat (the whole object; the module never deletes keys inside it). */
+export const saveState = (combat, state) => combat.setFlag(MODULE_ID, FLAG, state);
+
+/** Remove the surprise state from a combat. */
+export const dropState = (combat) => combat.unsetFlag(MODULE_ID, FLAG);
+
+let queue = Promise.resolve();
+
+/**
+ * Run async tasks one after another: a turn change may arrive while the previous one is still rolling,
+ * and both read and write the same state.
+ */
+export function serialized(task) {
+  const run = queue.then(task);
+  queue = run.catch((error) => console.error(`${LOG_PREFIX}automation failed`, error));
+  return run;
+}
+
+/** Tell whether this client runs the automation: exactly one, the active GM. */
+export const isAutomationClient = () => Boolean(game.users.activeGM?.isSelf);
