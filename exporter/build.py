@@ -1,26 +1,115 @@
-"""Build VTT output from campaigns (the targets arrive with issues 3 and 4)"""
+"""Build campaigns into VTT output: load, derive definitions, write every target into staging, move into place"""
 
 from __future__ import annotations
 
+import filecmp
+import shutil
+import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from exporter.rules.systems import SYSTEM_IDS
+from exporter._resources import example_campaigns
+from exporter.campaign import Campaign, load_campaign
+from exporter.definitions import build_definitions
+from exporter.dist import sorted_files, write_zip
+from exporter.errors import ExportError, InputFileError
 
 
-def build_plan(campaigns: tuple[Path, ...], out: Path, target: str, make_zip: bool, check: bool) -> str:
-    """Describe what a build will write, while the Foundry and Roll20 writers do not exist yet"""
-    sources = [str(c) for c in campaigns] or [f"the bundled example campaign for {s}" for s in SYSTEM_IDS]
-    targets = ["foundry", "roll20"] if target == "all" else [target]
-    lines = ["ambush build: the VTT writers are not implemented yet; nothing was written.",
-             "When they are, this command will build:"]
-    for source in sources:
-        lines.append(f"  {source}:")
-        if "foundry" in targets:
-            lines.append(f"    {out}/ID/foundry/  the unpacked Foundry VTT module (module.json at its root)")
-            if make_zip:
-                lines.append(f"    {out}/ID/ID-VERSION.zip  the installable module zip")
-        if "roll20" in targets:
-            lines.append(f"    {out}/ID/roll20/  the Roll20 Mod script, script.json and chat macros")
-    if check:
-        lines.append("--check will compare that tree with what a build writes and exit 1 on a difference.")
-    return "\n".join(lines)
+@dataclass
+class BuildReport:
+    """What a build wrote, or what --check found different"""
+
+    written: list[Path] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    differences: list[str] = field(default_factory=list)
+
+
+def chosen_targets(campaign: Campaign, target: str) -> list[str]:
+    """Return the targets to build: the campaign's own, narrowed by --target"""
+    return [t for t in campaign.targets if target in ("all", t)]
+
+
+def write_campaign(campaign: Campaign, folder: Path, target: str, make_zip: bool) -> list[str]:
+    """Write one campaign's output into folder; return notes about what was left out"""
+    from exporter.targets.foundry import FoundryWriter  # lazy: Jinja only when building
+
+    defs = build_definitions(campaign)
+    notes = []
+    targets = chosen_targets(campaign, target)
+    if "foundry" in targets:
+        FoundryWriter().write(defs, folder / "foundry")
+        if make_zip:
+            write_zip(folder / "foundry", folder / f"{campaign.id}-{campaign.version}.zip")
+    if "roll20" in targets:
+        notes.append(f"{campaign.id}: the Roll20 target is not implemented yet; skipped")
+    return notes
+
+
+def load_all(paths: list[Path]) -> list[Campaign]:
+    """Load every campaign, refusing two that share an id"""
+    campaigns: list[Campaign] = []
+    seen: dict[str, Path] = {}
+    for path in paths:
+        campaign = load_campaign(path)
+        if campaign.id in seen:
+            raise InputFileError(path, "id", f"{campaign.id!r} is also the id of {seen[campaign.id]}")
+        seen[campaign.id] = path
+        campaigns.append(campaign)
+    return campaigns
+
+
+def tree_differences(expected: Path, actual: Path, prefix: str) -> list[str]:
+    """List the files that are missing, extra or changed in actual compared with expected"""
+    want = {p.relative_to(expected).as_posix() for p in sorted_files(expected)} if expected.is_dir() else set()
+    have = {p.relative_to(actual).as_posix() for p in sorted_files(actual)} if actual.is_dir() else set()
+    out = [f"missing: {prefix}/{rel}" for rel in sorted(want - have)]
+    out += [f"extra: {prefix}/{rel}" for rel in sorted(have - want)]
+    out += [f"changed: {prefix}/{rel}" for rel in sorted(want & have)
+            if not filecmp.cmp(expected / rel, actual / rel, shallow=False)]
+    return out
+
+
+def staging_root(out: Path) -> Path:
+    """Create the staging folder next to the output folder, so moving into place is a rename"""
+    out.mkdir(parents=True, exist_ok=True)
+    return Path(tempfile.mkdtemp(prefix=".ambush-staging-", dir=out))
+
+
+def move_into_place(staged: Path, final: Path) -> None:
+    """Replace final with staged: the old tree is renamed away first and removed last"""
+    retired = final.with_name(f".{final.name}.old")
+    if retired.exists():
+        shutil.rmtree(retired)
+    if final.exists():
+        final.rename(retired)
+    staged.rename(final)
+    if retired.exists():
+        shutil.rmtree(retired)
+
+
+def build_campaigns(paths: list[Path], out: Path, target: str = "all", make_zip: bool = True,
+                    check: bool = False, progress: Callable[[str], None] | None = None) -> BuildReport:
+    """Build each campaign (the bundled examples when none is named) into out/ID/, or compare with --check"""
+    campaigns = load_all(paths or example_campaigns())
+    report = BuildReport()
+    try:
+        staging = staging_root(out) if not check else Path(tempfile.mkdtemp(prefix="ambush-check-"))
+    except OSError as err:
+        raise InputFileError(out, None, f"cannot write the output folder ({err.strerror})") from None
+    try:
+        for campaign in campaigns:
+            report.notes += write_campaign(campaign, staging / campaign.id, target, make_zip)
+            if progress:
+                progress(campaign.id)
+        for campaign in campaigns:
+            if check:
+                report.differences += tree_differences(staging / campaign.id, out / campaign.id, campaign.id)
+            else:
+                move_into_place(staging / campaign.id, out / campaign.id)
+                report.written.append(out / campaign.id)
+    except OSError as err:
+        raise ExportError(f"{out}: cannot write the output ({err.strerror}: {err.filename})") from None
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    return report

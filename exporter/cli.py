@@ -42,9 +42,20 @@ def main() -> None:
 @click.option("--check", is_flag=True, help="Write nothing; exit 1 listing the files a build would change.")
 def build(campaigns: tuple[Path, ...], out: Path, target: str, make_zip: bool, check: bool) -> None:
     """Build VTT output for each campaign (default: the bundled examples)"""
-    from exporter.build import build_plan  # lazy: keeps --help fast
+    from exporter.build import build_campaigns  # lazy: keeps --help fast
 
-    click.echo(build_plan(campaigns, out, target, make_zip, check))
+    with reported_errors():
+        report = build_campaigns(list(campaigns), out, target, make_zip, check)
+    for note in report.notes:
+        click.echo(f"note: {note}", err=True)
+    if check:
+        if report.differences:
+            click.echo("\n".join(["out of date:", *report.differences]))
+            raise SystemExit(1)
+        click.echo(f"{out} is up to date")
+        return
+    for folder in report.written:
+        click.echo(f"wrote {folder}")
 
 
 @main.command()

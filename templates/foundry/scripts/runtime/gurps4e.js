@@ -22,12 +22,11 @@ function initiativeLine(state, key, roll) {
   return format("Gurps.InitiativeLine", { side: state.scenario.sides[key].name, roll: roll.roll, modifiers, total: roll.total });
 }
 
-/** Describe one roll of the sneaking contest. */
-function contestLine(state, key, attempt, winner) {
-  const name = state.labels[attempt.name];
+/** Describe one roll of the sneaking contest: the sneak's (no winner) or a watcher's against it. */
+function contestLine(state, attempt, winner) {
   const roll = attempt.roll === null ? localize("Gurps.CannotRoll") : attempt.roll;
-  const data = { name, skill: attempt.skill, roll };
-  return winner ? format(`Gurps.Contest.${winner}`, data) : format(`Gurps.Contest.${key}`, data);
+  const data = { name: state.labels[attempt.name], skill: attempt.skill, roll };
+  return format(winner ? `Gurps.Contest.Watcher.${winner}` : "Gurps.Contest.Sneak", data);
 }
 
 /** Roll who is surprised, post the card, mark the stunned side; the stun itself follows turn by turn. */
@@ -41,8 +40,8 @@ export async function resolve(combat, state, roller, rolls) {
   const lines = [];
   if (opened.initiative) SIDE_KEYS.forEach((key) => lines.push(initiativeLine(state, key, opened.initiative[key])));
   if (opened.contest) {
-    lines.push(contestLine(state, "sneak", opened.contest.sneak));
-    opened.contest.watchers.forEach((watcher) => lines.push(contestLine(state, "watch", watcher, watcher.winner)));
+    lines.push(contestLine(state, opened.contest.sneak));
+    opened.contest.watchers.forEach((watcher) => lines.push(contestLine(state, watcher, watcher.winner)));
   }
   if (state.scenario.procedure === "total") lines.push(localize("Gurps.TotalByGM"));
   if (opened.surprise === "none") {
