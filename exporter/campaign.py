@@ -8,6 +8,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field, StringConstraints, ValidationError, field_validator, model_validator
 
+from exporter.definitions.catalogue import bundled_language
 from exporter.errors import InputFileError
 from exporter.rules.model import FieldProblem, Name, StrictModel
 from exporter.rules.systems import SYSTEM_IDS, system_module
@@ -135,6 +136,11 @@ class Campaign(StrictModel):
         except ValidationError as err:
             field, message = describe_first_error(err, self.system, options_model_of)
             raise FieldProblem(f"options.{field}" if field else "options", message) from None
+        known = bundled_language("en")
+        for language, overrides in self.strings.items():
+            for key in overrides:
+                if key not in known:
+                    raise FieldProblem(f"strings.{language}.{key}", "is not a string the module shows")
         inputs = member_inputs(self.system)
         for target, mapping in (("foundry", self.foundry.attributes), ("roll20", self.roll20.attributes)):
             for key in mapping or {}:

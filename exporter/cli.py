@@ -59,6 +59,28 @@ def build(campaigns: tuple[Path, ...], out: Path, target: str, make_zip: bool, c
 
 
 @main.command()
+@click.option("--system", type=click.Choice(["gurps4e", "adnd1e", "fallout-ttrpg"]), required=True)
+@click.argument("path", type=click.Path(path_type=Path), default=Path("campaign.toml"))
+def init(system: str, path: Path) -> None:
+    """Write a new, commented campaign.toml for a system"""
+    from exporter.init import init_campaign
+
+    with reported_errors():
+        click.echo(f"wrote {init_campaign(system, path)}")
+
+
+@main.command()
+@click.argument("campaign", type=click.Path(path_type=Path))
+def validate(campaign: Path) -> None:
+    """Check a campaign.toml without building it"""
+    from exporter.campaign import load_campaign
+
+    with reported_errors():
+        loaded = load_campaign(campaign)
+    click.echo(f"{campaign}: ok ({loaded.system}, {loaded.id} {loaded.version})")
+
+
+@main.command()
 @click.argument("scenario", type=click.Path(path_type=Path))
 @click.option("--json", "as_json", is_flag=True, help="Print the odds as JSON.")
 def odds(scenario: Path, as_json: bool) -> None:

@@ -7,12 +7,14 @@ macros, translations and the rule constants, all derived from the campaign and t
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Annotated, Any, get_args, get_origin
+from typing import TYPE_CHECKING, Annotated, Any, get_args, get_origin
 
-from exporter.campaign import Campaign
 from exporter.definitions.catalogue import Catalogue, load_catalogue
 from exporter.definitions.tables import MACROS, PROCEDURE_INPUTS, SETTINGS, STATUSES, MacroDef, SettingDef, StatusDef
 from exporter.rules.systems import system_module
+
+if TYPE_CHECKING:
+    from exporter.campaign import Campaign
 
 # Inputs that name a member of a side (the leader, the opening attacker).
 MEMBER_REFERENCES = ("leader", "attacker")

@@ -1,0 +1,51 @@
+"""Write a new, commented campaign.toml for a system"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from jinja2 import Environment, FileSystemLoader, StrictUndefined
+
+from exporter._resources import templates_root
+from exporter.campaign import FOUNDRY_DEFAULTS, ROLL20_DEFAULTS, load_campaign, member_inputs
+from exporter.dist import write_text
+from exporter.errors import InputFileError
+from exporter.rules.systems import system_module
+
+TITLES = {"gurps4e": "GURPS Surprise", "adnd1e": "AD&D 1e Surprise", "fallout-ttrpg": "Fallout TTRPG Surprise"}
+
+
+def toml_value(value: Any) -> str:
+    """Render a string, number or boolean as a TOML value"""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    return json.dumps(str(value), ensure_ascii=False)  # a JSON string is a valid TOML basic string
+
+
+def campaign_text(system: str, campaign_id: str) -> str:
+    """Render the commented campaign.toml of a system"""
+    env = Environment(loader=FileSystemLoader(str(templates_root() / "init")), undefined=StrictUndefined,
+                      keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True)
+    env.filters["toml"] = toml_value
+    return env.get_template("campaign.toml").render(
+        id=campaign_id, title=TITLES[system], system=system,
+        options=system_module(system).Options().model_dump(mode="json"),
+        foundry_system=FOUNDRY_DEFAULTS[system]["system_id"],
+        foundry_attributes=FOUNDRY_DEFAULTS[system]["attributes"],
+        roll20_attributes=ROLL20_DEFAULTS[system], inputs=member_inputs(system),
+    )
+
+
+def init_campaign(system: str, path: Path) -> Path:
+    """Write a new campaign.toml (into path, or path/campaign.toml for a folder) and check it loads"""
+    target = path / "campaign.toml" if path.is_dir() else path
+    if target.exists():
+        raise InputFileError(target, None, "already exists; choose another path")
+    campaign_id = "ambush-" + system.replace("-ttrpg", "").replace("4e", "").replace("1e", "")
+    write_text(target, campaign_text(system, campaign_id))
+    load_campaign(target)
+    return target

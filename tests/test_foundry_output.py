@@ -1,0 +1,119 @@
+"""The Foundry module written for each example campaign: every file locked, valid, and installable"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from exporter.build import build_campaigns
+from exporter.campaign import load_campaign
+from tests.conftest import CAMPAIGNS, node_check, relative_files, run_node, text_files
+
+IDS = [load_campaign(path).id for path in CAMPAIGNS]
+
+
+@pytest.fixture(scope="module")
+def dist(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("dist")
+    build_campaigns([], out)
+    return out
+
+
+def test_the_examples_are_built_by_default(dist):
+    assert sorted(p.name for p in dist.iterdir() if not p.name.startswith(".")) == sorted(IDS)
+
+
+@pytest.mark.parametrize("campaign_id", IDS)
+def test_every_foundry_file_is_locked(dist, campaign_id, snapshot, file_snapshot):
+    root = dist / campaign_id
+    assert relative_files(root) == snapshot(name="file-list")
+    for rel, text in text_files(root / "foundry").items():
+        assert text == file_snapshot(name=f"{campaign_id}__{rel.replace('/', '__')}")
+
+
+@pytest.mark.parametrize("campaign_id", IDS)
+def test_zip_holds_the_module_with_module_json_at_its_root(dist, campaign_id, snapshot):
+    campaign = next(load_campaign(p) for p in CAMPAIGNS if load_campaign(p).id == campaign_id)
+    archive = dist / campaign_id / f"{campaign_id}-{campaign.version}.zip"
+    with zipfile.ZipFile(archive) as zipped:
+        names = zipped.namelist()
+        entries = [(info.filename, hashlib.sha256(zipped.read(info)).hexdigest()) for info in zipped.infolist()]
+    assert "module.json" in names
+    assert names == sorted(relative_files(dist / campaign_id / "foundry"))
+    assert entries == snapshot(name="zip-entries")
+
+
+@pytest.mark.parametrize("campaign_id", IDS)
+def test_every_script_parses_as_an_es_module(dist, campaign_id):
+    scripts = sorted((dist / campaign_id / "foundry" / "scripts").glob("*.js"))
+    assert scripts
+    for script in scripts:
+        done = node_check(script)
+        assert done.returncode == 0, f"{script.name}: {done.stderr}"
+
+
+def test_node_check_catches_a_broken_module(tmp_path):
+    broken = tmp_path / "broken.js"
+    broken.write_text('import { a } from "./a.js";\nexport const b = ;\n', encoding="utf-8")
+    assert node_check(broken).returncode != 0
+
+
+@pytest.mark.parametrize("campaign_id", IDS)
+def test_every_json_file_loads(dist, campaign_id):
+    for rel, text in text_files(dist / campaign_id / "foundry").items():
+        if rel.endswith(".json"):
+            json.loads(text)
+
+
+@pytest.mark.parametrize("campaign_id", IDS)
+def test_manifest_is_valid_for_v12_and_v13(dist, campaign_id):
+    manifest = json.loads((dist / campaign_id / "foundry" / "module.json").read_text(encoding="utf-8"))
+    legacy = {"name", "dependencies", "minimumCoreVersion", "compatibleCoreVersion", "system", "scripts"}
+    assert not legacy & set(manifest)
+    assert manifest["id"] == campaign_id
+    assert manifest["compatibility"] == {"minimum": "12", "verified": "13", "maximum": "13"}
+    for pack in manifest["packs"]:
+        assert {"name", "label", "path", "type"} <= set(pack) and "entity" not in pack and "private" not in pack
+        assert (dist / campaign_id / "foundry" / pack["path"]).is_dir()
+    for language in manifest["languages"]:
+        assert (dist / campaign_id / "foundry" / language["path"]).is_file()
+    assert manifest["download"].endswith(f"{campaign_id}-{manifest['version']}.zip")
+    for path in manifest["esmodules"] + manifest["styles"]:
+        assert (dist / campaign_id / "foundry" / path).is_file()
+
+
+@pytest.mark.parametrize("campaign_id", IDS)
+def test_translations_cover_every_key_and_leave_no_english(dist, campaign_id):
+    lang = dist / campaign_id / "foundry" / "lang"
+    english = flat(json.loads((lang / "en.json").read_text(encoding="utf-8")))
+    for other in ("de", "zh-CN"):
+        translated = flat(json.loads((lang / f"{other}.json").read_text(encoding="utf-8")))
+        assert set(translated) == set(english), other
+        same = [k for k, v in translated.items() if v == english[k] and any(c.isalpha() for c in v) and len(v) > 4]
+        assert not same, f"{other} leaves English in {same}"
+
+
+def flat(tree: dict, prefix: str = "") -> dict[str, str]:
+    out: dict[str, str] = {}
+    for key, value in tree.items():
+        out.update(flat(value, f"{prefix}{key}.") if isinstance(value, dict) else {f"{prefix}{key}": value})
+    return out
+
+
+@pytest.mark.parametrize("campaign_id", IDS)
+def test_pack_extracts_with_the_official_cli_to_exactly_the_sources(dist, campaign_id, tmp_path):
+    foundry = dist / campaign_id / "foundry"
+    pack = tmp_path / "pack"
+    shutil.copytree(foundry / "packs" / "surprise-macros", pack)  # opening a pack rewrites it: use a copy
+    extracted = tmp_path / "extracted"
+    done = run_node("tests/foundry/extract_pack.mjs", str(pack), str(extracted))
+    assert done.returncode == 0, done.stderr
+    sources = foundry / "packs" / "_source" / "surprise-macros"
+    assert relative_files(extracted) == relative_files(sources)
+    for rel in relative_files(sources):
+        assert (extracted / rel).read_bytes() == (sources / rel).read_bytes(), rel
