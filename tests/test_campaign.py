@@ -1,0 +1,136 @@
+"""campaign.toml: validation with one-line errors, init, validate, and the build command's file handling"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from exporter.campaign import load_campaign
+from exporter.cli import main
+from tests.conftest import CAMPAIGNS, relative_files
+
+GOOD = '''id = "my-campaign"
+title = "My Campaign"
+version = "1.2.3"
+system = "gurps4e"
+'''
+
+
+def run(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(main, list(args))
+    return result.exit_code, result.output
+
+
+@pytest.mark.parametrize("path", CAMPAIGNS, ids=lambda p: p.stem)
+def test_example_campaigns_validate(path):
+    code, output = run("validate", str(path))
+    assert code == 0 and output.startswith(f"{path}: ok")
+
+
+def test_defaults_come_from_the_system():
+    campaign = load_campaign_text(GOOD)
+    assert campaign.languages == ["en", "de", "zh-CN"] and campaign.targets == ["foundry", "roll20"]
+    assert campaign.foundry_system_id == "gurps"
+    assert campaign.foundry_attributes["iq"] == "system.attributes.IQ.value"
+    assert campaign.roll20_attributes == {"iq": "intelligence", "per": "perception"}
+    assert campaign.rules_options.stun_roll_timing == "start"
+
+
+def test_release_urls_fill_id_and_version():
+    campaign = load_campaign_text(GOOD + '[foundry]\ndownload = "https://x.org/{id}/{id}-{version}.zip"\n')
+    assert campaign.release_url(campaign.foundry.download) == "https://x.org/my-campaign/my-campaign-1.2.3.zip"
+
+
+def load_campaign_text(text: str, tmp: Path | None = None):
+    import tempfile
+
+    folder = Path(tmp or tempfile.mkdtemp())
+    path = folder / "campaign.toml"
+    path.write_text(text, encoding="utf-8")
+    return load_campaign(path)
+
+
+BAD = {
+    "bad-id": (GOOD.replace('"my-campaign"', '"My Campaign!"'), "id: must be a Foundry package id"),
+    "reserved-id": (GOOD.replace('"my-campaign"', '"con"'), "id: must be a Foundry package id"),
+    "bad-version": (GOOD.replace('"1.2.3"', '"one"'), "version: must be a version like 1.2.0"),
+    "unknown-system": (GOOD.replace('"gurps4e"', '"dnd5e"'), "system: unknown system 'dnd5e'"),
+    "option-of-other-system": (GOOD + '[options]\ndex_unsurprised_may_act = true\n',
+                               "options.dex_unsurprised_may_act: is a field of adnd1e, not of gurps4e"),
+    "bad-option-value": (GOOD + '[options]\nstun_roll_timing = "later"\n', "options.stun_roll_timing: Input should be"),
+    "no-english": (GOOD + 'languages = ["de"]\n', "languages: must include en"),
+    "unknown-language": (GOOD + 'languages = ["en", "fr"]\n', "languages[1]: Input should be"),
+    "unknown-key": (GOOD + 'colour = "red"\n', "colour: unknown field"),
+    "attribute-not-an-input": (GOOD + '[foundry.attributes]\ndex = "system.dex"\n',
+                               "foundry.attributes.dex: is not an input of gurps4e"),
+    "bad-url": (GOOD + '[foundry]\nmanifest = "javascript:alert(1)"\n', "foundry.manifest: must be an http(s) URL"),
+    "unknown-string": (GOOD + '[strings.de]\n"Nope.Key" = "x"\n', "strings.de.Nope.Key: is not a string the module shows"),
+    "toml": ('id = "x\n', "not valid TOML"),
+    "missing-title": (GOOD.replace('title = "My Campaign"\n', ""), "title: missing"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BAD))
+def test_bad_campaigns_exit_2_naming_file_and_field_and_write_nothing(case, tmp_path):
+    text, expected = BAD[case]
+    path = tmp_path / "campaign.toml"
+    path.write_text(text, encoding="utf-8")
+    for command in (["validate", str(path)], ["build", str(path), "--out", str(tmp_path / "dist")]):
+        code, output = run(*command)
+        assert code == 2, output
+        lines = output.strip().splitlines()
+        assert len(lines) == 1 and lines[0].startswith(f"Error: {path}: ") and expected in lines[0], output
+    assert not (tmp_path / "dist").exists() or not any((tmp_path / "dist").iterdir())
+
+
+def test_a_failed_build_leaves_the_previous_output_intact(tmp_path):
+    good = tmp_path / "good.toml"
+    good.write_text(GOOD, encoding="utf-8")
+    out = tmp_path / "dist"
+    assert run("build", str(good), "--out", str(out))[0] == 0
+    before = {rel: (out / rel).read_bytes() for rel in relative_files(out)}
+    good.write_text(GOOD + "broken = true\n", encoding="utf-8")
+    assert run("build", str(good), "--out", str(out))[0] == 2
+    assert {rel: (out / rel).read_bytes() for rel in relative_files(out)} == before
+
+
+def test_check_passes_after_a_build_and_lists_stale_files_after_a_change(tmp_path):
+    path = tmp_path / "campaign.toml"
+    path.write_text(GOOD, encoding="utf-8")
+    out = tmp_path / "dist"
+    assert run("build", str(path), "--out", str(out))[0] == 0
+    code, output = run("build", str(path), "--out", str(out), "--check")
+    assert code == 0, output
+    path.write_text(GOOD.replace('"My Campaign"', '"Renamed"'), encoding="utf-8")
+    code, output = run("build", str(path), "--out", str(out), "--check")
+    assert code == 1
+    assert "changed: my-campaign/foundry/module.json" in output
+    (out / "my-campaign" / "foundry" / "extra.txt").write_text("x", encoding="utf-8")
+    assert "extra: my-campaign/foundry/extra.txt" in run("build", str(path), "--out", str(out), "--check")[1]
+
+
+def test_two_campaigns_with_one_id_are_refused(tmp_path):
+    for name in ("a.toml", "b.toml"):
+        (tmp_path / name).write_text(GOOD, encoding="utf-8")
+    code, output = run("build", str(tmp_path / "a.toml"), str(tmp_path / "b.toml"), "--out", str(tmp_path / "d"))
+    assert code == 2 and "id: 'my-campaign' is also the id of" in output
+
+
+@pytest.mark.parametrize("system", ["gurps4e", "adnd1e", "fallout-ttrpg"])
+def test_init_writes_a_campaign_that_validates_and_builds(system, tmp_path):
+    path = tmp_path / "campaign.toml"
+    code, output = run("init", "--system", system, str(path))
+    assert code == 0, output
+    assert "# House rules" in path.read_text(encoding="utf-8")
+    assert run("validate", str(path))[0] == 0
+    assert run("build", str(path), "--out", str(tmp_path / "dist"))[0] == 0
+
+
+def test_init_refuses_to_overwrite(tmp_path):
+    path = tmp_path / "campaign.toml"
+    path.write_text("x", encoding="utf-8")
+    code, output = run("init", "--system", "adnd1e", str(path))
+    assert code == 2 and "already exists" in output
+    assert path.read_text(encoding="utf-8") == "x"
