@@ -16,8 +16,9 @@ from exporter.rules.systems import system_module
 if TYPE_CHECKING:
     from exporter.campaign import Campaign
 
-# Inputs that name a member of a side (the leader, the opening attacker).
+# Inputs that name a member of a side (the leader, the opening attacker), and the list of opening attacks.
 MEMBER_REFERENCES = ("leader", "attacker")
+OPENERS = "openers"
 
 
 @dataclass(frozen=True)
@@ -66,7 +67,7 @@ class Definitions:
 def input_def(model: Any, key: str, level: str, required: str) -> InputDef:
     """Describe one field of a rules model as an input, with its type, default and bounds"""
     info = model.model_fields[key]
-    kind = "member" if key in MEMBER_REFERENCES else input_type(info.annotation)
+    kind = "member" if key in MEMBER_REFERENCES else "openers" if key == OPENERS else input_type(info.annotation)
     bounds = {type(m).__name__: getattr(m, type(m).__name__.lower(), None) for m in info.metadata}
     default = None if info.is_required() else info.default
     return InputDef(key, level, kind, required, default, bounds.get("Ge"), bounds.get("Le"))

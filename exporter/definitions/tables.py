@@ -82,7 +82,7 @@ PROCEDURE_INPUTS: dict[str, dict[str, dict[str, tuple[tuple[str, str], ...]]]] =
         "world-map": {"scenario": (("dc", "ab"), ("hunting", "")),
                       "member": (("per", "a"), ("survival", "a"), ("cautious_nature", ""), ("asleep", ""),
                                  ("sequence", ""))},
-        "sneak-attack": {"scenario": (("attacker", "ab"), ("attack_bonus", "ab"), ("target_number", "ab")),
+        "sneak-attack": {"scenario": (("openers", "ab"),),
                          "member": (("cautious_nature", ""), ("asleep", ""), ("sequence", ""))},
     },
 }

@@ -16,7 +16,10 @@ export function onCombatTurnChange(combat, prior, current) {
     const roller = foundryRoller(rolls);
     const previous = prior?.combatantId ? combat.combatants.get(prior.combatantId) : null;
     if (previous) await runtime.onTurnEnd(combat, state, previous);
-    if (current.round !== prior?.round) await runtime.onRoundStart(combat, state, current.round);
+    if (current.round !== prior?.round && await runtime.onRoundStart(combat, state, current.round)) {
+      await saveState(combat, state); // the round restarted at another turn, which comes as its own change
+      return;
+    }
     const combatant = current.combatantId ? combat.combatants.get(current.combatantId) : null;
     const passes = combatant ? await runtime.onTurnStart(combat, state, combatant, roller, rolls) : false;
     await saveState(combat, state);

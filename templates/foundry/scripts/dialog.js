@@ -22,10 +22,27 @@ function field(path, input, value, members) {
   return `<label>${label} <input type="number" name="${name}" value="${shown}" step="1"></label>`;
 }
 
+const OPENER_ROWS = 3;
+
+/** Render the opening attacks: attacker (either side, for a mutual ambush), attack bonus, number to hit. */
+function openerRows(input, everyone) {
+  const rows = [];
+  for (let index = 0; index < OPENER_ROWS; index += 1) {
+    const row = input.scenario.openers[index] ?? { name: null, attack_bonus: null, target_number: null };
+    const path = `scenario.openers.${index}`;
+    rows.push(`<div class="form-group">${field(`${path}.name`, { key: "attacker", type: "member" }, row.name, everyone)}`
+      + ` ${field(`${path}.attack_bonus`, { key: "attack_bonus", type: "number" }, row.attack_bonus, [])}`
+      + ` ${field(`${path}.target_number`, { key: "target_number", type: "number" }, row.target_number, [])}</div>`);
+  }
+  return rows.join("");
+}
+
 /** Render the form of one procedure with the starting values. */
 function formHtml(input) {
   const members = (key) => input.sides[key].combatants.map((id) => [id, input.members[id].label]);
-  const parts = inputsAt(input.procedure, "scenario").map((i) => field(`scenario.${i.key}`, i, input.scenario[i.key], members("a")));
+  const parts = inputsAt(input.procedure, "scenario").map((i) => (i.type === "openers"
+    ? openerRows(input, [...members("a"), ...members("b")])
+    : field(`scenario.${i.key}`, i, input.scenario[i.key], members("a"))));
   for (const key of ["a", "b"]) {
     parts.push(`<fieldset><legend>${escapeHtml(localize(`Dialog.Side.${key}`))}</legend>`);
     parts.push(...inputsAt(input.procedure, "side").map((i) => field(`sides.${key}.${i.key}`, i, input.sides[key][i.key], members(key))));
@@ -48,7 +65,17 @@ function readForm(form, input) {
     return definition.type === "number" ? Number(raw) : String(raw);
   };
   const result = structuredClone(input);
-  for (const i of inputsAt(input.procedure, "scenario")) result.scenario[i.key] = read(`scenario.${i.key}`, i);
+  for (const i of inputsAt(input.procedure, "scenario")) {
+    if (i.type !== "openers") {
+      result.scenario[i.key] = read(`scenario.${i.key}`, i);
+      continue;
+    }
+    result.scenario.openers = Array.from({ length: OPENER_ROWS }, (unused, index) => ({
+      name: read(`scenario.openers.${index}.name`, { type: "member" }),
+      attack_bonus: read(`scenario.openers.${index}.attack_bonus`, { type: "number" }) ?? null,
+      target_number: read(`scenario.openers.${index}.target_number`, { type: "number" }) ?? null,
+    }));
+  }
   for (const key of ["a", "b"]) {
     for (const i of inputsAt(input.procedure, "side")) result.sides[key][i.key] = read(`sides.${key}.${i.key}`, i);
     for (const id of input.sides[key].combatants) {

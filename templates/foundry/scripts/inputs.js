@@ -35,8 +35,11 @@ export function readAttribute(actor, key, type) {
 export function defaultInput(combat, procedure = PROCEDURES[0].id) {
   const sides = sidesByDisposition(combat);
   const input = { procedure, scenario: {}, sides: {}, members: {} };
+  const firstOfA = sides.a[0]?.id ?? null;
   for (const field of inputsAt(procedure, "scenario")) {
-    input.scenario[field.key] = field.type === "member" ? sides.a[0]?.id ?? null : field.default;
+    if (field.type === "member") input.scenario[field.key] = firstOfA;
+    else if (field.type === "openers") input.scenario[field.key] = [{ name: firstOfA, attack_bonus: null, target_number: null }];
+    else input.scenario[field.key] = field.default;
   }
   for (const key of SIDE_KEYS) {
     const side = { combatants: sides[key].map((combatant) => combatant.id) };
@@ -91,7 +94,8 @@ export function buildScenario(input) {
   if (!procedure) return { problem: format("Notify.UnknownProcedure", { procedure: String(input.procedure) }) };
   const scenario = { system: SYSTEM, procedure: procedure.id, options: { ...OPTIONS }, sides: {} };
   const everyone = new Set();
-  const scenarioFields = inputsAt(procedure.id, "scenario").filter((field) => field.type !== "member");
+  const isReference = (field) => field.type === "member" || field.type === "openers";
+  const scenarioFields = inputsAt(procedure.id, "scenario").filter((field) => !isReference(field));
   let problem = copyInputs(scenarioFields, input.scenario ?? {}, scenario, "ab", localize("Dialog.Encounter"));
   if (problem) return { problem };
   for (const key of SIDE_KEYS) {
@@ -116,14 +120,41 @@ export function buildScenario(input) {
     }
     scenario.sides[key] = side;
   }
-  for (const field of inputsAt(procedure.id, "scenario").filter((f) => f.type === "member")) {
-    const chosen = input.scenario?.[field.key];
-    if (!chosen || !scenario.sides.a.members.some((member) => member.name === chosen)) {
-      return { problem: format("Notify.NotOnSide", { side: localize("Dialog.Side.a") }) };
-    }
-    scenario[field.key] = chosen;
+  for (const field of inputsAt(procedure.id, "scenario").filter(isReference)) {
+    problem = field.type === "openers"
+      ? copyOpeners(input.scenario?.[field.key], scenario, everyone)
+      : copyMember(field, input.scenario?.[field.key], scenario);
+    if (problem) return { problem };
   }
   return { scenario };
+}
+
+/** Copy a scenario-level member choice, which must be on side a. */
+function copyMember(field, chosen, scenario) {
+  if (!chosen || !scenario.sides.a.members.some((member) => member.name === chosen)) {
+    return format("Notify.NotOnSide", { side: localize("Dialog.Side.a") });
+  }
+  scenario[field.key] = chosen;
+  return null;
+}
+
+/** Copy the declared opening attacks: rows without an attacker are left out; a mutual ambush may mix sides. */
+function copyOpeners(rows, scenario, everyone) {
+  const openers = [];
+  for (const row of rows ?? []) {
+    if (!row?.name) continue;
+    const label = localize("Input.attacker");
+    if (!everyone.has(row.name) || openers.some((opener) => opener.name === row.name)) {
+      return format("Notify.Invalid", { name: label, field: localize("Input.attacker") });
+    }
+    for (const key of ["attack_bonus", "target_number"]) {
+      if (!Number.isInteger(row[key])) return format("Notify.Missing", { name: label, field: localize(`Input.${key}`) });
+    }
+    openers.push({ name: row.name, attack_bonus: row.attack_bonus, target_number: row.target_number });
+  }
+  if (!openers.length) return format("Notify.Missing", { name: localize("Dialog.Encounter"), field: localize("Input.attacker") });
+  scenario.openers = openers;
+  return null;
 }
 
 /** Return the display label of every member of a scenario, keyed by its name (the combatant id). */

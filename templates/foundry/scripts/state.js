@@ -1,7 +1,13 @@
 import { FLAG, LOG_PREFIX, MODULE_ID } from "./constants.js";
 
-/** Return the surprise state stored on a combat, or null. */
-export const getState = (combat) => combat?.getFlag(MODULE_ID, FLAG) ?? null;
+/**
+ * Return a working copy of the surprise state stored on a combat, or null. A copy, because changing the
+ * stored flag object in place would leave the later setFlag with nothing to save.
+ */
+export const getState = (combat) => {
+  const stored = combat?.getFlag(MODULE_ID, FLAG);
+  return stored ? foundry.utils.deepClone(stored) : null;
+};
 
 /** Store the surprise state on a combat (the whole object; the module never deletes keys inside it). */
 export const saveState = (combat, state) => combat.setFlag(MODULE_ID, FLAG, state);

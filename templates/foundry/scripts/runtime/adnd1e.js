@@ -54,10 +54,10 @@ function frozenByMember(state) {
   }));
 }
 
-/** At each round: announce the segment it plays, unfreeze who may act, end the surprise after the last. */
+/** At each round: announce the segment it plays, unfreeze who may act, end the surprise after the last; never restarts the round. */
 export async function onRoundStart(combat, state, round) {
   const segment = segmentOf(state, round);
-  if (segment < 1) return;
+  if (segment < 1) return false;
   const timeline = state.outcome.timeline;
   for (const [id, frozen] of Object.entries(state.frozen)) {
     if (frozen < segment) await mark(combat, state, id, "surprised", false);
@@ -65,10 +65,13 @@ export async function onRoundStart(combat, state, round) {
   if (segment <= timeline.length) {
     await postCard({ title: localize("Adnd.SegmentTitle"), lines: [segmentLine(state, timeline[segment - 1])],
       record: { type: "segment", segment: timeline[segment - 1] } });
-    return;
+    return false;
   }
-  state.done = true;
-  await postCard({ title: localize("Adnd.SegmentTitle"), lines: [localize("Adnd.SegmentsOver")], record: { type: "end" } });
+  if (!state.done) {
+    state.done = true;
+    await postCard({ title: localize("Adnd.SegmentTitle"), lines: [localize("Adnd.SegmentsOver")], record: { type: "end" } });
+  }
+  return false;
 }
 
 /** In a surprise segment only the combatants the timeline names act; true = this one passes. */

@@ -79,15 +79,23 @@ export async function onTurnStart(combat, state, combatant) {
   return !round.order.includes(combatant.id);
 }
 
-/** After the Surprise Round: Surprised falls off, sleepers wake (B8), Sequence order for everyone. */
+/**
+ * After the Surprise Round: Surprised falls off, sleepers wake (B8), Sequence order for everyone. The
+ * opener who went first takes his Sequence place again; the round then restarts at its new first turn,
+ * so returns true when the turn that just began is no longer the right one.
+ */
 export async function onRoundStart(combat, state, round) {
   const surprise = state.outcome.surprise_round;
-  if (!surprise || round !== state.srRound + 1) return;
+  if (!surprise || round !== state.srRound + 1) return false;
   for (const id of surprise.surprised) await mark(combat, state, id, "surprised", false);
   for (const id of surprise.wake_at_end) await mark(combat, state, id, "sleep", false);
-  if (state.opener && !OPTIONS.opening_attack_is_free) await setInitiative(combat, state, false);
   state.done = true;
   await postCard({ title: localize("Fallout.RoundTwoTitle"), lines: [format("Fallout.RoundTwo", { names: names(state, state.outcome.normal_order) })], record: { type: "end" } });
+  if (!state.opener || OPTIONS.opening_attack_is_free) return false;
+  await setInitiative(combat, state, false);
+  if (combat.turn === 0) return false;
+  await combat.update({ turn: 0 });
+  return true;
 }
 
 /** Nothing happens at the end of a turn in the Fallout Surprise Round. */

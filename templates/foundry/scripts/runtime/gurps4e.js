@@ -106,7 +106,9 @@ export async function onTurnEnd(combat, state, combatant) {
 }
 
 /** Rounds mean nothing extra to the GURPS stun: every turn counts on its own. */
-export async function onRoundStart() {}
+export async function onRoundStart() {
+  return false;
+}
 
 /** Roll the recovery of the selected tokens now, for tables that do not use the automation. */
 export async function manualTurn(combat, state, combatant, roller, rolls) {

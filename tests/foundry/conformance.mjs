@@ -1,0 +1,296 @@
+// Play conformance vectors through a generated Foundry module in the emulated Foundry client.
+//   node conformance.mjs MODULE_DIR GAME_SYSTEM VECTOR.json [VECTOR.json ...]
+// For each vector: actors and tokens for every member (side a friendly, side b hostile), a combat with
+// them in scenario order, the GM's input from the module's own defaults plus what the dialog asks, the
+// dice scripted, then the combat is played turn by turn. The outcome is rebuilt from what the module did:
+// its chat cards, the statuses on the actors during each turn, and which turns it let pass. Prints one
+// JSON line per vector: {vector, ok, diff?, error?}.
+import { readFile } from "node:fs/promises";
+import { isDeepStrictEqual } from "node:util";
+import { createFoundry } from "./harness.mjs";
+
+const [moduleDir, gameSystem, ...vectorFiles] = process.argv.slice(2);
+const manifest = JSON.parse(await readFile(`${moduleDir}/module.json`, "utf8"));
+const MODULE_ID = manifest.id;
+const MAX_ROUNDS = 40;
+
+/** Return the actor data for one member, at the data paths the module reads. */
+function actorSystem(member, attributes) {
+  const system = {};
+  for (const [key, path] of Object.entries(attributes)) {
+    if (member[key] === undefined) continue;
+    const parts = path.replace(/^system\./, "").split(".");
+    let node = system;
+    parts.slice(0, -1).forEach((part) => { node = node[part] ??= {}; });
+    node[parts.at(-1)] = member[key];
+  }
+  return system;
+}
+
+/** Fill the dialog input from the vector's scenario, as a GM would; check what the sheets gave. */
+function completeInput(input, scenario, idOf, sheetKeys) {
+  const problems = [];
+  for (const key of Object.keys(input.scenario)) {
+    if (key === "openers") {
+      const openers = scenario.openers ?? (scenario.attacker === undefined ? [] : [
+        { name: scenario.attacker, attack_bonus: scenario.attack_bonus, target_number: scenario.target_number }]);
+      input.scenario.openers = openers.map((opener) => ({ ...opener, name: idOf[opener.name] }));
+    } else if (scenario[key] !== undefined) {
+      input.scenario[key] = scenario[key];
+    }
+  }
+  for (const sideKey of ["a", "b"]) {
+    const side = scenario.sides[sideKey];
+    const inputSide = input.sides[sideKey];
+    for (const key of Object.keys(inputSide).filter((k) => k !== "combatants")) {
+      if (key === "leader") inputSide.leader = side.leader === undefined ? null : idOf[side.leader];
+      else if (side[key] !== undefined) inputSide[key] = side[key];
+    }
+    for (const member of side.members) {
+      const values = input.members[idOf[member.name]];
+      for (const key of Object.keys(values).filter((k) => k !== "label")) {
+        if (member[key] === undefined) continue;
+        if (sheetKeys.includes(key) && values[key] !== member[key]) {
+          problems.push(`${member.name}.${key}: the sheet gave ${values[key]}, not ${member[key]}`);
+        }
+        values[key] = member[key];
+      }
+    }
+  }
+  return problems;
+}
+
+/** Rename combatant ids to member names inside any JSON value. */
+function renamed(value, nameOf) {
+  if (Array.isArray(value)) return value.map((item) => renamed(item, nameOf));
+  if (value && typeof value === "object") {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [nameOf[k] ?? k, renamed(v, nameOf)]));
+  }
+  return typeof value === "string" && nameOf[value] ? nameOf[value] : value;
+}
+
+/** Find the first difference between two JSON values, as a path and both sides. */
+function firstDiff(actual, expected, path = "$") {
+  if (isDeepStrictEqual(actual, expected)) return null;
+  if (actual && expected && typeof actual === "object" && typeof expected === "object"
+      && Array.isArray(actual) === Array.isArray(expected)) {
+    const keys = new Set([...Object.keys(actual), ...Object.keys(expected)]);
+    for (const key of keys) {
+      const found = firstDiff(actual[key], expected[key], `${path}.${key}`);
+      if (found) return found;
+    }
+  }
+  return { path, actual: actual === undefined ? "<missing>" : actual, expected: expected === undefined ? "<missing>" : expected };
+}
+
+/** Play one vector; return the outcome rebuilt from the module's behaviour. */
+async function play(vector) {
+  const env = createFoundry({ systemId: gameSystem, modules: [{ id: MODULE_ID }], quiet: true });
+  try {
+    await env.loadModule(moduleDir);
+    const constants = await import(`${env.modulePath ?? moduleDir}/scripts/constants.js`).catch(() => null);
+    const attributes = constants?.ATTRIBUTES ?? {};
+    const scenario = vector.scenario;
+    const members = ["a", "b"].flatMap((key) => scenario.sides[key].members.map((member) => ({ key, member })));
+    const tokens = [];
+    for (const { key, member } of members) {
+      const actor = await env.createActor({ name: member.name, system: actorSystem(member, attributes) });
+      const disposition = key === "a" ? CONST.TOKEN_DISPOSITIONS.FRIENDLY : CONST.TOKEN_DISPOSITIONS.HOSTILE;
+      tokens.push(await env.createToken({ actor, name: member.name, disposition }));
+    }
+    const combat = await env.createCombat({ combatants: tokens.map((token) => ({ token })) });
+    await env.settle();
+    const idOf = Object.fromEntries(combat.turns.map((c) => [c.name, c.id]));
+    const nameOf = Object.fromEntries(combat.turns.map((c) => [c.id, c.name]));
+    const api = game.modules.get(MODULE_ID).api;
+    const input = api.defaults(combat, scenario.procedure);
+    const problems = completeInput(input, scenario, idOf, Object.keys(attributes));
+    if (problems.length) throw new Error(problems.join("; "));
+    env.scriptDice(...vector.dice);
+    const observed = observeTurns(env, combat, nameOf);
+    const outcome = await api.resolve(input, combat);
+    await env.settle();
+    if (outcome === null) throw new Error(`the module refused: ${env.notifications.map((n) => n.message).join("; ")}`);
+    observed.afterResolve = statusesByName(combat, nameOf);
+    await combat.startCombat();
+    await env.settle();
+    for (let steps = 0; steps < MAX_ROUNDS * combat.turns.length && !finished(scenario, combat); steps += 1) {
+      await observed.next();
+      await env.settle();
+    }
+    observed.leave();
+    observed.end = statusesByName(combat, nameOf);
+    if (process.env.DEBUG_TURNS) console.error(JSON.stringify(observed.turns));
+    const result = rebuild(scenario, env, combat, observed, nameOf);
+    if (env.errors.length) throw new Error(`hook errors: ${env.errors.map((e) => e.error?.message ?? e.error).join("; ")}`);
+    if (env.pendingDice.length) throw new Error(`scripted faces never rolled: ${env.pendingDice.join(", ")}`);
+    if (env.missingI18n.length) throw new Error(`missing translations: ${[...new Set(env.missingI18n.map((m) => m.key ?? m))].join(", ")}`);
+    return result;
+  } finally {
+    env.teardown();
+  }
+}
+
+/** Tell whether the surprise has played out, with the first normal round after it seen in full. */
+function finished(scenario, combat) {
+  const state = combat.getFlag(MODULE_ID, "state");
+  if (!state) return false;
+  if (scenario.system === "gurps4e") {
+    // A member's k-th own turn falls in round k (the surprise comes before round 1).
+    const settled = state.tracks.every((track) => track.lost !== null || track.never);
+    return settled && combat.round > Math.max(0, ...state.tracks.map((track) => track.turns.length));
+  }
+  const start = scenario.system === "adnd1e" ? state.firstRound : state.srRound;
+  const surpriseRounds = scenario.system === "adnd1e" ? state.outcome.timeline.length : state.outcome.surprise_round ? 1 : 0;
+  return combat.round > start + surpriseRounds;
+}
+
+/** The statuses each member's actor shows now, by member name. */
+function statusesByName(combat, nameOf) {
+  return Object.fromEntries(combat.turns.map((c) => [nameOf[c.id], [...(c.actor?.statuses ?? [])].sort()]));
+}
+
+/**
+ * Record every turn start: who and in which round, and the statuses when the turn is left (after the
+ * module's work). A turn the harness did not end itself was passed on by the module.
+ */
+function observeTurns(env, combat, nameOf) {
+  const observed = { turns: [] };
+  let open = null;
+  Hooks.on("combatTurnChange", (changed, prior, current) => {
+    if (changed.id !== combat.id) return;
+    if (open && !open.statuses) open.statuses = statusesByName(combat, nameOf);
+    open = { round: current.round, name: nameOf[current.combatantId], passed: true, statuses: null };
+    observed.turns.push(open);
+  });
+  observed.leave = () => {
+    if (!open) return;
+    open.passed = false;
+    open.statuses = statusesByName(combat, nameOf);
+  };
+  observed.next = async () => {
+    observed.leave();
+    await combat.nextTurn();
+  };
+  return observed;
+}
+
+/** Rebuild the vector's expected shape from what the module posted and did. */
+function rebuild(scenario, env, combat, observed, nameOf) {
+  const records = env.messages.map((m) => m.flags?.[MODULE_ID]).filter(Boolean).map((r) => renamed(r, nameOf));
+  const resolved = records.find((r) => r.type === "resolve");
+  if (!resolved) throw new Error("no resolve card was posted");
+  if (scenario.system === "gurps4e") return checkedGurps(rebuildGurps(scenario, resolved.outcome, records), observed);
+  if (scenario.system === "adnd1e") return checkedAdnd(rebuildAdnd(resolved.outcome, observed), observed);
+  return rebuildFallout(scenario, resolved.outcome, observed);
+}
+
+/** GURPS: the resolve card, then each stunned member's turn cards in the order they were posted. */
+function rebuildGurps(scenario, outcome, records) {
+  const members = {};
+  for (const record of records.filter((r) => r.type === "turn")) {
+    const entry = (members[record.member] ??= { lost: null, turns: [] });
+    entry.turns.push(record.turn);
+    if (record.turn.success) entry.lost = record.turn.turn;
+  }
+  return { surprise: outcome.surprise, surprise_kind: outcome.surprise_kind, initiative: outcome.initiative,
+           contest: outcome.contest, freeze: outcome.freeze, members };
+}
+
+/**
+ * GURPS: the cards must match the table. On a member's k-th turn (round k) the stun status shows exactly
+ * when the card says defences are at -4, and every stunned turn is passed on (Do Nothing); after the
+ * last turn only members who never recover are still stunned.
+ */
+function checkedGurps(result, observed) {
+  const stunned = (statuses) => statuses.includes("surprised") || statuses.includes("mentalstun");
+  for (const [name, member] of Object.entries(result.members)) {
+    for (const turn of member.turns) {
+      const seen = observed.turns.find((t) => t.round === turn.turn && t.name === name);
+      if (!seen) throw new Error(`${name} had no turn in round ${turn.turn}`);
+      if (stunned(seen.statuses[name]) !== (turn.defence === -4)) {
+        throw new Error(`${name}, turn ${turn.turn}: statuses ${seen.statuses[name]} but defence ${turn.defence}`);
+      }
+      if (!seen.passed) throw new Error(`${name}, turn ${turn.turn}: a stunned turn was not passed on`);
+    }
+    if (stunned(observed.end[name]) !== (member.lost === null)) {
+      throw new Error(`${name} ends with statuses ${observed.end[name]} though lost is ${member.lost}`);
+    }
+  }
+  return result;
+}
+
+/** AD&D: rolls and segments from the card; who acted in each segment from the turns the module kept. */
+function rebuildAdnd(outcome, observed) {
+  const timeline = outcome.timeline.map((segment) => ({
+    ...segment,
+    acting: observed.turns.filter((t) => t.round === segment.segment && !t.passed).map((t) => t.name),
+  }));
+  return { ...outcome, timeline };
+}
+
+/** AD&D: in segment n exactly those who do not act show Surprised; after the last segment nobody does. */
+function checkedAdnd(result, observed) {
+  for (const turn of observed.turns) {
+    const segment = result.timeline[turn.round - 1];
+    for (const [name, statuses] of Object.entries(turn.statuses)) {
+      const frozen = segment ? !segment.acting.includes(name) : false;
+      if (statuses.includes("surprised") !== frozen) {
+        throw new Error(`round ${turn.round}: ${name} shows ${statuses} but ${frozen ? "is" : "is not"} frozen`);
+      }
+    }
+  }
+  return result;
+}
+
+/** Fallout: trigger rolls from the card; the Surprise Round from the statuses and the turns played. */
+function rebuildFallout(scenario, outcome, observed) {
+  const round = outcome.surprise_round;
+  let surprise_round = null;
+  if (round) {
+    const acted = observed.turns.filter((t) => t.round === 1 && !t.passed).map((t) => t.name);
+    const free = scenario.options?.opening_attack_is_free ?? false;
+    const opener = outcome.openers?.find((o) => o.hit)?.name;
+    const everyone = ["a", "b"].flatMap((key) => scenario.sides[key].members.map((m) => m.name));
+    const after = observed.afterResolve;
+    const has = (name, status) => after[name].includes(status);
+    const sleepers = everyone.filter((n) => has(n, "sleep"));
+    const roundOneTurns = observed.turns.filter((t) => t.round === 1);
+    const lastOfRoundOne = roundOneTurns.at(-1)?.statuses ?? {};
+    surprise_round = {
+      side: round.side,
+      order: opener && free ? [opener, ...acted] : acted,
+      surprised: everyone.filter((n) => has(n, "surprised")),
+      prone: everyone.filter((n) => has(n, "prone")),
+      // Woken at his own turn: asleep after the roll, awake when his Surprise Round turn is left.
+      wake_at_turn_start: sleepers.filter((n) => roundOneTurns.some((t) => t.name === n && !t.statuses[n].includes("sleep"))),
+      // Woken at the end: still asleep as the Surprise Round's last turn is left, awake in round 2.
+      wake_at_end: sleepers.filter((n) => lastOfRoundOne[n]?.includes("sleep") && !observed.end[n].includes("sleep")),
+    };
+  }
+  const roundOne = observed.turns.filter((t) => t.round === 1 && !t.passed).map((t) => t.name);
+  const normalRound = round ? 2 : 1;
+  // In the first normal round the module passes no turn on, except the one it restarts the round from.
+  const normal_order = observed.turns.filter((t) => t.round === normalRound && !t.passed).map((t) => t.name);
+  const surprisedSide = round ? (round.side === "a" ? "b" : "a") : null;
+  const membersOut = {};
+  for (const key of ["a", "b"]) {
+    for (const member of scenario.sides[key].members) {
+      membersOut[member.name] = { lost: key === surprisedSide && !roundOne.includes(member.name) ? 1 : 0 };
+    }
+  }
+  const result = { surprise: outcome.surprise, test: outcome.test };
+  if (outcome.enemy_test) result.enemy_test = outcome.enemy_test;
+  return { ...result, openers: outcome.openers, surprise_round, normal_order, members: membersOut };
+}
+
+for (const file of vectorFiles) {
+  const vector = JSON.parse(await readFile(file, "utf8"));
+  try {
+    const actual = await play(vector);
+    const diff = firstDiff(actual, vector.expected);
+    console.log(JSON.stringify(diff ? { vector: vector.name, ok: false, diff } : { vector: vector.name, ok: true }));
+  } catch (error) {
+    console.log(JSON.stringify({ vector: vector.name, ok: false, error: String(error?.stack ?? error) }));
+  }
+}

@@ -1,0 +1,945 @@
+// Self-tests of the Foundry emulation: each checks one documented behaviour a module could get wrong.
+// Run: node --test tests/foundry/harness.test.mjs
+
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { test } from "node:test";
+
+import { CONST as HARNESS_CONST, Collection, createFoundry } from "./harness.mjs";
+
+const GM = "gamemaster000001";
+const PLAYER = "player0000000001";
+const MODULE_ID = "ambush-test";
+
+/** A fresh environment per test, torn down afterwards */
+function setup(t, options = {}) {
+  const env = createFoundry({ modules: [{ id: MODULE_ID, active: true }], quiet: true, ...options });
+  t.after(() => env.teardown());
+  return env;
+}
+
+/** A fixture module folder: module.json, scripts/main.js, lang/en.json */
+function writeModule(t, { main, manifest = {}, en = {} }) {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), "harness-fixture-"));
+  t.after(() => fs.rmSync(root, { recursive: true, force: true }));
+  fs.mkdirSync(path.join(root, "scripts"));
+  fs.mkdirSync(path.join(root, "lang"));
+  fs.writeFileSync(path.join(root, "scripts", "main.js"), main);
+  fs.writeFileSync(path.join(root, "lang", "en.json"), JSON.stringify(en));
+  fs.writeFileSync(path.join(root, "module.json"), JSON.stringify({
+    id: MODULE_ID,
+    title: "Test",
+    version: "1.0.0",
+    esmodules: ["scripts/main.js"],
+    languages: [{ lang: "en", name: "English", path: "lang/en.json" }],
+    ...manifest,
+  }));
+  return root;
+}
+
+async function bootedWithCombat(t, options = {}) {
+  const env = setup(t, options);
+  const actors = [];
+  const tokens = [];
+  for (const name of ["Ann", "Bob", "Cid"]) {
+    const actor = await env.createActor({ name, type: "character", system: { ht: 10 } });
+    actors.push(actor);
+    tokens.push(await env.createToken({ actor, disposition: CONST.TOKEN_DISPOSITIONS.FRIENDLY }));
+  }
+  const combat = await env.createCombat({ combatants: tokens.map((token) => ({ token })) });
+  await env.boot();
+  return { env, actors, tokens, combat };
+}
+
+function recordHooks(names) {
+  const seen = [];
+  for (const name of names) Hooks.on(name, (...args) => seen.push({ name, args }));
+  return seen;
+}
+
+// -- Hooks ---------------------------------------------------------------------------------------
+
+test("Hooks.call stops at the first false; callAll runs every listener", (t) => {
+  setup(t);
+  const seen = [];
+  Hooks.on("x", () => seen.push(1));
+  Hooks.on("x", () => false);
+  Hooks.on("x", () => seen.push(3));
+  assert.equal(Hooks.call("x"), false);
+  assert.deepEqual(seen, [1]);
+  assert.equal(Hooks.callAll("x"), true);
+  assert.deepEqual(seen, [1, 1, 3]);
+});
+
+test("Hooks.once fires once; Hooks.off removes by id or function", (t) => {
+  setup(t);
+  let count = 0;
+  Hooks.once("x", () => count++);
+  const fn = () => count++;
+  const id = Hooks.on("y", () => count++);
+  Hooks.on("y", fn);
+  Hooks.callAll("x");
+  Hooks.callAll("x");
+  assert.equal(count, 1);
+  Hooks.off("y", id);
+  Hooks.off("y", fn);
+  Hooks.callAll("y");
+  assert.equal(count, 1);
+});
+
+test("a throwing hook handler is caught, recorded and does not stop the others", async (t) => {
+  const env = setup(t);
+  let after = false;
+  Hooks.on("x", () => {
+    throw new Error("boom");
+  });
+  Hooks.on("x", async () => {
+    throw new Error("async boom");
+  });
+  Hooks.on("x", () => {
+    after = true;
+  });
+  assert.equal(Hooks.call("x"), true);
+  await env.settle();
+  assert.equal(after, true);
+  assert.deepEqual(env.errors.map((e) => [e.hook, e.error.message, e.async]), [
+    ["x", "boom", false],
+    ["x", "async boom", true],
+  ]);
+});
+
+test("an async handler returning false does not cancel Hooks.call (hooks are never awaited)", (t) => {
+  setup(t);
+  Hooks.on("x", async () => false);
+  assert.equal(Hooks.call("x"), true);
+});
+
+// -- start-up ------------------------------------------------------------------------------------
+
+test("boot fires init, i18nInit, setup, ready in order; game.ready is false until ready", async (t) => {
+  const env = setup(t, { lang: { [MODULE_ID]: { Hello: "Hello" } } });
+  const seen = [];
+  for (const hook of ["init", "i18nInit", "setup", "ready"]) {
+    Hooks.once(hook, () => seen.push({
+      hook,
+      ready: game.ready,
+      actors: game.actors !== undefined,
+      user: game.user?.id ?? null,
+      notifications: ui.notifications !== undefined,
+      hello: game.i18n.localize(`${MODULE_ID}.Hello`),
+    }));
+  }
+  await env.boot();
+  assert.deepEqual(seen, [
+    { hook: "init", ready: false, actors: false, user: null, notifications: false, hello: `${MODULE_ID}.Hello` },
+    { hook: "i18nInit", ready: false, actors: false, user: null, notifications: false, hello: "Hello" },
+    { hook: "setup", ready: false, actors: true, user: GM, notifications: false, hello: "Hello" },
+    { hook: "ready", ready: true, actors: true, user: GM, notifications: true, hello: "Hello" },
+  ]);
+  assert.deepEqual(env.earlyI18n, [`${MODULE_ID}.Hello`]);
+  await assert.rejects(env.boot(), /once/);
+});
+
+test("the gurps system replaces CONFIG.statusEffects in its own init, before any module's init", async (t) => {
+  const env = setup(t);
+  CONFIG.statusEffects.push({ id: "tooEarly", name: "Too early" }); // module top level, before init
+  Hooks.once("init", () => CONFIG.statusEffects.push({ id: "surprised", name: "Surprised", _id: "surprised0000000" }));
+  Hooks.once("setup", () => CONFIG.statusEffects.push({ id: "later", name: "Later" }));
+  await env.boot();
+  const ids = CONFIG.statusEffects.map((s) => s.id);
+  assert.ok(ids.includes("mentalstun") && ids.includes("shock4") && ids.includes("reeling"));
+  assert.ok(ids.includes("surprised") && ids.includes("later"));
+  assert.ok(!ids.includes("tooEarly"));
+  assert.ok(!ids.includes("bless"), "core statuses are gone under gurps");
+});
+
+test("other systems keep the V13 core status list", async (t) => {
+  const env = setup(t, { systemId: "ars" });
+  await env.boot();
+  const ids = CONFIG.statusEffects.map((s) => s.id);
+  assert.equal(ids.length, 34);
+  for (const id of ["dead", "stun", "prone", "eye", "bless", "fireShield", "holyShield"]) assert.ok(ids.includes(id), id);
+  assert.ok(!ids.includes("surprised"));
+  assert.equal(CONFIG.specialStatusEffects.DEFEATED, "dead");
+});
+
+test("loadModule boots a module folder, loads its lang file and isolates module state per environment", async (t) => {
+  const main = `
+    let loads = 0;
+    export const count = () => ++loads;
+    Hooks.once("init", () => game.settings.register("${MODULE_ID}", "auto", {
+      name: "${MODULE_ID}.Settings.Auto.Name", hint: "${MODULE_ID}.Settings.Auto.Hint",
+      scope: "world", config: true, type: Boolean, default: true }));
+    Hooks.once("ready", () => { game.modules.get("${MODULE_ID}").api = { ready: true }; });
+  `;
+  const root = writeModule(t, { main, en: { [MODULE_ID]: { Settings: { Auto: { Name: "Auto" } } } } });
+  const first = setup(t, { modules: [] });
+  const { exports: [mod1] } = await first.loadModule(root);
+  assert.equal(game.modules.get(MODULE_ID).api.ready, true);
+  assert.equal(game.settings.get(MODULE_ID, "auto"), true);
+  assert.equal(game.i18n.localize(`${MODULE_ID}.Settings.Auto.Name`), "Auto");
+  assert.deepEqual(first.checkSettingsI18n(), [`${MODULE_ID}.Settings.Auto.Hint`]);
+  assert.equal(mod1.count(), 1);
+  const second = setup(t, { modules: [] });
+  const { exports: [mod2] } = await second.loadModule(path.join(root, "scripts", "main.js"));
+  assert.equal(mod2.count(), 1, "a fresh copy of the module's state");
+});
+
+test("loadModule refuses a module whose systems or requirements are not met", async (t) => {
+  const root = writeModule(t, {
+    main: "",
+    manifest: { relationships: { systems: [{ id: "ars", type: "system" }] } },
+  });
+  const env = setup(t, { modules: [] });
+  await assert.rejects(env.loadModule(root), /supports systems ars/);
+  const inactive = setup(t, { modules: [{ id: MODULE_ID, active: false }], systemId: "ars" });
+  await assert.rejects(inactive.loadModule(root), /not active/);
+});
+
+// -- users ---------------------------------------------------------------------------------------
+
+test("activeGM is an active GM, a full GM before an assistant, lowest id first; null without one", async (t) => {
+  const env = setup(t, {
+    users: [
+      { id: "zzzzzzzzzzzzzzz1", name: "GM Z", isGM: true, active: true },
+      { id: "bbbbbbbbbbbbbbb1", name: "GM B", isGM: true, active: true },
+      { id: "aaaaaaaaaaaaaaa1", name: "Assistant", role: HARNESS_CONST.USER_ROLES.ASSISTANT, isGM: true, active: true },
+      { id: "ccccccccccccccc1", name: "Player", isGM: false, active: true },
+    ],
+    userId: "zzzzzzzzzzzzzzz1",
+  });
+  await env.boot();
+  assert.equal(game.users.activeGM.id, "bbbbbbbbbbbbbbb1");
+  assert.equal(game.users.activeGM.isSelf, false);
+  env.setUserActive("bbbbbbbbbbbbbbb1", false);
+  assert.equal(game.users.activeGM.id, "zzzzzzzzzzzzzzz1");
+  assert.equal(game.users.activeGM.isSelf, true);
+  env.switchUser("ccccccccccccccc1");
+  env.setUserActive("zzzzzzzzzzzzzzz1", false);
+  assert.equal(game.users.activeGM.id, "aaaaaaaaaaaaaaa1");
+  env.setUserActive("aaaaaaaaaaaaaaa1", false);
+  assert.equal(game.users.activeGM, null);
+  assert.equal(game.user.isGM, false);
+});
+
+// -- flags and settings --------------------------------------------------------------------------
+
+test("getFlag/setFlag/unsetFlag accept active module, system, core and world scopes and throw otherwise", async (t) => {
+  const env = setup(t, { modules: [{ id: MODULE_ID, active: true }, { id: "off", active: false }] });
+  const actor = await env.createActor({ name: "Ann" });
+  await env.boot();
+  for (const scope of [MODULE_ID, "gurps", "core", "world"]) {
+    await actor.setFlag(scope, "x.y", 1);
+    assert.equal(actor.getFlag(scope, "x.y"), 1);
+  }
+  for (const scope of ["off", "nonexistent", "ambush"]) {
+    assert.throws(() => actor.getFlag(scope, "x"), /Flag scope .* is not valid or not currently active/);
+    await assert.rejects(actor.setFlag(scope, "x", 1), /not valid/);
+    await assert.rejects(actor.unsetFlag(scope, "x"), /not valid/);
+  }
+  await actor.setFlag(MODULE_ID, "state", { a: 1 });
+  await actor.setFlag(MODULE_ID, "state", { b: 2 });
+  assert.deepEqual(actor.getFlag(MODULE_ID, "state"), { a: 1, b: 2 }, "setFlag merges objects like update");
+  await actor.unsetFlag(MODULE_ID, "state");
+  assert.equal(actor.getFlag(MODULE_ID, "state"), undefined);
+});
+
+test("document data is read-only: in-place edits throw instead of silently not persisting", async (t) => {
+  const env = setup(t);
+  const actor = await env.createActor({ name: "Ann", flags: { [MODULE_ID]: { list: [1] } } });
+  await env.boot();
+  assert.throws(() => actor.getFlag(MODULE_ID, "list").push(2), TypeError);
+  assert.throws(() => {
+    actor.system.ht = 12;
+  }, TypeError);
+  assert.throws(() => game.actors.set("x", actor), /database API/);
+});
+
+test("game.settings.get of an unregistered setting throws; set validates, is async and calls onChange", async (t) => {
+  const env = setup(t, { settings: { [`${MODULE_ID}.mode`]: "b" } });
+  assert.throws(() => game.settings.register("not-a-module", "x", { scope: "world" }), /not an active package/);
+  assert.throws(() => game.settings.register(MODULE_ID, "bad", { scope: "global" }), /Invalid setting scope/);
+  const changes = [];
+  Hooks.once("init", () => {
+    game.settings.register(MODULE_ID, "mode", {
+      scope: "world", config: true, type: String, default: "a", choices: { a: "A", b: "B" },
+      onChange: (value, options, userId) => changes.push([value, userId]),
+    });
+    game.settings.register(MODULE_ID, "local", { scope: "client", type: Number, default: 1 });
+    assert.equal(game.settings.get(MODULE_ID, "mode"), "a", "world values load with Documents, before setup");
+  });
+  await env.boot();
+  assert.ok(env.warnings.some((w) => w.includes("read before setup")));
+  assert.throws(() => game.settings.get(MODULE_ID, "missing"), /"ambush-test.missing" is not a registered game setting/);
+  assert.equal(game.settings.get(MODULE_ID, "mode"), "b");
+  const pending = game.settings.set(MODULE_ID, "mode", "a");
+  assert.equal(game.settings.get(MODULE_ID, "mode"), "b", "not applied before the server answers");
+  await pending;
+  assert.equal(game.settings.get(MODULE_ID, "mode"), "a");
+  assert.deepEqual(changes, [["a", GM]]);
+  await assert.rejects(game.settings.set(MODULE_ID, "mode", "c"), /not one of its choices/);
+  await game.settings.set(MODULE_ID, "local", "3");
+  assert.equal(game.settings.get(MODULE_ID, "local"), 3);
+});
+
+test("world settings cannot be set before ready, nor by a player", async (t) => {
+  const env = setup(t, { userId: PLAYER });
+  let early;
+  Hooks.once("init", () => game.settings.register(MODULE_ID, "w", { scope: "world", type: Boolean, default: false }));
+  Hooks.once("setup", () => {
+    early = game.settings.set(MODULE_ID, "w", true);
+    early.catch(() => {});
+  });
+  await env.boot();
+  await assert.rejects(early, /before the Game is ready/);
+  await assert.rejects(game.settings.set(MODULE_ID, "w", true), /lacks permission/);
+  assert.equal(env.deniedWrites.length, 1);
+});
+
+// -- i18n ----------------------------------------------------------------------------------------
+
+test("i18n: nested and flat keys, missing keys return the key and are recorded, format, has, fallback", async (t) => {
+  const env = setup(t, {
+    language: "de",
+    lang: { [MODULE_ID]: { Greet: "Hallo {name}" }, "flat.key": "flach" },
+    fallbackLang: { [MODULE_ID]: { OnlyEnglish: "English only" } },
+  });
+  await env.boot();
+  assert.equal(game.i18n.localize(`${MODULE_ID}.Greet`), "Hallo {name}");
+  assert.equal(game.i18n.format(`${MODULE_ID}.Greet`, { name: "Ann" }), "Hallo Ann");
+  assert.equal(game.i18n.localize("flat.key"), "flach");
+  assert.equal(game.i18n.localize(`${MODULE_ID}.OnlyEnglish`), "English only");
+  assert.deepEqual(env.fallbackI18n, [`${MODULE_ID}.OnlyEnglish`]);
+  assert.equal(game.i18n.localize(`${MODULE_ID}.Missing`), `${MODULE_ID}.Missing`);
+  assert.equal(game.i18n.localize(MODULE_ID), MODULE_ID, "a subtree is not a translation");
+  assert.deepEqual(env.missingI18n, [`${MODULE_ID}.Missing`, MODULE_ID]);
+  assert.equal(game.i18n.has(`${MODULE_ID}.Greet`), true);
+  assert.equal(game.i18n.has(`${MODULE_ID}.OnlyEnglish`, false), false);
+  assert.equal(game.i18n.format(`${MODULE_ID}.Greet`), "Hallo {name}");
+  assert.deepEqual(env.i18nFormatErrors, [{ key: `${MODULE_ID}.Greet`, placeholder: "name" }]);
+});
+
+// -- status effects ------------------------------------------------------------------------------
+
+test("toggleStatusEffect returns the effect, true, false or undefined as FOUNDRY.md §6 says", async (t) => {
+  const env = setup(t, { systemId: "ars" });
+  const actor = await env.createActor({ name: "Ann" });
+  await env.boot();
+  const created = await actor.toggleStatusEffect("stun");
+  assert.equal(created.constructor.name, "ActiveEffect");
+  assert.equal(created.name, "Stunned");
+  assert.equal(created.img, "icons/svg/daze.svg");
+  assert.deepEqual([...created.statuses], ["stun"]);
+  assert.equal(created.transfer, true);
+  assert.ok(actor.statuses.has("stun"));
+  assert.equal(await actor.toggleStatusEffect("stun", { active: true }), true);
+  assert.equal(actor.effects.size, 1);
+  assert.equal(await actor.toggleStatusEffect("stun"), false);
+  assert.equal(actor.effects.size, 0);
+  assert.equal(await actor.toggleStatusEffect("stun", { active: false }), undefined);
+  await assert.rejects(actor.toggleStatusEffect("surprised"), /Invalid status ID "surprised"/);
+  const overlay = await actor.toggleStatusEffect("dead", { overlay: true });
+  assert.equal(overlay.getFlag("core", "overlay"), true);
+  assert.deepEqual(env.missingI18n, []);
+});
+
+test("toggleStatusEffect must be awaited: the effect exists only after the server answers", async (t) => {
+  const env = setup(t, { systemId: "ars" });
+  const actor = await env.createActor({ name: "Ann" });
+  await env.boot();
+  const pending = actor.toggleStatusEffect("prone");
+  assert.equal(actor.statuses.has("prone"), false);
+  await pending;
+  assert.equal(actor.statuses.has("prone"), true);
+});
+
+test("status matching: static _id when configured, else statuses exactly {id}; extra statuses need an _id", async (t) => {
+  const env = setup(t, { lang: { [MODULE_ID]: { Surprised: "Surprised" } } });
+  const actor = await env.createActor({ name: "Ann" });
+  Hooks.once("setup", () => {
+    CONFIG.statusEffects.push(
+      {
+        id: "surprised", _id: "surprised0000000", name: `${MODULE_ID}.Surprised`, img: "icons/surprised.svg",
+        statuses: ["stun"], duration: { rounds: 1 }, changes: [{ key: "system.dodge", value: -2, mode: 2 }],
+        flags: { [MODULE_ID]: { source: "surprise" } },
+      },
+      { id: "dazed", name: "Dazed", statuses: ["stun"] },
+      { id: "badid", _id: "too-short", name: "Bad" },
+    );
+  });
+  await env.boot();
+  // A hand-made effect with statuses exactly {surprised} is not the static-_id status
+  const [manual] = await actor.createEmbeddedDocuments("ActiveEffect", [{ name: "Manual", statuses: ["surprised"] }]);
+  const effect = await actor.toggleStatusEffect("surprised");
+  assert.equal(effect.id, "surprised0000000");
+  assert.equal(effect.name, "Surprised");
+  assert.deepEqual([...effect.statuses].sort(), ["stun", "surprised"]);
+  assert.equal(effect.duration.rounds, 1);
+  assert.deepEqual(effect.changes, [{ key: "system.dodge", value: "-2", mode: 2, priority: null }]);
+  assert.equal(effect.getFlag(MODULE_ID, "source"), "surprise");
+  assert.equal(await actor.toggleStatusEffect("surprised"), false);
+  assert.ok(actor.effects.has(manual.id), "the hand-made effect is untouched");
+  await assert.rejects(actor.toggleStatusEffect("dazed"), /additional statuses but has no static _id/);
+  await assert.rejects(actor.toggleStatusEffect("badid"), /not a valid id/);
+});
+
+test("created effects get startTime from world time, plus combat/startRound/startTurn when a combat exists", async (t) => {
+  const { env, actors, combat } = await bootedWithCombat(t, { systemId: "ars", worldTime: 100 });
+  const before = await actors[0].toggleStatusEffect("prone");
+  assert.deepEqual(
+    { ...before.duration },
+    { startTime: 100, seconds: null, combat: combat.id, rounds: null, turns: null, startRound: 0, startTurn: 0, type: "none", remaining: null },
+  );
+  await combat.startCombat();
+  await combat.nextTurn();
+  const [during] = await actors[1].createEmbeddedDocuments("ActiveEffect", [{ name: "Held", duration: { rounds: 1 } }]);
+  assert.equal(during.duration.startRound, 1);
+  assert.equal(during.duration.startTurn, 1);
+  assert.equal(during.duration.type, "turns");
+  assert.equal(during.isTemporary, true);
+  await env.settle();
+});
+
+test("core does not expire effects: round and world-time changes leave them in place (FOUNDRY.md §8)", async (t) => {
+  const { env, actors, combat } = await bootedWithCombat(t);
+  await combat.startCombat();
+  await actors[0].createEmbeddedDocuments("ActiveEffect", [
+    { name: "One round", statuses: ["stun"], duration: { rounds: 1 } },
+    { name: "Six seconds", duration: { seconds: 6 } },
+  ]);
+  for (let i = 0; i < 9; i++) await combat.nextTurn();
+  await env.advanceTime(60);
+  await env.settle();
+  assert.equal(combat.round, 4);
+  assert.equal(actors[0].effects.size, 2);
+  assert.ok(actors[0].statuses.has("stun"));
+  assert.ok(actors[0].effects.getName("Six seconds").duration.remaining < 0);
+});
+
+// -- ActiveEffect validation ---------------------------------------------------------------------
+
+test("ActiveEffect: name required, label/icon deprecated, transfer defaults true, V14 duration keys dropped", async (t) => {
+  const env = setup(t);
+  const actor = await env.createActor({ name: "Ann" });
+  await env.boot();
+  await assert.rejects(actor.createEmbeddedDocuments("ActiveEffect", [{ img: "x.svg" }]), /name: may not be undefined/);
+  await assert.rejects(actor.createEmbeddedDocuments("ActiveEffect", [{ name: " " }]), /name: may not be a blank string/);
+  await assert.rejects(actor.createEmbeddedDocuments("ActiveEffect", [{ name: "A", changes: [{ key: "k", mode: 9 }] }]), /mode/);
+  const [legacy] = await actor.createEmbeddedDocuments("ActiveEffect", [
+    { label: "Old", icon: "old.svg", duration: { value: 1, units: "rounds", expiry: "turnStart", rounds: 2 } },
+  ]);
+  assert.equal(legacy.name, "Old");
+  assert.equal(legacy.img, "old.svg");
+  assert.equal(legacy.transfer, true);
+  assert.equal(legacy._source.duration.expiry, undefined);
+  assert.equal(legacy.duration.rounds, 2);
+  assert.equal(env.deprecations.length, 2);
+  assert.ok(env.warnings.some((w) => w.includes("expiry")));
+  await assert.rejects(legacy.update({ name: "" }), /blank/);
+  assert.ok(legacy.statuses instanceof Set);
+});
+
+test("created documents get new ids unless keepId is passed", async (t) => {
+  const env = setup(t);
+  const actor = await env.createActor({ name: "Ann" });
+  await env.boot();
+  const [fresh] = await actor.createEmbeddedDocuments("ActiveEffect", [{ _id: "keepMe0000000001", name: "A" }]);
+  assert.notEqual(fresh.id, "keepMe0000000001");
+  const [kept] = await actor.createEmbeddedDocuments("ActiveEffect", [{ _id: "keepMe0000000001", name: "A" }], { keepId: true });
+  assert.equal(kept.id, "keepMe0000000001");
+  await assert.rejects(actor.createEmbeddedDocuments("ActiveEffect", [{ _id: "keepMe0000000001", name: "A" }], { keepId: true }), /already exists/);
+});
+
+// -- document updates ----------------------------------------------------------------------------
+
+test("update fires preUpdate then update with the diff; preUpdate returning false cancels; no-op updates fire nothing", async (t) => {
+  const env = setup(t);
+  const actor = await env.createActor({ name: "Ann", system: { hp: 10, fp: 10 } });
+  await env.boot();
+  const seen = recordHooks(["preUpdateActor", "updateActor"]);
+  await actor.update({ "system.hp": 8, "system.fp": 10 });
+  assert.deepEqual(seen.map((s) => s.name), ["preUpdateActor", "updateActor"]);
+  const [, changed, options, userId] = seen[1].args;
+  assert.deepEqual(changed, { system: { hp: 8 }, _id: actor.id });
+  assert.equal(typeof options, "object");
+  assert.equal(userId, GM);
+  assert.equal(await actor.update({ "system.hp": 8 }), undefined);
+  assert.equal(seen.length, 2);
+  Hooks.once("preUpdateActor", () => false);
+  assert.equal(await actor.update({ name: "Zed" }), undefined);
+  assert.equal(actor.name, "Ann");
+  assert.equal(seen.length, 3, "only the cancelled preUpdate fired");
+  await env.settle();
+});
+
+test("a player cannot update an actor they do not own; owners can", async (t) => {
+  const env = setup(t, { userId: PLAYER });
+  const theirs = await env.createActor({ name: "Mine", ownership: { default: 0, [PLAYER]: 3 } });
+  const other = await env.createActor({ name: "Other" });
+  await env.boot();
+  await theirs.toggleStatusEffect("prone");
+  await assert.rejects(other.toggleStatusEffect("prone"), /lacks permission to create ActiveEffect/);
+  await assert.rejects(other.update({ name: "X" }), /lacks permission to update Actor/);
+  assert.equal(env.deniedWrites.length, 2);
+  assert.deepEqual(env.writes.map((w) => [w.action, w.documentName, w.userId]), [["create", "ActiveEffect", PLAYER]]);
+});
+
+test("Collection iterates values and offers contents, find, filter, map, some, getName", async (t) => {
+  const env = setup(t);
+  await env.createActor({ name: "Ann" });
+  await env.createActor({ name: "Bob" });
+  await env.boot();
+  assert.ok(game.actors instanceof Collection);
+  assert.deepEqual([...game.actors].map((a) => a.name), ["Ann", "Bob"]);
+  assert.deepEqual(game.actors.contents.map((a) => a.name), ["Ann", "Bob"]);
+  assert.equal(game.actors.getName("Bob").name, "Bob");
+  assert.equal(game.actors.get(game.actors.getName("Ann").id).name, "Ann");
+  assert.equal(game.actors.find((a) => a.name === "Bob").name, "Bob");
+  assert.deepEqual(game.actors.filter((a) => a.name !== "Bob").map((a) => a.name), ["Ann"]);
+  assert.deepEqual(game.actors.map((a) => a.name), ["Ann", "Bob"]);
+  assert.equal(game.actors.some((a) => a.name === "Cid"), false);
+  assert.throws(() => game.actors.get("nope", { strict: true }), /does not exist/);
+});
+
+// -- combat --------------------------------------------------------------------------------------
+
+const COMBAT_HOOKS = ["combatStart", "combatTurn", "combatRound", "preUpdateCombat", "updateCombat", "combatTurnChange", "updateWorldTime"];
+
+test("combat state before start: round 0, turn null, not started, given order kept", async (t) => {
+  const { combat, tokens } = await bootedWithCombat(t);
+  assert.equal(game.combat, combat);
+  assert.equal(combat.round, 0);
+  assert.equal(combat.turn, null);
+  assert.equal(combat.started, false);
+  assert.equal(combat.combatant, undefined);
+  assert.deepEqual(combat.turns.map((c) => c.tokenId), tokens.map((tok) => tok.id));
+  assert.deepEqual(combat.getCombatantsByToken(tokens[1]).map((c) => c.name), ["Bob"]);
+  assert.deepEqual(combat.getCombatantsByActor(tokens[2].actorId).map((c) => c.name), ["Cid"]);
+});
+
+test("startCombat: combatStart (mutable updateData) before preUpdateCombat, updateCombat, combatTurnChange", async (t) => {
+  const { env, combat } = await bootedWithCombat(t);
+  const seen = recordHooks(COMBAT_HOOKS);
+  Hooks.once("combatStart", (c, updateData) => {
+    updateData.turn = 1;
+  });
+  await combat.startCombat();
+  assert.deepEqual(seen.map((s) => s.name), ["combatStart", "preUpdateCombat", "updateCombat", "combatTurnChange"]);
+  assert.deepEqual(seen[0].args[1], { round: 1, turn: 1 });
+  assert.deepEqual(seen[2].args[1], { round: 1, turn: 1, _id: combat.id });
+  const [, prior, current] = seen[3].args;
+  assert.deepEqual(prior, { round: 0, turn: null, combatantId: null, tokenId: null });
+  assert.deepEqual(current, { round: 1, turn: 1, combatantId: combat.turns[1].id, tokenId: combat.turns[1].tokenId });
+  assert.equal(combat.started, true);
+  assert.equal(combat.combatant.name, "Bob");
+  await env.settle();
+});
+
+test("nextTurn: combatTurn before the update, then preUpdateCombat, updateCombat (turn only), combatTurnChange", async (t) => {
+  const { env, combat } = await bootedWithCombat(t);
+  await combat.startCombat();
+  const seen = recordHooks(COMBAT_HOOKS);
+  let turnSeenByCombatTurn;
+  Hooks.once("combatTurn", (c) => {
+    turnSeenByCombatTurn = c.turn;
+  });
+  await combat.nextTurn();
+  assert.deepEqual(seen.map((s) => s.name), ["combatTurn", "preUpdateCombat", "updateCombat", "combatTurnChange"]);
+  assert.equal(turnSeenByCombatTurn, 0, "combatTurn fires before the update");
+  assert.deepEqual(seen[0].args.slice(1), [{ round: 1, turn: 1 }, { direction: 1, advanceTime: 0 }]);
+  const changed = seen[2].args[1];
+  assert.ok("turn" in changed && !("round" in changed));
+  assert.equal(seen[2].args[3], GM);
+  assert.deepEqual(seen[3].args[1].turn, 0);
+  assert.deepEqual(seen[3].args[2].turn, 1);
+  await env.settle();
+});
+
+test("nextTurn on the last turn advances the round: combatRound (not combatTurn), turn 0, world time +roundTime", async (t) => {
+  const { env, combat } = await bootedWithCombat(t);
+  await combat.startCombat();
+  await combat.nextTurn();
+  await combat.nextTurn();
+  const seen = recordHooks(COMBAT_HOOKS);
+  await combat.nextTurn();
+  assert.deepEqual(seen.map((s) => s.name), ["combatRound", "preUpdateCombat", "updateCombat", "combatTurnChange", "updateWorldTime"]);
+  assert.deepEqual(seen[0].args[1], { round: 2, turn: 0 });
+  assert.deepEqual(seen[2].args[1], { round: 2, turn: 0, _id: combat.id });
+  assert.equal(combat.round, 2);
+  assert.equal(combat.turn, 0);
+  assert.equal(game.time.worldTime, 6);
+  const seenRound = recordHooks(["combatRound", "combatTurn"]);
+  await combat.nextRound();
+  assert.deepEqual(seenRound.map((s) => s.name), ["combatRound"]);
+  assert.equal(combat.round, 3);
+  await env.settle();
+});
+
+test("turnChangeFirst fires combatTurnChange before updateCombat", async (t) => {
+  const { env, combat } = await bootedWithCombat(t, { turnChangeFirst: true });
+  const seen = recordHooks(["updateCombat", "combatTurnChange"]);
+  await combat.startCombat();
+  assert.deepEqual(seen.map((s) => s.name), ["combatTurnChange", "updateCombat"]);
+  await env.settle();
+});
+
+test("preUpdateCombat returning false cancels the turn change", async (t) => {
+  const { env, combat } = await bootedWithCombat(t);
+  await combat.startCombat();
+  const seen = recordHooks(["combatTurn", "updateCombat", "combatTurnChange"]);
+  Hooks.once("preUpdateCombat", () => false);
+  assert.equal(await combat.nextTurn(), undefined);
+  assert.equal(combat.turn, 0);
+  assert.deepEqual(seen.map((s) => s.name), ["combatTurn"]);
+  await env.settle();
+});
+
+test("previousTurn goes back a turn, and from turn 0 to the previous round's last turn", async (t) => {
+  const { env, combat } = await bootedWithCombat(t);
+  await combat.startCombat();
+  await combat.nextRound();
+  await combat.nextTurn();
+  await combat.previousTurn();
+  assert.deepEqual([combat.round, combat.turn], [2, 0]);
+  await combat.previousTurn();
+  assert.deepEqual([combat.round, combat.turn], [1, 2]);
+  await assert.rejects(combat.endCombat(), /dialogAnswers is empty/);
+  env.dialogAnswers.push(true);
+  await combat.endCombat();
+  assert.equal(game.combat, undefined);
+  assert.equal(env.dialogs.at(-1).title, "End Combat Encounter");
+  await env.settle();
+});
+
+test("combatants sort by descending initiative with nulls last once initiatives are set", async (t) => {
+  const { env, combat } = await bootedWithCombat(t);
+  const [ann, bob, cid] = combat.turns;
+  await combat.updateEmbeddedDocuments("Combatant", [{ _id: bob.id, initiative: 15 }, { _id: ann.id, initiative: 9 }]);
+  assert.deepEqual(combat.turns.map((c) => c.name), ["Bob", "Ann", "Cid"]);
+  await cid.update({ initiative: 20 });
+  assert.deepEqual(combat.turns.map((c) => c.name), ["Cid", "Bob", "Ann"]);
+  await env.settle();
+});
+
+test("rollInitiative rolls scripted dice, sets initiative, keeps the current combatant and posts chat", async (t) => {
+  const { env, combat } = await bootedWithCombat(t);
+  await combat.startCombat();
+  const current = combat.combatant.id;
+  env.scriptDice(4, 17, 9);
+  await combat.rollInitiative(combat.turns.map((c) => c.id));
+  assert.deepEqual(combat.turns.map((c) => [c.name, c.initiative]), [["Bob", 17], ["Cid", 9], ["Ann", 4]]);
+  assert.equal(combat.combatant.id, current);
+  assert.equal(env.messages.length, 3);
+  assert.equal(env.messages[1].flavor, "Bob rolls for Initiative!");
+  assert.equal(env.messages[1].rolls[0].total, 17);
+  await env.settle();
+});
+
+test("a combatant whose actor or token was deleted: actor null / token null", async (t) => {
+  const { env, combat, actors, tokens } = await bootedWithCombat(t);
+  const [ann, bob] = combat.turns;
+  await env.deleteActor(actors[0]);
+  assert.equal(ann.actor, null);
+  assert.equal(ann.token.id, tokens[0].id);
+  assert.equal(tokens[0].actor, null);
+  await env.deleteToken(tokens[1]);
+  assert.equal(bob.token, null);
+  assert.equal(bob.actor, actors[1], "the actor is still found by actorId");
+  assert.equal(combat.combatants.size, 3);
+  await env.settle();
+});
+
+test("isDefeated follows the defeated flag or the DEFEATED status; skipDefeated honours it", async (t) => {
+  const { env, combat, actors } = await bootedWithCombat(t, {
+    settings: { "core.combatTrackerConfig": { resource: "", skipDefeated: true } },
+  });
+  await actors[1].toggleStatusEffect("dead");
+  assert.equal(combat.turns[1].isDefeated, true);
+  await combat.startCombat();
+  await combat.nextTurn();
+  assert.equal(combat.combatant.name, "Cid");
+  await env.settle();
+});
+
+// -- clients -------------------------------------------------------------------------------------
+
+test("remote(): another client's request fires only all-client hooks here, attributed to that user", async (t) => {
+  const { env, combat } = await bootedWithCombat(t, { userId: PLAYER });
+  assert.equal(game.user.isGM, false);
+  const seen = recordHooks(COMBAT_HOOKS);
+  await env.remote(GM, () => combat.startCombat());
+  await env.remote(GM, () => combat.nextTurn());
+  assert.deepEqual(seen.map((s) => s.name), ["updateCombat", "combatTurnChange", "updateCombat", "combatTurnChange"]);
+  assert.equal(seen[0].args[3], GM);
+  assert.ok(env.writes.every((w) => w.userId === GM));
+  await assert.rejects(combat.nextTurn(), /lacks permission to update Combat/);
+  await env.settle();
+});
+
+test("a handler reacting to a remote change acts as the local user", async (t) => {
+  const { env, combat, actors } = await bootedWithCombat(t, { userId: PLAYER });
+  Hooks.on("combatTurnChange", () => actors[0].toggleStatusEffect("stun"));
+  await env.remote(GM, () => combat.startCombat());
+  await env.settle();
+  assert.equal(env.errors.length, 1);
+  assert.match(env.errors[0].error.message, /Player lacks permission to create ActiveEffect/);
+  assert.deepEqual(env.deniedWrites.map((w) => w.userId), [PLAYER]);
+});
+
+// -- dice ----------------------------------------------------------------------------------------
+
+test("Roll with scripted dice: 3d6, 2d20kh, 1d6+2, @attr data, formula and JSON", async (t) => {
+  const env = setup(t);
+  env.scriptDice(3, 4, 5, [7, 15], 6);
+  const r1 = new Roll("3d6");
+  assert.equal(r1.total, undefined);
+  await r1.evaluate();
+  assert.equal(r1.total, 12);
+  assert.deepEqual(r1.dice[0].results, [{ result: 3, active: true }, { result: 4, active: true }, { result: 5, active: true }]);
+  const r2 = await new Roll("2d20kh").evaluate();
+  assert.equal(r2.total, 15);
+  assert.deepEqual(r2.dice[0].results, [{ result: 7, active: false, discarded: true }, { result: 15, active: true }]);
+  assert.equal(r2.formula, "2d20kh");
+  const r3 = await new Roll("1d6 + @bonus", { bonus: 2 }).evaluate();
+  assert.equal(r3.total, 8);
+  assert.equal(r3.formula, "1d6 + 2");
+  assert.equal(r3.terms.length, 3);
+  const copy = Roll.fromJSON(JSON.stringify(r3.toJSON()));
+  assert.equal(copy.total, 8);
+  assert.equal(copy.dice[0].results[0].result, 6);
+  assert.deepEqual(env.pendingDice, []);
+  await assert.rejects(r3.evaluate(), /already been evaluated/);
+});
+
+test("Roll faces come from CONFIG.Dice.randomUniform as ceil(u * faces)", async (t) => {
+  setup(t);
+  const draws = [0.01, 0.5, 1];
+  CONFIG.Dice.randomUniform = () => draws.shift();
+  const roll = await new Roll("3d6").evaluate();
+  assert.deepEqual(roll.dice[0].values, [1, 3, 6]);
+});
+
+test("dice script errors: exhausted, face too large, nothing scripted, unresolved @attr, unsupported term", async (t) => {
+  const env = setup(t);
+  await assert.rejects(new Roll("1d6").evaluate(), /no dice are scripted/);
+  env.scriptDice(7);
+  await assert.rejects(new Roll("1d6").evaluate(), /face 7 exceeds the 6 faces of a d6/);
+  assert.deepEqual(env.pendingDice, [7]);
+  await new Roll("1d8").evaluate();
+  await assert.rejects(new Roll("1d6").evaluate(), /dice script exhausted/);
+  await assert.rejects(new Roll("1d6 + @missing").evaluate({ maximize: true }), /Unresolved StringTerm @missing/);
+  assert.throws(() => new Roll("1d6 * 2"), /unsupported term/);
+});
+
+test("a randomUniform option serves rolls when nothing is scripted", async (t) => {
+  setup(t, { randomUniform: () => 0.999 });
+  assert.equal((await new Roll("2d10").evaluate()).total, 20);
+});
+
+// -- chat ----------------------------------------------------------------------------------------
+
+test("ChatMessage.create records the message, fires hooks and validates whisper and rolls", async (t) => {
+  const env = setup(t);
+  const actor = await env.createActor({ name: "Ann" });
+  const token = await env.createToken({ actor, name: "Ann's token" });
+  await env.boot();
+  const seen = recordHooks(["preCreateChatMessage", "createChatMessage"]);
+  env.scriptDice(4);
+  const roll = await new Roll("1d6").evaluate();
+  const message = await ChatMessage.create({
+    content: "<p>Surprise!</p>",
+    speaker: ChatMessage.getSpeaker({ token }),
+    whisper: ChatMessage.getWhisperRecipients("GM"),
+    rolls: [roll],
+    flags: { [MODULE_ID]: { kind: "surprise" } },
+  });
+  assert.deepEqual(seen.map((s) => s.name), ["preCreateChatMessage", "createChatMessage"]);
+  assert.deepEqual(env.messages, [message]);
+  assert.deepEqual(message.speaker, { scene: token.parent.id, actor: actor.id, token: token.id, alias: "Ann's token" });
+  assert.deepEqual(message.whisper, [GM]);
+  assert.equal(message.rolls[0].total, 4);
+  assert.equal(message.author.id, GM);
+  assert.equal(message.getFlag(MODULE_ID, "kind"), "surprise");
+  assert.deepEqual(ChatMessage.getSpeaker({ actor }), { scene: token.parent.id, actor: actor.id, token: null, alias: "Ann" });
+  await assert.rejects(ChatMessage.create({ content: "x", whisper: ["GM"] }), /whisper: "GM" is not a User id/);
+  await assert.rejects(ChatMessage.create({ content: "x", rolls: [new Roll("1d6")] }), /must be evaluated/);
+  await ChatMessage.create({ content: "x", user: GM });
+  assert.equal(env.deprecations.length, 1);
+  await env.settle();
+});
+
+test("DialogV2 resolves from scripted answers, runs button callbacks with form values and records each dialog", async (t) => {
+  const env = setup(t);
+  await env.boot();
+  const { DialogV2 } = foundry.applications.api;
+  env.dialogAnswers.push(
+    { action: "roll", form: { modifier: -2 } },
+    "skip",
+    null,
+    null,
+  );
+  const buttons = [
+    { action: "roll", label: "Roll", callback: (event, button) => button.form.elements.modifier.valueAsNumber },
+    { action: "skip", label: "Skip" },
+  ];
+  assert.equal(await DialogV2.wait({ window: { title: "Surprise" }, content: "<p>?</p>", buttons }), -2);
+  assert.equal(await DialogV2.wait({ window: { title: "Surprise" }, buttons }), "skip");
+  assert.equal(await DialogV2.wait({ window: { title: "Surprise" }, buttons }), null, "V13: dismissing resolves null");
+  await assert.rejects(DialogV2.wait({ buttons, rejectClose: true }), /dismissed/);
+  env.dialogAnswers.push("nope");
+  await assert.rejects(DialogV2.wait({ buttons }), /"nope" is not one of roll, skip/);
+  await assert.rejects(DialogV2.prompt({ content: "ok?" }), /dialogAnswers is empty/);
+  env.dialogAnswers.push("no");
+  assert.equal(await DialogV2.confirm({ content: "sure?" }), false);
+  assert.deepEqual(env.dialogs.map((d) => d.kind), ["wait", "wait", "wait", "wait", "wait", "prompt", "confirm"]);
+  assert.equal(env.dialogs[0].title, "Surprise");
+});
+
+test("V12 generation: DialogV2 dismissal rejects by default", async (t) => {
+  const env = setup(t, { generation: 12 });
+  env.dialogAnswers.push(null);
+  await assert.rejects(foundry.applications.api.DialogV2.prompt({ content: "?" }), /dismissed/);
+});
+
+test("ui.notifications are recorded; tokens validate dispositions", async (t) => {
+  const env = setup(t);
+  await env.boot();
+  ui.notifications.warn("careful");
+  ui.notifications.info(`${MODULE_ID}.Missing`, { localize: true });
+  assert.deepEqual(env.notifications.map((n) => [n.type, n.message]), [["warning", "careful"], ["info", `${MODULE_ID}.Missing`]]);
+  assert.deepEqual(env.missingI18n, [`${MODULE_ID}.Missing`]);
+  await assert.rejects(env.createToken({ name: "X", disposition: 2 }), /disposition/);
+  const secret = await env.createToken({ name: "S", disposition: CONST.TOKEN_DISPOSITIONS.SECRET });
+  assert.equal(secret.disposition, -2);
+});
+
+test("foundry.utils basics", (t) => {
+  setup(t);
+  const { randomID, getProperty, setProperty, mergeObject, deepClone, duplicate } = foundry.utils;
+  assert.match(randomID(), /^[a-zA-Z0-9]{16}$/);
+  const object = { a: { b: 1 } };
+  assert.equal(getProperty(object, "a.b"), 1);
+  assert.equal(getProperty(object, "a.c.d"), undefined);
+  assert.equal(setProperty(object, "a.c.d", 2), true);
+  assert.deepEqual(object, { a: { b: 1, c: { d: 2 } } });
+  assert.deepEqual(mergeObject({ a: { b: 1 } }, { "a.c": 2, d: 3 }), { a: { b: 1, c: 2 }, d: 3 });
+  assert.deepEqual(mergeObject({ a: 1 }, { b: 2 }, { insertKeys: false }), { a: 1 });
+  const clone = deepClone(object);
+  clone.a.b = 9;
+  assert.equal(object.a.b, 1);
+  assert.deepEqual(duplicate(object), object);
+});
+
+// -- whole modules: correct code passes, typical mistakes are caught ------------------------------
+
+const SURPRISE_EN = {
+  [MODULE_ID]: {
+    Settings: { Enabled: { Name: "Automate surprise", Hint: "Mark hostile tokens surprised in round 1" } },
+    Status: { Surprised: "Surprised" },
+  },
+};
+
+function surpriseModule({ gate = true, statusHook = "setup", legacyLabel = false } = {}) {
+  return `
+    const ID = "${MODULE_ID}";
+    Hooks.once("init", () => {
+      game.settings.register(ID, "enabled", {
+        name: \`\${ID}.Settings.Enabled.Name\`, hint: \`\${ID}.Settings.Enabled.Hint\`,
+        scope: "world", config: true, type: Boolean, default: true,
+      });
+    });
+    Hooks.once("${statusHook}", () => {
+      CONFIG.statusEffects.push({ id: "surprised", _id: "surprised0000000", img: "icons/svg/hazard.svg",
+        ${legacyLabel ? "label" : "name"}: \`\${ID}.Status.Surprised\` });
+    });
+    Hooks.on("combatTurnChange", async (combat, prior, current) => {
+      ${gate ? "if (!game.users.activeGM?.isSelf) return;" : ""}
+      if (!game.settings.get(ID, "enabled")) return;
+      const hostile = combat.combatants.filter((c) => c.token?.disposition === CONST.TOKEN_DISPOSITIONS.HOSTILE);
+      if (prior.round === 0 && current.round === 1) {
+        for (const c of hostile) await c.actor?.toggleStatusEffect("surprised", { active: true });
+      } else if (prior.round === 1 && current.round === 2) {
+        for (const c of hostile) await c.actor?.toggleStatusEffect("surprised", { active: false });
+      }
+    });
+  `;
+}
+
+async function surpriseWorld(t, main, options = {}) {
+  const root = writeModule(t, { main, en: SURPRISE_EN });
+  const env = setup(t, { modules: [], ...options });
+  const hero = await env.createActor({ name: "Hero", ownership: { default: 0, [PLAYER]: 3 } });
+  const orc = await env.createActor({ name: "Orc" });
+  const heroToken = await env.createToken({ actor: hero, disposition: CONST.TOKEN_DISPOSITIONS.FRIENDLY });
+  const orcToken = await env.createToken({ actor: orc, disposition: CONST.TOKEN_DISPOSITIONS.HOSTILE });
+  const combat = await env.createCombat({ combatants: [{ token: heroToken }, { token: orcToken }] });
+  await env.loadModule(root);
+  return { env, hero, orc, combat };
+}
+
+test("a correct module passes on the GM client: surprised in round 1, removed in round 2, nothing recorded", async (t) => {
+  const { env, hero, orc, combat } = await surpriseWorld(t, surpriseModule());
+  await combat.startCombat();
+  await env.settle();
+  assert.ok(orc.statuses.has("surprised"));
+  assert.equal(orc.effects.get("surprised0000000").name, "Surprised");
+  assert.ok(!hero.statuses.has("surprised"));
+  await combat.nextRound();
+  await env.settle();
+  assert.ok(!orc.statuses.has("surprised"));
+  assert.deepEqual(env.checkSettingsI18n(), []);
+  env.assertClean();
+});
+
+test("a correct module passes on a player client: the GM's change is seen, the player writes nothing", async (t) => {
+  const { env, orc, combat } = await surpriseWorld(t, surpriseModule(), { userId: PLAYER });
+  await env.remote(GM, () => combat.startCombat());
+  await env.settle();
+  assert.ok(!orc.statuses.has("surprised"), "only the GM client automates");
+  assert.ok(env.writes.every((w) => w.userId === GM));
+  env.assertClean();
+});
+
+test("caught: automation without the activeGM gate writes from a player client", async (t) => {
+  const { env, combat } = await surpriseWorld(t, surpriseModule({ gate: false }), { userId: PLAYER });
+  await env.remote(GM, () => combat.startCombat());
+  await env.settle();
+  assert.throws(() => env.assertClean(), /lacks permission to create ActiveEffect/);
+});
+
+test("caught: automation without the activeGM gate runs twice with two GMs", async (t) => {
+  const users = [
+    { id: GM, name: "GM", isGM: true, active: true },
+    { id: "gamemaster000002", name: "GM 2", isGM: true, active: true },
+  ];
+  const { env, combat } = await surpriseWorld(t, surpriseModule({ gate: false }), { users, userId: "gamemaster000002" });
+  await env.remote(GM, () => combat.startCombat());
+  await env.settle();
+  assert.ok(env.writes.some((w) => w.userId === "gamemaster000002"), "the second GM wrote too");
+});
+
+test("caught: a legacy label on the status entry records a deprecation", async (t) => {
+  const { env, combat } = await surpriseWorld(t, surpriseModule({ legacyLabel: true }));
+  await combat.startCombat();
+  await env.settle();
+  assert.throws(() => env.assertClean(), /deprecations/);
+});
+
+test("caught: a status pushed at module top level is lost when the gurps system initializes", async (t) => {
+  const main = surpriseModule().replace('Hooks.once("setup", () => {', "(() => {");
+  const { env, combat } = await surpriseWorld(t, main);
+  await combat.startCombat();
+  await env.settle();
+  assert.throws(() => env.assertClean(), /Invalid status ID ..surprised/);
+});
+
+test("Roll#render returns the formula and total as HTML", async (t) => {
+  const env = setup(t);
+  env.scriptDice(2, 5);
+  const html = await new Roll("2d6 + 1").render({ flavor: "Surprise" });
+  assert.match(html, /<div class="dice-formula">2d6 \+ 1<\/div>/);
+  assert.match(html, /<h4 class="dice-total">8<\/h4>/);
+  assert.match(html, /Surprise/);
+});
