@@ -121,11 +121,12 @@ def test_missing_scenario_file(tmp_path):
     assert code == 2 and output.strip() == f"Error: {tmp_path / 'nowhere.toml'}: no such file"
 
 
-def test_build_says_what_it_will_build_and_writes_nothing(tmp_path):
+def test_build_without_campaigns_builds_the_examples(tmp_path):
     code, output = run("build", "--out", str(tmp_path / "dist"))
-    assert code == 0
-    assert "not implemented yet" in output and "foundry" in output and "roll20" in output
-    assert not (tmp_path / "dist").exists()
+    assert code == 0, output
+    assert sorted(p.name for p in (tmp_path / "dist").iterdir()) == [
+        "ambush-adnd-example", "ambush-fallout-example", "ambush-gurps-example"]
+    assert f"wrote {tmp_path / 'dist' / 'ambush-gurps-example'}" in output
 
 
 def test_installed_console_script_matches(tmp_path):
