@@ -55,14 +55,14 @@ function formHtml(input) {
   return parts.join("");
 }
 
-/** Read the form back into the dialog input: numbers, booleans and member choices by their paths. */
+/** Read the form back into the dialog input: numbers, booleans and member choices by their field names. */
 function readForm(form, input) {
-  const data = new FormData(form);
   const read = (path, definition) => {
-    if (definition.type === "boolean") return data.has(path);
-    const raw = data.get(path);
-    if (raw === null || raw === "") return definition.type === "member" ? null : undefined;
-    return definition.type === "number" ? Number(raw) : String(raw);
+    const element = form.elements[path];
+    if (!element) return undefined;
+    if (definition.type === "boolean") return Boolean(element.checked);
+    if (element.value === "") return definition.type === "member" ? null : undefined;
+    return definition.type === "number" ? Number(element.value) : String(element.value);
   };
   const result = structuredClone(input);
   for (const i of inputsAt(input.procedure, "scenario")) {

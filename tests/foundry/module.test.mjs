@@ -1,0 +1,214 @@
+// Behaviour of the generated example modules in the emulated Foundry client (run by tests/test_foundry_module.py).
+// MODULES_DIR holds <id>/foundry for the three example campaigns.
+import assert from "node:assert/strict";
+import { readFile } from "node:fs/promises";
+import { test } from "node:test";
+import { createFoundry } from "./harness.mjs";
+
+const MODULES = process.env.MODULES_DIR;
+const GURPS = "ambush-gurps-example";
+const ADND = "ambush-adnd-example";
+const FALLOUT = "ambush-fallout-example";
+const moduleDir = (id) => `${MODULES}/${id}/foundry`;
+
+/** Boot a module in a fresh client; `lang` loads the module's own translation file for that language. */
+async function boot(id, { systemId = "gurps", language = "en", users, userId } = {}) {
+  const lang = language === "en" ? {} : JSON.parse(await readFile(`${moduleDir(id)}/lang/${language}.json`, "utf8"));
+  const env = createFoundry({ systemId, modules: [{ id }], language, lang, users, userId, quiet: true });
+  await env.loadModule(moduleDir(id));
+  return env;
+}
+
+/** Create one friendly and one hostile GURPS character in a combat. */
+async function gurpsCombat(env, { friendlyIq = 12, hostileIq = 10 } = {}) {
+  const ava = await env.createActor({ name: "Ava", system: { attributes: { IQ: { value: friendlyIq }, PER: { value: 12 } } } });
+  const orc = await env.createActor({ name: "Orc", system: { attributes: { IQ: { value: hostileIq }, PER: { value: 10 } } } });
+  const tokens = [
+    await env.createToken({ actor: ava, name: "Ava", disposition: CONST.TOKEN_DISPOSITIONS.FRIENDLY }),
+    await env.createToken({ actor: orc, name: "Orc", disposition: CONST.TOKEN_DISPOSITIONS.HOSTILE }),
+  ];
+  const combat = await env.createCombat({ combatants: tokens.map((token) => ({ token })) });
+  await env.settle();
+  return { combat, ava, orc };
+}
+
+for (const language of ["en", "de", "zh-CN"]) {
+  test(`every string the GURPS module shows exists in ${language}`, async () => {
+    const env = await boot(GURPS, { language });
+    try {
+      assert.deepEqual(env.checkSettingsI18n(), []);
+      const { combat } = await gurpsCombat(env);
+      const api = game.modules.get(GURPS).api;
+      const input = api.defaults(combat, "total");
+      env.scriptDice(1, 3, 3, 3); // freeze 1 second, then a 9 against IQ 10
+      await api.resolve(input, combat);
+      await env.settle();
+      await combat.startCombat();
+      await env.settle();
+      await combat.nextTurn();
+      await env.settle();
+      assert.deepEqual(env.missingI18n, []);
+      assert.deepEqual(env.errors, []);
+      assert.ok(env.messages.length >= 2);
+    } finally {
+      env.teardown();
+    }
+  });
+}
+
+test("every example module boots cleanly and exposes its API", async () => {
+  for (const [id, systemId, procedures] of [[GURPS, "gurps", ["partial", "total", "quick-contest"]],
+    [ADND, "ars", ["roll"]], [FALLOUT, "fallout-homebrew", ["world-map", "sneak-attack"]]]) {
+    const env = await boot(id, { systemId });
+    try {
+      const api = game.modules.get(id).api;
+      assert.deepEqual(api.procedures, procedures);
+      for (const call of ["openDialog", "resolve", "clear", "defaults", "recoveryRoll", "sideRoll", "spotTest"]) {
+        assert.equal(typeof api[call], "function", `${id}: api.${call}`);
+      }
+      assert.deepEqual(env.errors, []);
+      assert.deepEqual(env.deprecations, []);
+    } finally {
+      env.teardown();
+    }
+  }
+});
+
+test("GURPS reuses the game system's mental stun; elsewhere the module registers surprised", async () => {
+  let env = await boot(GURPS, { systemId: "gurps" });
+  try {
+    assert.ok(CONFIG.statusEffects.some((s) => s.id === "mentalstun"));
+    assert.ok(!CONFIG.statusEffects.some((s) => s.id === "surprised"));
+  } finally {
+    env.teardown();
+  }
+  env = await boot(ADND, { systemId: "ars" });
+  try {
+    const surprised = CONFIG.statusEffects.filter((s) => s.id === "surprised");
+    assert.equal(surprised.length, 1);
+    assert.equal(surprised[0].name, "Surprised");
+  } finally {
+    env.teardown();
+  }
+});
+
+test("the dialog reads IQ from the sheets and resolves with the GM's answers", async () => {
+  const env = await boot(GURPS);
+  try {
+    const { combat, orc } = await gurpsCombat(env);
+    const [ava, orcCombatant] = combat.turns;
+    env.dialogAnswers.push("partial", (dialog) => {
+      assert.match(dialog.content, /name="members\.[^"]+\.iq" value="12"/);
+      return {
+        action: "roll",
+        form: {
+          "sides.a.leader": ava.id, "sides.a.animals": false, "sides.a.gm_modifier": 0,
+          "sides.b.leader": orcCombatant.id, "sides.b.animals": false, "sides.b.gm_modifier": 0,
+          [`members.${ava.id}.iq`]: 12, [`members.${ava.id}.combat_reflexes`]: true, [`members.${ava.id}.tactics`]: 0,
+          [`members.${orcCombatant.id}.iq`]: 10, [`members.${orcCombatant.id}.combat_reflexes`]: false,
+          [`members.${orcCombatant.id}.tactics`]: 0,
+        },
+      };
+    });
+    env.scriptDice(3, 4); // a: 3 + 2 (CR) + 1 (IQ) = 6 beats b: 4
+    const outcome = await game.modules.get(GURPS).api.openDialog(combat);
+    await env.settle();
+    assert.equal(outcome.surprise, "a");
+    assert.deepEqual(outcome.initiative.a.modifiers, { combat_reflexes: 2, higher_iq: 1 });
+    assert.ok(orc.statuses.has("mentalstun"));
+  } finally {
+    env.teardown();
+  }
+});
+
+test("a player cannot resolve surprise and nothing is rolled or marked", async () => {
+  const env = await boot(GURPS, { userId: "player0000000001" });
+  try {
+    const combat = game.combat ?? null;
+    const outcome = await game.modules.get(GURPS).api.resolve({ procedure: "total" }, combat);
+    assert.equal(outcome, null);
+    assert.ok(env.notifications.some((n) => n.type === "warning"));
+    assert.deepEqual(env.messages, []);
+  } finally {
+    env.teardown();
+  }
+});
+
+test("a GM client that is not the active GM leaves the automation to the active one", async () => {
+  const users = [
+    { id: "gamemaster000001", name: "GM 1", isGM: true, active: true },
+    { id: "gamemaster000002", name: "GM 2", isGM: true, active: true },
+  ];
+  const env = await boot(GURPS, { users, userId: "gamemaster000002" });
+  try {
+    assert.equal(game.users.activeGM.isSelf, false);
+    const { combat } = await gurpsCombat(env);
+    const api = game.modules.get(GURPS).api;
+    env.scriptDice(6); // the freeze; no recovery roll may follow on this client
+    await api.resolve(api.defaults(combat, "total"), combat);
+    await env.settle();
+    const cards = env.messages.length;
+    await combat.startCombat();
+    await env.settle();
+    await combat.nextTurn();
+    await env.settle();
+    assert.equal(env.messages.length, cards);
+    assert.equal(env.pendingDice.length, 0);
+  } finally {
+    env.teardown();
+  }
+});
+
+test("deleting the combat removes the statuses the module applied, and only those", async () => {
+  const env = await boot(GURPS);
+  try {
+    const iq = { attributes: { IQ: { value: 10 } } };
+    const ava = await env.createActor({ name: "Ava", system: iq });
+    const orc = await env.createActor({ name: "Orc", system: iq });
+    const gob = await env.createActor({ name: "Gob", system: iq });
+    await orc.toggleStatusEffect("mentalstun", { active: true }); // stunned before, for another reason
+    const tokens = [];
+    for (const [actor, disposition] of [[ava, 1], [orc, -1], [gob, -1]]) {
+      tokens.push(await env.createToken({ actor, name: actor.name, disposition }));
+    }
+    const combat = await env.createCombat({ combatants: tokens.map((token) => ({ token })) });
+    await env.settle();
+    const api = game.modules.get(GURPS).api;
+    env.scriptDice(3); // total surprise: the hostiles freeze for 3 seconds
+    await api.resolve(api.defaults(combat, "total"), combat);
+    await env.settle();
+    assert.ok(orc.statuses.has("mentalstun") && gob.statuses.has("mentalstun"));
+    await env.deleteCombat(combat);
+    await env.settle();
+    assert.ok(!gob.statuses.has("mentalstun"), "the module's own status is removed");
+    assert.ok(orc.statuses.has("mentalstun"), "a status the module did not apply stays");
+    assert.deepEqual(env.errors, []);
+  } finally {
+    env.teardown();
+  }
+});
+
+test("clear removes the module's statuses and the surprise state", async () => {
+  const env = await boot(ADND, { systemId: "ars" });
+  try {
+    const a = await env.createActor({ name: "Ann" });
+    const b = await env.createActor({ name: "Gob" });
+    const tokens = [
+      await env.createToken({ actor: a, name: "Ann", disposition: CONST.TOKEN_DISPOSITIONS.FRIENDLY }),
+      await env.createToken({ actor: b, name: "Gob", disposition: CONST.TOKEN_DISPOSITIONS.HOSTILE }),
+    ];
+    const combat = await env.createCombat({ combatants: tokens.map((token) => ({ token })) });
+    await env.settle();
+    const api = game.modules.get(ADND).api;
+    env.scriptDice(5, 2); // the goblins are surprised for 2 segments
+    await api.resolve(api.defaults(combat, "roll"), combat);
+    await env.settle();
+    assert.ok(b.statuses.has("surprised"));
+    assert.equal(await api.clear(combat), true);
+    await env.settle();
+    assert.ok(!b.statuses.has("surprised"));
+    assert.equal(api.state(combat), null);
+  } finally {
+    env.teardown();
+  }
+});
