@@ -66,7 +66,8 @@ BAD = {
     "attribute-not-an-input": (GOOD + '[foundry.attributes]\ndex = "system.dex"\n',
                                "foundry.attributes.dex: is not an input of gurps4e"),
     "bad-url": (GOOD + '[foundry]\nmanifest = "javascript:alert(1)"\n', "foundry.manifest: must be an http(s) URL"),
-    "unknown-string": (GOOD + '[strings.de]\n"Nope.Key" = "x"\n', "strings.de.Nope.Key: is not a string the module shows"),
+    "unknown-string": (GOOD + '[strings.de]\n"Nope.Key" = "x"\n',
+                       "strings.de.Nope.Key: is not a string the module shows"),
     "toml": ('id = "x\n', "not valid TOML"),
     "missing-title": (GOOD.replace('title = "My Campaign"\n', ""), "title: missing"),
 }
