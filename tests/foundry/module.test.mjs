@@ -204,6 +204,9 @@ test("clear removes the module's statuses and the surprise state", async () => {
     await api.resolve(api.defaults(combat, "roll"), combat);
     await env.settle();
     assert.ok(b.statuses.has("surprised"));
+    const effect = b.effects.find((e) => e.statuses.has("surprised"));
+    // Ends at turn 0 of round 3, when the module removes it: an expiry module agrees with it.
+    assert.deepEqual([effect.duration.startRound, effect.duration.startTurn, effect.duration.rounds], [1, 0, 2]);
     assert.equal(await api.clear(combat), true);
     await env.settle();
     assert.ok(!b.statuses.has("surprised"));

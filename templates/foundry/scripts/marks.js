@@ -11,12 +11,18 @@ export function actorOf(combat, state, id) {
 /**
  * Switch one of the module's statuses on a combatant's actor and remember what the module applied, so it
  * only ever removes its own statuses (a game system may show the same one for other reasons).
+ * `lasts` ({startRound, rounds}) gives the effect the duration it really has, ending at turn 0 of round
+ * startRound + rounds: the moment the module removes it too, so an expiry module such as Times Up agrees.
  */
-export async function mark(combat, state, id, status, active) {
+export async function mark(combat, state, id, status, active, lasts = null) {
   const actor = actorOf(combat, state, id);
   const applied = new Set(state.applied[id] ?? []);
   if (active) {
-    if (await setStatus(actor, status, true)) applied.add(status);
+    const result = await setStatus(actor, status, true);
+    if (result) applied.add(status);
+    if (lasts && typeof result === "object") {
+      await result.update({ duration: { combat: combat.id, rounds: lasts.rounds, startRound: lasts.startRound, startTurn: 0 } });
+    }
   } else if (applied.has(status)) {
     await setStatus(actor, status, false);
     applied.delete(status);

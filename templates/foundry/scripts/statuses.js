@@ -29,10 +29,10 @@ export const hasStatus = (actor, id) => Boolean(actor?.statuses?.has(statusId(id
 
 /**
  * Switch a status on or off on the actor behind a combatant; a combatant without an actor is left alone.
- * Returns true when the status changed.
+ * Returns the created ActiveEffect, true for any other change, false when nothing changed.
  */
 export async function setStatus(actor, id, active) {
   if (!actor || hasStatus(actor, id) === active) return false;
-  await actor.toggleStatusEffect(statusId(id), { active });
-  return true;
+  const result = await actor.toggleStatusEffect(statusId(id), { active });
+  return typeof result === "object" && result !== null ? result : true;
 }

@@ -39,7 +39,7 @@ export async function resolve(combat, state, roller, rolls) {
     lines.push(format("Adnd.FirstRound", { round: state.firstRound, count: outcome.timeline.length }));
     outcome.timeline.forEach((segment) => lines.push(segmentLine(state, segment)));
     for (const [id, frozen] of Object.entries(state.frozen)) {
-      if (frozen > 0) await mark(combat, state, id, "surprised", true);
+      if (frozen > 0) await mark(combat, state, id, "surprised", true, { startRound: state.firstRound, rounds: frozen });
     }
   }
   await postCard({ title: localize("Procedure.roll"), lines, rolls, record: { type: "resolve", outcome } });

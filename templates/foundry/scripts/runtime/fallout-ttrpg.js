@@ -61,7 +61,7 @@ export async function resolve(combat, state, roller, rolls) {
     lines.push(format("Fallout.Order", { names: names(state, round.order) }));
     lines.push(format("Fallout.Surprised", { names: names(state, round.surprised) }));
     if (round.prone.length) lines.push(format("Fallout.Sleepers", { names: names(state, round.prone) }));
-    for (const id of round.surprised) await mark(combat, state, id, "surprised", true);
+    for (const id of round.surprised) await mark(combat, state, id, "surprised", true, { startRound: state.srRound, rounds: 1 });
     for (const id of round.prone) {
       await mark(combat, state, id, "prone", true);
       await mark(combat, state, id, "sleep", true);

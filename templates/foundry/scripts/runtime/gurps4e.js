@@ -53,6 +53,7 @@ export async function resolve(combat, state, roller, rolls) {
     for (const [id, seconds] of Object.entries(opened.freeze)) {
       lines.push(format("Gurps.Freeze", { name: state.labels[id], seconds }));
     }
+    // No duration: a stun lasts until the IQ roll succeeds, which no expiry module can know.
     for (const track of state.tracks) await mark(combat, state, track.name, "surprised", true);
     if (opened.contest) {
       // RULES.md A13: the undetected sneak's opening attack meets no defence.
