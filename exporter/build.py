@@ -42,7 +42,9 @@ def write_campaign(campaign: Campaign, folder: Path, target: str, make_zip: bool
         if make_zip:
             write_zip(folder / "foundry", folder / f"{campaign.id}-{campaign.version}.zip")
     if "roll20" in targets:
-        notes.append(f"{campaign.id}: the Roll20 target is not implemented yet; skipped")
+        from exporter.targets.roll20 import Roll20Writer
+
+        Roll20Writer().write(defs, folder / "roll20")
     return notes
 
 

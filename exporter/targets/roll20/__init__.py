@@ -1,0 +1,81 @@
+"""The Roll20 target: one Mod script, its script.json, an install README and chat macros"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+from exporter import __version__
+from exporter.definitions import Definitions
+from exporter.dist import write_text
+from exporter.targets.environment import make_environment
+from exporter.targets.roll20.macros import chat_macros
+from exporter.targets.rules_js import render_rules_js
+
+FIXED_UPDATE_TIME = 315_532_800  # the script's lastUpdate banner, fixed for reproducible builds
+
+
+def script_name(campaign_id: str) -> str:
+    """Turn a campaign id into the script's JS identifier: ambush-gurps-example -> AmbushGurpsExample"""
+    name = "".join(part.capitalize() for part in re.split(r"[^A-Za-z0-9]+", campaign_id) if part)
+    return name if name[:1].isalpha() else f"Surprise{name}"
+
+
+class Roll20Writer:
+    """Render a campaign's definitions into the Roll20 files; owns the Jinja environment"""
+
+    def __init__(self) -> None:
+        self.env = make_environment("roll20")
+
+    def context(self, defs: Definitions) -> dict[str, Any]:
+        """Return what the Roll20 templates read"""
+        campaign = defs.campaign
+        markers = {status.id: status.marker for status in defs.statuses}
+        markers["surprised"] = campaign.roll20.marker
+        return {
+            "ambush_version": __version__,
+            "script_name": script_name(campaign.id),
+            "campaign": campaign,
+            "version": campaign.version,
+            "last_update": FIXED_UPDATE_TIME,
+            "system": defs.system,
+            "rules_body": render_rules_js(self.env, defs.system, as_module=False, options=defs.options),
+            "procedures": [{"id": p.id, "inputs": [asdict(i) for i in p.inputs]} for p in defs.procedures],
+            "attributes": defs.attributes["roll20"],
+            "markers": markers,
+            "side_rule": campaign.roll20.side_rule,
+            "strings": defs.catalogue,
+            "macros": chat_macros(defs),
+        }
+
+    def write(self, defs: Definitions, folder: Path) -> None:
+        """Write the script, script.json, the README and the macros into folder"""
+        context = self.context(defs)
+        name = context["script_name"]
+        write_text(folder / f"{name}.js", self.env.get_template("script.js").render(**context))
+        write_text(folder / "script.json", json.dumps(script_json(defs, name), indent=2, ensure_ascii=False) + "\n")
+        write_text(folder / "README.md", self.env.get_template("README.md").render(**context))
+        for macro in context["macros"]:
+            write_text(folder / "macros" / f"{macro['id']}.txt", macro["action"] + "\n")
+
+
+def script_json(defs: Definitions, name: str) -> dict[str, Any]:
+    """Return script.json in the format of the public Roll20 script repository"""
+    campaign = defs.campaign
+    return {
+        "name": campaign.title,
+        "script": f"{name}.js",
+        "version": campaign.version,
+        "previousversions": [],
+        "description": campaign.description or f"Surprise rules for {defs.system}. Type !surprise help in chat.",
+        "authors": ", ".join(a.name for a in campaign.authors) or "ambush",
+        "roll20userid": "",
+        "useroptions": [],
+        "dependencies": [],
+        "modifies": {f"state.{name}": "read,write", "graphic.statusmarkers": "read,write",
+                     "campaign.turnorder": "read,write", "macro": "read,write"},
+        "conflicts": [],
+    }
