@@ -1,0 +1,74 @@
+"""The Roll20 files written for each example campaign: locked, valid, and macros that parse as Roll20 rolls"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from exporter.build import build_campaigns
+from exporter.campaign import load_campaign
+from exporter.targets.roll20 import script_name
+from tests.conftest import CAMPAIGNS, node_check, run_node, text_files
+
+IDS = [load_campaign(path).id for path in CAMPAIGNS]
+SCRIPT_JSON_KEYS = ["name", "script", "version", "previousversions", "description", "authors", "roll20userid",
+                    "useroptions", "dependencies", "modifies", "conflicts"]
+
+
+@pytest.fixture(scope="module")
+def dist(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("dist")
+    build_campaigns([], out, target="roll20", make_zip=False)
+    return out
+
+
+@pytest.mark.parametrize("campaign_id", IDS)
+def test_every_roll20_file_is_locked(dist, campaign_id, snapshot, file_snapshot):
+    files = text_files(dist / campaign_id / "roll20")
+    assert list(files) == snapshot(name="file-list")
+    for rel, text in files.items():
+        assert text == file_snapshot(name=f"{campaign_id}__roll20__{rel.replace('/', '__')}")
+
+
+@pytest.mark.parametrize("campaign_id", IDS)
+def test_the_script_parses_and_is_one_module_iife(dist, campaign_id):
+    name = script_name(campaign_id)
+    script = dist / campaign_id / "roll20" / f"{name}.js"
+    done = node_check(script, module=False)
+    assert done.returncode == 0, done.stderr
+    text = script.read_text(encoding="utf-8")
+    assert re.search(rf"^const {name} = \(\(\) => {{$", text, re.M)
+    assert "import " not in text and "export " not in text
+    assert f"API_Meta.{name}" in text
+
+
+@pytest.mark.parametrize("campaign_id", IDS)
+def test_script_json_follows_the_script_repository_format(dist, campaign_id):
+    data = json.loads((dist / campaign_id / "roll20" / "script.json").read_text(encoding="utf-8"))
+    assert list(data) == SCRIPT_JSON_KEYS
+    assert data["script"] == f"{script_name(campaign_id)}.js"
+    assert (dist / campaign_id / "roll20" / data["script"]).is_file()
+
+
+@pytest.mark.parametrize("campaign_id", IDS)
+def test_every_inline_roll_of_the_macros_parses_with_nothing_left_as_a_label(dist, campaign_id):
+    macros = sorted((dist / campaign_id / "roll20" / "macros").glob("*.txt"))
+    assert macros
+    done = run_node("tests/roll20/parse_macros.mjs", *map(str, macros))
+    assert done.returncode == 0, done.stderr
+    results = [json.loads(line) for line in done.stdout.splitlines()]
+    assert {Path(r["file"]).name for r in results} == {m.name for m in macros}
+    failures = [r for r in results if not r["ok"]]
+    assert not failures, json.dumps(failures, indent=2)
+
+
+def test_the_macro_check_catches_leftover_text_and_broken_queries(tmp_path):
+    bad = tmp_path / "bad.txt"
+    bad.write_text("&{template:default} {{a=[[1d6 + @{selected|iq} dex]]}} {{b=[[?{Bonus|2}+]]}}\n", encoding="utf-8")
+    done = run_node("tests/roll20/parse_macros.mjs", str(bad))
+    results = [json.loads(line) for line in done.stdout.splitlines()]
+    assert [r["ok"] for r in results] == [False, False]
+    assert results[0]["labels"] == ["dex"]
