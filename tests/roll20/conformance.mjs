@@ -1,0 +1,271 @@
+// Play conformance vectors through a generated Roll20 Mod script in the emulated Mod sandbox.
+//   node conformance.mjs CONFIG.json VECTOR.json [VECTOR.json ...]
+// CONFIG: {script, scriptName, attributes: {input: sheet attribute}, markers: {status: marker tag}}.
+// For each vector: a character and a token per member (side a controlled by a player), the turn order in
+// scenario order, then the GM's chat commands as the buttons would send them (resolve, set, roll), the dice
+// scripted, and the turn order advanced with the tracker's Next. The outcome is rebuilt from what the
+// script did: its log in state, the markers on the tokens during each turn, and which turns it passed on.
+// Prints one JSON line per vector: {vector, ok, diff?, error?}.
+import { readFile } from "node:fs/promises";
+import { isDeepStrictEqual } from "node:util";
+import { createSandbox } from "./harness.mjs";
+
+const [configFile, ...vectorFiles] = process.argv.slice(2);
+const config = JSON.parse(await readFile(configFile, "utf8"));
+const GM = "-GM0000000000000001";
+const PLAYER = "-PL0000000000000001";
+const MAX_STEPS = 400;
+
+/** Find the first difference between two JSON values, as a path and both sides. */
+function firstDiff(actual, expected, path = "$") {
+  if (isDeepStrictEqual(actual, expected)) return null;
+  if (actual && expected && typeof actual === "object" && typeof expected === "object"
+      && Array.isArray(actual) === Array.isArray(expected)) {
+    for (const key of new Set([...Object.keys(actual), ...Object.keys(expected)])) {
+      const found = firstDiff(actual[key], expected[key], `${path}.${key}`);
+      if (found) return found;
+    }
+  }
+  return { path, actual: actual === undefined ? "<missing>" : actual, expected: expected === undefined ? "<missing>" : expected };
+}
+
+/** Rename token ids to member names inside any JSON value. */
+function renamed(value, nameOf) {
+  if (Array.isArray(value)) return value.map((item) => renamed(item, nameOf));
+  if (value && typeof value === "object") {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [nameOf[k] ?? k, renamed(v, nameOf)]));
+  }
+  return typeof value === "string" && nameOf[value] ? nameOf[value] : value;
+}
+
+/** The GM's "set" commands for the vector's values, as the draft card's buttons would send them. */
+function setCommands(scenario, idOf, procedureInputs) {
+  const commands = [];
+  const flag = (value) => (value === true ? "true" : value === false ? "false" : String(value));
+  for (const input of procedureInputs.filter((i) => i.level === "scenario")) {
+    if (input.type === "openers") {
+      const openers = scenario.openers ?? [{ name: scenario.attacker, attack_bonus: scenario.attack_bonus, target_number: scenario.target_number }];
+      openers.forEach((opener, index) => commands.push(
+        `!surprise set --opener ${index} --name ${idOf[opener.name]} --attack_bonus ${opener.attack_bonus} --target_number ${opener.target_number}`));
+    } else if (scenario[input.key] !== undefined) {
+      commands.push(`!surprise set --scenario --${input.key} ${flag(scenario[input.key])}`);
+    }
+  }
+  for (const key of ["a", "b"]) {
+    const side = scenario.sides[key];
+    for (const input of procedureInputs.filter((i) => i.level === "side")) {
+      if (input.key === "leader") commands.push(`!surprise set --side ${key} --leader ${side.leader ? idOf[side.leader] : "none"}`);
+      else if (side[input.key] !== undefined) commands.push(`!surprise set --side ${key} --${input.key} ${flag(side[input.key])}`);
+    }
+    for (const member of side.members) {
+      for (const input of procedureInputs.filter((i) => i.level === "member")) {
+        if (member[input.key] !== undefined && !(input.key in config.attributes)) {
+          commands.push(`!surprise set --token ${idOf[member.name]} --${input.key} ${flag(member[input.key])}`);
+        }
+      }
+    }
+  }
+  return commands;
+}
+
+/** Play one vector; return the outcome rebuilt from the script's behaviour. */
+async function play(vector) {
+  const scenario = vector.scenario;
+  const sb = createSandbox({ players: [{ id: GM, displayname: "GM", isGM: true }, { id: PLAYER, displayname: "Player", isGM: false }] });
+  const members = ["a", "b"].flatMap((key) => scenario.sides[key].members.map((member) => ({ key, member })));
+  const tokens = [];
+  for (const { key, member } of members) {
+    const attributes = {};
+    for (const [input, name] of Object.entries(config.attributes)) {
+      if (member[input] !== undefined) attributes[name] = member[input];
+    }
+    const character = sb.createCharacter({ name: member.name, controlledby: key === "a" ? PLAYER : "", attributes });
+    tokens.push(sb.createToken({ name: member.name, represents: character.id, controlledby: key === "a" ? PLAYER : "" }));
+  }
+  await sb.load(config.script);
+  sb.ready();
+  await sb.settle();
+  const idOf = Object.fromEntries(tokens.map((token) => [token.get("name"), token.id]));
+  const nameOf = Object.fromEntries(tokens.map((token) => [token.id, token.get("name")]));
+  sb.user.setTurnorder(tokens.map((token) => ({ id: token.id, pr: "0", custom: "", _pageid: token.get("_pageid") })));
+  await sb.settle();
+
+  const observed = observe(sb, nameOf);
+  sb.user.chat(GM, `!surprise resolve --procedure ${scenario.procedure}`);
+  await sb.settle();
+  const procedureInputs = config.procedures[scenario.procedure];
+  for (const command of setCommands(scenario, idOf, procedureInputs)) {
+    sb.user.chat(GM, command);
+    await sb.settle();
+  }
+  sb.scriptDice(...vector.dice);
+  observed.start();
+  sb.user.chat(GM, "!surprise roll");
+  await sb.settle();
+  observed.afterRoll = markersByName(sb, nameOf);
+  for (let step = 0; step < MAX_STEPS && !finished(sb, scenario, observed); step += 1) {
+    observed.userAdvance();
+    sb.user.advanceTurn();
+    await sb.settle();
+  }
+  observed.close("user");
+  observed.end = markersByName(sb, nameOf);
+  const store = sb.stateSnapshot()[config.scriptName];
+  const errors = sb.takeErrors();
+  if (errors.length) throw new Error(`sandbox errors: ${errors.map((e) => e.message).join("; ")}`);
+  if (sb.diceLeft().length) throw new Error(`scripted faces never rolled: ${sb.diceLeft().join(", ")}`);
+  return rebuild(scenario, store, observed, nameOf, sb);
+}
+
+/** The statuses shown on each member's token now, from its markers. */
+function markersByName(sb, nameOf) {
+  const statusOf = Object.fromEntries(Object.entries(config.markers).map(([status, tag]) => [tag, status]));
+  return Object.fromEntries(Object.entries(nameOf).map(([id, name]) => {
+    const markers = String(sb.getObj("graphic", id)?.get("statusmarkers") ?? "").split(",").filter(Boolean);
+    return [name, markers.map((marker) => statusOf[marker.split("@")[0]]).filter(Boolean).sort()];
+  }));
+}
+
+/**
+ * Follow the top of the turn order through every write, the script's own and the user's Next: a turn the
+ * script ended was passed on; the round row coming to the top starts the next round.
+ */
+function observe(sb, nameOf) {
+  const observed = { turns: [], round: 1, normal: [] };
+  let open = null;
+  let lastTop = null;
+  let watching = false;
+  const top = () => sb.turnorder()[0] ?? null;
+  observed.close = (cause) => {
+    if (!open) return;
+    open.passed = cause === "script";
+    open.statuses = markersByName(sb, nameOf);
+    open = null;
+  };
+  const changed = (row, cause) => {
+    const key = row ? `${row.id}|${row.custom ?? ""}` : null;
+    if (key === lastTop) return;
+    lastTop = key;
+    observed.close(cause);
+    if (!row) return;
+    if (row.id === "-1") {
+      observed.round += 1;
+      return;
+    }
+    open = { round: observed.round, name: nameOf[row.id], passed: false, statuses: null };
+    observed.turns.push(open);
+  };
+  const wrapper = sb.campaign;
+  const set = wrapper.set.bind(wrapper);
+  wrapper.set = (...args) => {
+    const result = set(...args);
+    if (watching) changed(top(), "script");
+    return result;
+  };
+  observed.start = () => { watching = true; };
+  observed.userAdvance = () => {
+    const order = sb.turnorder();
+    if (order.length) changed(order[1 % order.length], "user");
+  };
+  return observed;
+}
+
+/** Tell whether the surprise has played out, with the first normal round seen in full. */
+function finished(sb, scenario, observed) {
+  const surprise = sb.stateSnapshot()[config.scriptName]?.surprise;
+  if (!surprise) return true;
+  if (scenario.system === "gurps4e") {
+    const tracks = surprise.tracks ?? [];
+    return surprise.done
+      || (tracks.every((t) => t.lost !== null || t.never) && observed.round > Math.max(0, ...tracks.map((t) => t.turns.length)));
+  }
+  const tokens = Object.keys(surprise.labels).length;
+  const normalTurns = observed.turns.filter((t) => t.round > (scenario.system === "adnd1e" ? surprise.outcome.timeline.length : surprise.outcome.surprise_round ? 1 : 0));
+  return surprise.done && normalTurns.length > tokens;
+}
+
+/** Rebuild the vector's expected shape from the script's log and what it did. */
+function rebuild(scenario, store, observed, nameOf, sb) {
+  const log = (store.surprise?.log ?? []).map((entry) => renamed(entry, nameOf));
+  const resolved = log.find((entry) => entry.type === "resolve");
+  if (!resolved) throw new Error(`no surprise was resolved: ${sb.chat.map((c) => c.text ?? c.content).slice(-3).join(" / ")}`);
+  if (scenario.system === "gurps4e") {
+    const members = {};
+    for (const entry of log.filter((e) => e.type === "turn")) {
+      const member = (members[entry.member] ??= { lost: null, turns: [] });
+      member.turns.push(entry.turn);
+      if (entry.turn.success) member.lost = entry.turn.turn;
+      const seen = observed.turns.find((t) => t.round === entry.turn.turn && t.name === entry.member);
+      if (!seen) throw new Error(`${entry.member} had no turn in round ${entry.turn.turn}`);
+      if (seen.statuses[entry.member].includes("surprised") !== (entry.turn.defence === -4)) {
+        throw new Error(`${entry.member}, turn ${entry.turn.turn}: markers ${seen.statuses[entry.member]} but defence ${entry.turn.defence}`);
+      }
+      if (!seen.passed) throw new Error(`${entry.member}, turn ${entry.turn.turn}: a stunned turn was not passed on`);
+    }
+    const { outcome } = resolved;
+    return { surprise: outcome.surprise, surprise_kind: outcome.surprise_kind, initiative: outcome.initiative,
+             contest: outcome.contest, freeze: outcome.freeze, members };
+  }
+  if (scenario.system === "adnd1e") {
+    const outcome = resolved.outcome;
+    const timeline = outcome.timeline.map((segment) => ({
+      ...segment,
+      acting: observed.turns.filter((t) => t.round === segment.segment && !t.passed).map((t) => t.name),
+    }));
+    for (const turn of observed.turns) {
+      const segment = timeline[turn.round - 1];
+      for (const [name, statuses] of Object.entries(turn.statuses)) {
+        if (statuses.includes("surprised") !== (segment ? !segment.acting.includes(name) : false)) {
+          throw new Error(`round ${turn.round}: ${name} shows ${statuses}`);
+        }
+      }
+    }
+    return { ...outcome, timeline };
+  }
+  const outcome = resolved.outcome;
+  const round = outcome.surprise_round;
+  const everyone = ["a", "b"].flatMap((key) => scenario.sides[key].members.map((m) => m.name));
+  let surprise_round = null;
+  const roundOne = observed.turns.filter((t) => t.round === 1 && !t.passed).map((t) => t.name);
+  if (round) {
+    const free = scenario.options?.opening_attack_is_free ?? false;
+    const opener = outcome.openers?.find((o) => o.hit)?.name;
+    const after = observed.afterRoll;
+    const sleepers = everyone.filter((n) => after[n].includes("sleep"));
+    const roundOneTurns = observed.turns.filter((t) => t.round === 1);
+    const lastOfRoundOne = roundOneTurns.at(-1)?.statuses ?? {};
+    surprise_round = {
+      side: round.side,
+      order: opener && free ? [opener, ...roundOne] : roundOne,
+      surprised: everyone.filter((n) => after[n].includes("surprised")),
+      prone: everyone.filter((n) => after[n].includes("prone")),
+      wake_at_turn_start: sleepers.filter((n) => roundOneTurns.some((t) => t.name === n && !t.statuses[n].includes("sleep"))),
+      wake_at_end: sleepers.filter((n) => lastOfRoundOne[n]?.includes("sleep") && !observed.end[n].includes("sleep")),
+    };
+  }
+  const normalRound = round ? 2 : 1;
+  // The first normal round: the turns the script did not pass on (it passes none once the surprise is over,
+  // but the one it leaves at once when it puts the turn order back into Sequence order).
+  const normal_order = observed.turns.filter((t) => t.round >= normalRound && !t.passed).slice(0, everyone.length).map((t) => t.name);
+  const surprisedSide = round ? (round.side === "a" ? "b" : "a") : null;
+  const membersOut = {};
+  for (const key of ["a", "b"]) {
+    for (const member of scenario.sides[key].members) {
+      membersOut[member.name] = { lost: key === surprisedSide && !roundOne.includes(member.name) ? 1 : 0 };
+    }
+  }
+  const result = { surprise: outcome.surprise, test: outcome.test };
+  if (outcome.enemy_test) result.enemy_test = outcome.enemy_test;
+  return { ...result, openers: outcome.openers, surprise_round, normal_order, members: membersOut };
+}
+
+for (const file of vectorFiles) {
+  const vector = JSON.parse(await readFile(file, "utf8"));
+  try {
+    const actual = await play(vector);
+    const diff = firstDiff(actual, vector.expected);
+    console.log(JSON.stringify(diff ? { vector: vector.name, ok: false, diff } : { vector: vector.name, ok: true }));
+  } catch (error) {
+    console.log(JSON.stringify({ vector: vector.name, ok: false, error: String(error?.stack ?? error) }));
+  }
+}

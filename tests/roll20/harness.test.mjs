@@ -1,0 +1,945 @@
+// Self-tests of the Roll20 Mod sandbox emulation: each checks one documented behaviour a script
+// could get wrong (sources cited in harness.mjs). Run: node --test tests/roll20/harness.test.mjs
+
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { test } from "node:test";
+
+import { createSandbox, evaluateRoll, parseStatusMarkers } from "./harness.mjs";
+
+const GM = "-Mh000000000000GM001";
+const PLAYER = "-Mh000000000000PL001";
+const PLAYERS = [
+  { id: GM, displayname: "Gina", isGM: true },
+  { id: PLAYER, displayname: "Bob Smith", isGM: false },
+];
+
+function sandbox(options = {}) {
+  return createSandbox({ players: PLAYERS, ...options });
+}
+
+/** Record events into a sandbox-global array `seen` that tests read back with evaluate() */
+const RECORDER = `
+var seen = [];
+function record(name) {
+  return function (obj, prev) {
+    seen.push({ name: name, id: obj && obj.id, prev: prev, prevIsPlain: !!prev && Object.getPrototypeOf(prev) === Object.prototype && typeof prev.get === "undefined" });
+  };
+}
+`;
+
+const seen = (sb) => sb.read("seen");
+
+// ---------------------------------------------------------------------------------------------
+// Events: who fires them, in which order, with which arguments
+
+test("changes made by scripts (set, createObj, remove, Campaign().set) fire no events", async () => {
+  const sb = sandbox();
+  const token = sb.createToken({ name: "Orc" });
+  sb.loadSource(`${RECORDER}
+    on("ready", function () {
+      ["change:graphic", "change:graphic:name", "add:graphic", "destroy:graphic", "change:campaign",
+       "change:campaign:turnorder", "add:attribute", "change:graphic:statusmarkers"].forEach(function (e) { on(e, record(e)); });
+      on("chat:message", function (msg) {
+        if (msg.content !== "!go") return;
+        var t = getObj("graphic", "${token.id}");
+        t.set({ name: "Goblin", status_red: 2 });
+        t.set("statusmarkers", "blue");
+        var c = createObj("character", { name: "New" });
+        createObj("attribute", { characterid: c.id, name: "dexterity", current: "12" });
+        createObj("graphic", { pageid: Campaign().get("playerpageid"), name: "Made", layer: "objects" }).remove();
+        Campaign().set("turnorder", JSON.stringify([{ id: t.id, pr: 5, custom: "", _pageid: t.get("pageid") }]));
+        t.remove();
+      });
+    });`);
+  sb.ready();
+  sb.user.chat(GM, "!go");
+  await sb.settle();
+  assert.deepEqual(seen(sb), []);
+  assert.equal(sb.getObj("graphic", token.id), null, "the script's remove() took effect");
+  assert.equal(sb.turnorder().length, 1, "the script's turnorder write took effect");
+  sb.assertClean();
+});
+
+test("a user change fires the property event, then the general event, with prev a plain object", () => {
+  const sb = sandbox();
+  const token = sb.createToken({ name: "Orc", bar1_value: "7" });
+  sb.loadSource(`${RECORDER}
+    on("ready", function () {
+      on("change:graphic", record("general-1"));
+      on("change:graphic", record("general-2"));
+      on("change:graphic:bar1_value", function (obj, prev) {
+        record("specific")(obj, prev);
+        seen[seen.length - 1].now = obj.get("bar1_value");
+      });
+    });`);
+  sb.ready();
+  sb.user.changeGraphic(token, { bar1_value: "3" });
+  const events = seen(sb);
+  assert.deepEqual(events.map((e) => e.name), ["specific", "general-1", "general-2"]);
+  for (const e of events) {
+    assert.equal(e.prevIsPlain, true, "prev is a plain object: prev[\"bar1_value\"], not prev.get()");
+    assert.equal(e.prev.bar1_value, "7");
+    assert.equal(e.prev._id, token.id);
+  }
+  assert.equal(events[0].now, "3", "obj already carries the new value");
+  sb.assertClean();
+});
+
+test("several properties changed at once give each property event once and a single general event", () => {
+  const sb = sandbox();
+  const token = sb.createToken({ name: "Orc" });
+  sb.loadSource(`${RECORDER}
+    on("change:graphic", record("change:graphic"));
+    on("change:graphic:left", record("left"));
+    on("change:graphic:top", record("top"));
+    on("change:graphic:name", record("name"));`);
+  sb.ready();
+  sb.user.changeGraphic(token, { left: 140, top: 70, name: "Orc" /* unchanged: no event */ });
+  assert.deepEqual(seen(sb).map((e) => e.name), ["left", "top", "change:graphic"]);
+  sb.user.changeGraphic(token, { name: "Orc" });
+  assert.equal(seen(sb).length, 3, "a change that changes nothing fires nothing");
+  sb.assertClean();
+});
+
+test("campaign events: setTurnorder and setInitiativePage fire the specific then change:campaign with prev strings", () => {
+  const sb = sandbox();
+  const token = sb.createToken({ name: "Orc" });
+  sb.loadSource(`${RECORDER}
+    on("change:campaign:turnorder", record("turnorder"));
+    on("change:campaign:initiativepage", record("initiativepage"));
+    on("change:campaign", record("campaign"));`);
+  sb.ready();
+  sb.user.setInitiativePage(sb.page.id);
+  sb.user.setTurnorder([{ id: token.id, pr: 12, custom: "", _pageid: sb.page.id }]);
+  const events = seen(sb);
+  assert.deepEqual(events.map((e) => e.name), ["initiativepage", "campaign", "turnorder", "campaign"]);
+  assert.equal(events[0].prev.initiativepage, false);
+  assert.equal(events[2].prev.turnorder, "", "prev.turnorder is the raw string");
+  assert.equal(typeof sb.campaign.get("turnorder"), "string");
+  sb.assertClean();
+});
+
+test("ready: add handlers bound before ready get every existing object; handlers bound in ready get none", () => {
+  const sb = sandbox();
+  const a = sb.createToken({ name: "A" });
+  const b = sb.createToken({ name: "B" });
+  sb.createCharacter({ name: "Hero", attributes: { dexterity: 14 } });
+  sb.loadSource(`${RECORDER}
+    on("add:graphic", record("early"));
+    on("ready", function () {
+      seen.push({ name: "ready" });
+      on("add:graphic", record("late"));
+    });`);
+  sb.ready();
+  assert.deepEqual(seen(sb).map((e) => `${e.name}:${e.id ?? ""}`), [`early:${a.id}`, `early:${b.id}`, "ready:"]);
+  const dropped = sb.user.create("graphic", { name: "Dropped" });
+  assert.deepEqual(seen(sb).slice(3).map((e) => `${e.name}:${e.id}`), [`early:${dropped.id}`, `late:${dropped.id}`]);
+  sb.assertClean();
+});
+
+test("destroy: a user deletion fires destroy:graphic with the removed object still readable", () => {
+  const sb = sandbox();
+  const token = sb.createToken({ name: "Orc" });
+  sb.loadSource(`var gone = [];
+    on("ready", function () { on("destroy:graphic", function (obj) { gone.push([obj.get("name"), getObj("graphic", obj.id)]); }); });`);
+  sb.ready();
+  sb.user.deleteGraphic(token);
+  assert.deepEqual(sb.read("gone"), [["Orc", null]]);
+  sb.assertClean();
+});
+
+test("event names that never fire are flagged: per-marker events, typos, unknown properties", () => {
+  const sb = sandbox();
+  sb.loadSource(`on("change:graphic:status_red", function () {});
+    on("change:campaign:turnOrder", function () {});
+    on("chat:msg", function () {});
+    on("change:campaign:turnorder", function () {});`);
+  const warnings = sb.takeWarnings().map((w) => w.message);
+  assert.equal(warnings.length, 3);
+  assert.match(warnings[0], /no per-marker events/);
+  assert.match(warnings[1], /turnOrder/);
+  assert.match(warnings[2], /chat:msg/);
+  sb.assertClean();
+});
+
+test("a thrown handler error crashes the sandbox: recorded, later events dropped, assertClean fails", () => {
+  const sb = sandbox();
+  const token = sb.createToken({ name: "Orc" });
+  sb.loadSource(`var calls = 0;
+    on("change:graphic", function () { calls++; null.boom; });
+    on("chat:message", function () { calls++; });`);
+  sb.ready();
+  sb.user.changeGraphic(token, { name: "Goblin" });
+  sb.user.chat(GM, "hello");
+  assert.equal(sb.read("calls"), 1, "nothing runs after the crash");
+  assert.equal(sb.crashed, true);
+  assert.equal(sb.errors.length, 1);
+  assert.match(sb.errors[0].message, /sandbox has crashed \(change:graphic\).*TypeError/);
+  assert.match(sb.errors[0].where, /^script1\.js:2:/, "the error maps back to the script line");
+  assert.throws(() => sb.assertClean(), /not clean[\s\S]*crashed/);
+  sb.takeErrors();
+  sb.assertClean();
+});
+
+test("a rejected promise from an async handler also crashes the sandbox", async () => {
+  const sb = sandbox();
+  sb.loadSource(`on("chat:message", async function () { await null; throw new Error("late failure"); });`);
+  sb.ready();
+  sb.user.chat(GM, "!x");
+  await sb.settle();
+  assert.equal(sb.errors.length, 1);
+  assert.match(sb.errors[0].message, /\(async\).*late failure/);
+  sb.takeErrors();
+});
+
+test("chat messages and prev are frozen: a script mutating msg.content fails (clone it instead)", () => {
+  const sb = sandbox();
+  sb.loadSource(`on("chat:message", function (msg) { "use strict"; msg.content = msg.content.replace("!", ""); });`);
+  sb.ready();
+  sb.user.chat(GM, "!surprise");
+  assert.equal(sb.errors.length, 1);
+  assert.match(sb.errors[0].message, /read only|read-only|Cannot assign/);
+  sb.takeErrors();
+});
+
+// ---------------------------------------------------------------------------------------------
+// Objects
+
+test("objects: id, get with optional underscore, read-only properties are not changed by set", () => {
+  const sb = sandbox();
+  const token = sb.createToken({ name: "Orc" });
+  sb.loadSource(`var out = {};
+    on("ready", function () {
+      var t = getObj("graphic", "${token.id}");
+      out.same = t.id === t.get("_id") && t.id === t.get("id");
+      out.type = [t.get("_type"), t.get("type"), t.get("_subtype"), t.get("subtype")];
+      out.page = t.get("pageid") === t.get("_pageid");
+      t.set("_pageid", "elsewhere");
+      t.set({ pageid: "elsewhere", name: "Goblin" });
+      out.after = [t.get("_pageid") === Campaign().get("playerpageid"), t.get("name")];
+      out.chained = t.set("layer", "gmlayer") === t;
+      out.missing = t.get("no_such_property");
+    });`);
+  sb.ready();
+  const out = sb.read("out");
+  assert.equal(out.same, true);
+  assert.deepEqual(out.type, ["graphic", "graphic", "token", "token"]);
+  assert.equal(out.page, true);
+  assert.deepEqual(out.after, [true, "Goblin"], "read-only _pageid kept, name changed");
+  assert.equal(out.chained, true);
+  assert.equal(out.missing, undefined);
+  const warnings = sb.takeWarnings().map((w) => w.message);
+  assert.equal(warnings.length, 2);
+  assert.ok(warnings.every((m) => /read-only property, not changed/.test(m)));
+  sb.assertClean();
+});
+
+test("createObj: only the documented types; parents are mandatory; unknown properties are flagged", () => {
+  const sb = sandbox();
+  sb.loadSource(`var made = createObj("macro", { playerid: "${GM}", name: "Surprise", action: "!surprise", visibleto: "all" });
+    var macroPlayer = made.get("_playerid");
+    var typo = createObj("handout", { name: "Help", note: "oops" });`);
+  assert.equal(sb.read("macroPlayer"), GM, "playerid and _playerid both set the read-only creator");
+  assert.match(sb.takeWarnings()[0].message, /"note" is not a property of handout/);
+  sb.loadSource(`createObj("attribute", { name: "orphan", current: "1" });`);
+  assert.match(sb.takeErrors()[0].message, /_characterid must be the id of an existing character/);
+  sb.loadSource(`createObj("player", { _displayname: "X" });`);
+  assert.match(sb.takeErrors()[0].message, /only graphic, text, path/);
+  sb.assertClean();
+});
+
+test("getObj returns null for a missing id or the wrong type; findObjs compares strictly", () => {
+  const sb = sandbox();
+  const hero = sb.createCharacter({ name: "Hero", attributes: { Dexterity: 14, level: 3 } });
+  sb.loadSource(`var r = {
+      missing: getObj("graphic", "-nope"),
+      wrongType: getObj("graphic", "${hero.id}"),
+      right: getObj("character", "${hero.id}").get("name"),
+      byType: findObjs({ type: "character" }).length,
+      byUnderscore: findObjs({ _type: "attribute", _characterid: "${hero.id}" }).length,
+      numberVsString: findObjs({ type: "attribute", current: 3 }).length,
+      isRealArray: findObjs({ type: "character" }) instanceof Array,
+    };`);
+  const r = sb.read("r");
+  assert.equal(r.missing, null);
+  assert.equal(r.wrongType, null);
+  assert.equal(r.right, "Hero");
+  assert.equal(r.byType, 1);
+  assert.equal(r.byUnderscore, 2);
+  assert.equal(r.numberVsString, 0, "attribute values are strings; 3 does not match \"3\"");
+  assert.equal(r.isRealArray, true, "arrays are made in the script realm");
+  sb.assertClean();
+});
+
+test("findObjs caseInsensitive lowers string values only when asked", () => {
+  const sb = sandbox();
+  const hero = sb.createCharacter({ name: "Hero", attributes: { SurpriseBonus: 1 } });
+  sb.loadSource(`var exact = findObjs({ type: "attribute", characterid: "${hero.id}", name: "surprisebonus" }).length;
+    var loose = findObjs({ type: "attribute", characterid: "${hero.id}", name: "surprisebonus" }, { caseInsensitive: true });
+    var looseName = loose.length && loose[0].get("name");`);
+  assert.equal(sb.read("exact"), 0);
+  assert.equal(sb.read("looseName"), "SurpriseBonus");
+  sb.assertClean();
+});
+
+test("filterObjs and getAllObjs see the whole game, campaign and players included", () => {
+  const sb = sandbox();
+  sb.createToken({ name: "Orc" });
+  sb.loadSource(`var types = getAllObjs().map(function (o) { return o.get("type"); }).sort();
+    var players = filterObjs(function (o) { return o.get("type") === "player"; }).map(function (o) { return o.get("displayname"); });`);
+  assert.deepEqual(sb.read("types"), ["campaign", "graphic", "page", "player", "player"]);
+  assert.deepEqual(sb.read("players"), ["Gina", "Bob Smith"]);
+  sb.assertClean();
+});
+
+test("character bio and handout notes are read only through the asynchronous get(prop, callback)", async () => {
+  const sb = sandbox();
+  sb.createObj("handout", { name: "Help", notes: "<p>Hi</p>" });
+  sb.loadSource(`var got = [];
+    on("ready", function () {
+      var h = findObjs({ type: "handout", name: "Help" })[0];
+      got.push(h.get("notes"));
+      h.get("notes", function (text) { got.push(text); });
+      got.push("after get");
+    });`);
+  sb.ready();
+  assert.deepEqual(sb.read("got"), [undefined, "after get"], "get without a callback gives nothing");
+  await sb.settle();
+  assert.deepEqual(sb.read("got").slice(1), ["after get", "<p>Hi</p>"]);
+  assert.match(sb.takeWarnings()[0].message, /needs a callback/);
+  sb.assertClean();
+});
+
+// ---------------------------------------------------------------------------------------------
+// Status markers (ROLL20.md §5)
+
+test("status_<tag>: get returns false / true / badge string; set adds, badges, clamps, removes", () => {
+  const sb = sandbox();
+  const token = sb.createToken({ name: "Orc", statusmarkers: "blue,red@2" });
+  sb.loadSource(`var r = [];
+    on("ready", function () {
+      var t = getObj("graphic", "${token.id}");
+      r.push(t.get("status_green"), t.get("status_blue"), t.get("status_red"));
+      t.set("status_green", true);
+      t.set("status_blue", 3);
+      t.set("status_red", false);
+      r.push(t.get("statusmarkers"));
+      t.set("status_yellow", 12);
+      t.set("status_dead", 4);
+      r.push(t.get("statusmarkers"), t.get("status_dead"), t.get("status_yellow"));
+    });`);
+  sb.ready();
+  assert.deepEqual(sb.read("r"), [
+    false, true, "2",
+    "blue@3,green",
+    "blue@3,green,yellow@9,dead", true, "9",
+  ]);
+  const warnings = sb.takeWarnings().map((w) => w.message);
+  assert.equal(warnings.length, 1);
+  assert.match(warnings[0], /badges are 0-9; clamped to 9/);
+  sb.assertClean();
+});
+
+test("statusmarkers parse custom markers Name::id@N and keep order and repeats", () => {
+  assert.deepEqual(parseStatusMarkers("red,Bane::59@3,red@1,dead"), [
+    { tag: "red", badge: null }, { tag: "Bane::59", badge: "3" }, { tag: "red", badge: "1" }, { tag: "dead", badge: null },
+  ]);
+  assert.deepEqual(parseStatusMarkers(""), []);
+  const markers = [{ id: 59, name: "Bane", tag: "Bane::59", url: "https://example.invalid/bane.png" }];
+  const sb = sandbox({ campaign: { token_markers: markers } });
+  const token = sb.createToken({ name: "Orc", statusmarkers: "Bane::59@3" });
+  sb.loadSource(`var r = [];
+    on("ready", function () {
+      var t = getObj("graphic", "${token.id}");
+      var set = JSON.parse(Campaign().get("token_markers"));
+      r.push(t.get("status_Bane::59"), t.get("status_Bane"), set[0].tag, Campaign().get("_token_markers") === Campaign().get("token_markers"));
+      t.set("status_Bane", true);
+    });`);
+  sb.ready();
+  assert.deepEqual(sb.read("r"), ["3", false, "Bane::59", true]);
+  const warnings = sb.takeWarnings().map((w) => w.message);
+  assert.equal(warnings.length, 1);
+  assert.match(warnings[0], /"Bane" is not a colour, dead, or a tag of Campaign token_markers/);
+  sb.assertClean();
+});
+
+test("token_markers is read-only; a user edit of the marker set fires change:campaign:_token_markers", () => {
+  const sb = sandbox();
+  sb.loadSource(`${RECORDER}
+    on("change:campaign:_token_markers", record("markers"));
+    on("ready", function () { Campaign().set("token_markers", "[]"); });`);
+  sb.ready();
+  assert.match(sb.takeWarnings()[0].message, /read-only/);
+  sb.user.setTokenMarkers([{ id: 1, name: "Stun", tag: "Stun::1", url: "" }]);
+  assert.deepEqual(seen(sb).map((e) => [e.name, e.prev._token_markers]), [["markers", "[]"]]);
+  sb.assertClean();
+});
+
+test("a user toggling a marker changes statusmarkers: change:graphic:statusmarkers fires, prev holds the old string", () => {
+  const sb = sandbox();
+  const token = sb.createToken({ name: "Orc", statusmarkers: "red" });
+  sb.loadSource(`${RECORDER} on("change:graphic:statusmarkers", record("markers"));`);
+  sb.ready();
+  sb.user.changeGraphic(token, { status_blue: 2 });
+  assert.deepEqual(seen(sb).map((e) => e.prev.statusmarkers), ["red"]);
+  assert.equal(token.get("statusmarkers"), "red,blue@2");
+  sb.assertClean();
+});
+
+// ---------------------------------------------------------------------------------------------
+// Turn order (ROLL20.md §4)
+
+test("turnorder \"\" means an empty turn order", () => {
+  const sb = sandbox();
+  sb.loadSource(`var raw = Campaign().get("turnorder");`);
+  assert.equal(sb.read("raw"), "");
+  assert.deepEqual(sb.turnorder(), []);
+  sb.loadSource(`var parsed = JSON.parse(Campaign().get("turnorder"));`);
+  assert.match(sb.takeErrors()[0].message, /SyntaxError/, "JSON.parse(\"\") throws: treat \"\" as []");
+});
+
+test("advanceTurn moves the first row to the end, applies a top row's formula, fires one event", () => {
+  const sb = sandbox();
+  const a = sb.createToken({ name: "A" });
+  const b = sb.createToken({ name: "B" });
+  const rows = [
+    { id: a.id, pr: 15, custom: "", _pageid: sb.page.id },
+    { id: b.id, pr: 9, custom: "", _pageid: sb.page.id },
+    { id: "-1", pr: 1, custom: "Round", formula: "+1" },
+  ];
+  sb.loadSource(`${RECORDER} on("change:campaign:turnorder", record("turn"));`);
+  sb.ready();
+  sb.user.setTurnorder(rows);
+  sb.user.advanceTurn();
+  assert.deepEqual(sb.turnorder().map((r) => r.id), [b.id, "-1", a.id]);
+  sb.user.advanceTurn();
+  assert.deepEqual(sb.turnorder().map((r) => [r.id, r.pr]), [["-1", 2], [a.id, 15], [b.id, 9]], "the Round row reached the top: pr 1 -> 2");
+  const events = seen(sb);
+  assert.equal(events.length, 3);
+  assert.equal(JSON.parse(events[2].prev.turnorder)[0].id, b.id, "prev[0] is the turn that just ended");
+  sb.assertClean();
+});
+
+test("script turnorder writes are checked: a string, token rows with _pageid, custom rows with id \"-1\"", () => {
+  const sb = sandbox();
+  const a = sb.createToken({ name: "A" });
+  sb.loadSource(`Campaign().set("turnorder", JSON.stringify([{ id: "${a.id}", pr: 3, custom: "" }, { id: -1, pr: 1, custom: "Round" }]));`);
+  const warnings = sb.takeWarnings().map((w) => w.message);
+  assert.equal(warnings.length, 2);
+  assert.match(warnings[0], /must carry _pageid/);
+  assert.match(warnings[1], /id must be a string/);
+  sb.loadSource(`Campaign().set("turnorder", [{ id: "-1", pr: 1, custom: "Round" }]);`);
+  assert.match(sb.takeErrors()[0].message, /must be a JSON string/);
+});
+
+// ---------------------------------------------------------------------------------------------
+// Chat (Mod:Chat; ROLL20.md §3, §6)
+
+test("user chat: [[…]] become $[[n]] with documented inlinerolls; selection as {_id,_type} stubs; GM who suffix", () => {
+  const sb = sandbox();
+  const token = sb.createToken({ name: "Orc" });
+  sb.loadSource(`var got = null; on("chat:message", function (msg) { got = msg; });`);
+  sb.ready();
+  sb.scriptDice(4, 6, 1);
+  sb.user.chat(GM, "!surprise --roll [[1d6+2]] --other [[2d20kh1]]", { selected: [token] });
+  const msg = sb.read("got");
+  assert.equal(msg.type, "api");
+  assert.equal(msg.playerid, GM);
+  assert.equal(msg.who, "Gina (GM)");
+  assert.equal(msg.content, "!surprise --roll $[[0]] --other $[[1]]");
+  assert.deepEqual(msg.selected, [{ _id: token.id, _type: "graphic" }]);
+  const [first, second] = msg.inlinerolls;
+  assert.equal(first.expression, "1d6+2");
+  assert.equal(first.results.total, 6);
+  assert.deepEqual(first.results.rolls, [{ type: "R", dice: 1, sides: 6, results: [{ v: 4 }] }, { type: "M", expr: "+2" }]);
+  assert.equal(second.results.total, 6);
+  assert.deepEqual(second.results.rolls[0].results, [{ v: 6 }, { v: 1, d: true }]);
+  assert.deepEqual(second.results.rolls[0].mods, { keep: { count: 1, end: "h" } });
+  sb.user.chat(PLAYER, "!surprise");
+  const plain = sb.read("got");
+  assert.equal(plain.who, "Bob Smith");
+  assert.equal(plain.selected, undefined, "no selection: no selected field");
+  assert.equal(plain.inlinerolls, undefined);
+  sb.assertClean();
+});
+
+test("user chat resolves @{selected|…}, @{Name|…|max}, queries (answered or default) and sheet defaults", () => {
+  const sb = sandbox({ sheetDefaults: { surprisebonus: "0" } });
+  const hero = sb.createCharacter({ name: "Hero", attributes: { dexterity: { current: 14, max: 18 } } });
+  const token = sb.createToken({ name: "Hero", represents: hero.id });
+  sb.loadSource(`var got = []; on("chat:message", function (msg) { got.push(msg.content + " = " + msg.inlinerolls.map(function (r) { return r.results.total; }).join(",")); });`);
+  sb.ready();
+  sb.scriptDice(3, 3);
+  sb.user.chat(GM, "!s [[1d6 + @{selected|surprisebonus}[BON] + ?{Modifier?|0}[MOD]]] [[@{Hero|dexterity|max}]]", { selected: [token] });
+  sb.user.chat(GM, "!s [[1d6 + ?{Modifier?|0}]] [[?{Modifier?|0}]]", { queries: { "Modifier?": "2" } });
+  assert.deepEqual(sb.read("got"), ["!s $[[0]] $[[1]] = 3,18", "!s $[[0]] $[[1]] = 5,2"]);
+  assert.throws(() => sb.user.chat(GM, "!s [[@{selected|wisdom}]]", { selected: [token] }), /No attribute was found/);
+  assert.throws(() => sb.user.chat(GM, "!s ?{Name}"), /has no default/);
+  sb.assertClean();
+});
+
+test("user chat: whispers, emotes, /roll results and roll templates have the documented fields", () => {
+  const sb = sandbox();
+  sb.loadSource(`var got = []; on("chat:message", function (msg) { got.push(msg); });`);
+  sb.ready();
+  sb.scriptDice(2, 3, 4, 5);
+  sb.user.chat(PLAYER, "/w gm secret");
+  sb.user.chat(GM, "/w \"Bob Smith\" for you");
+  sb.user.chat(PLAYER, "/em ducks");
+  sb.user.chat(PLAYER, "/roll 3d6+1 fire damage");
+  sb.user.chat(PLAYER, "&{template:default} {{name=Check}} {{Roll=[[1d20]]}}");
+  const [w1, w2, em, roll, tpl] = sb.read("got");
+  assert.deepEqual([w1.type, w1.target, w1.content], ["whisper", "gm", "secret"]);
+  assert.deepEqual([w2.type, w2.target, w2.target_name, w2.content], ["whisper", PLAYER, "Bob Smith", "for you"]);
+  assert.deepEqual([em.type, em.content], ["emote", "ducks"]);
+  assert.equal(roll.type, "rollresult");
+  assert.equal(roll.origRoll, "3d6+1 fire damage");
+  const parsed = JSON.parse(roll.content);
+  assert.equal(parsed.total, 10);
+  assert.equal(parsed.type, "V");
+  assert.equal(roll.inlinerolls, undefined, "a /roll result is in content (JSON), not in inlinerolls");
+  assert.equal(tpl.rolltemplate, "default");
+  assert.equal(tpl.inlinerolls[0].results.total, 5);
+  sb.assertClean();
+});
+
+test("sendChat records posted messages and parses whisper targets; an unquoted name with spaces misfires", async () => {
+  const sb = sandbox();
+  sb.loadSource(`on("ready", function () {
+      sendChat("Surprise", "/w gm <b>GM only</b>", null, { noarchive: true });
+      sendChat("Surprise", '/w "Bob Smith" quoted');
+      sendChat("Surprise", "/w Bob Smith unquoted");
+      sendChat("Surprise", "/direct <div>hello</div>");
+    });`);
+  sb.ready();
+  await sb.settle();
+  assert.equal(sb.chat.length, 4);
+  assert.deepEqual(sb.chat.map((m) => m.whisperTo), ["gm", "Bob Smith", "Bob", null]);
+  assert.deepEqual(sb.whispersTo("gm").map((m) => m.content), ["<b>GM only</b>"]);
+  assert.deepEqual(sb.whispersTo("Bob Smith").map((m) => m.content), ["quoted"]);
+  assert.deepEqual(sb.chat[0].options, { noarchive: true });
+  assert.equal(sb.chat[1].target, PLAYER);
+  assert.equal(sb.lastChat().direct, true);
+  assert.equal(sb.lastChat().who, "Surprise");
+  const errors = sb.takeErrors();
+  assert.equal(errors.length, 1);
+  assert.match(errors[0].message, /whisper to "Bob" matches no player or character/);
+  sb.assertClean();
+});
+
+test("sendChat with a callback posts nothing; the callback runs later with evaluated inline rolls", async () => {
+  const sb = sandbox();
+  sb.loadSource(`var result = "unset";
+    on("ready", function () {
+      sendChat("", "[[1d6+2]] and [[2d6]]", function (ops) {
+        result = [ops.length, ops[0].inlinerolls[0].results.total, ops[0].inlinerolls[1].results.total, ops[0].content, ops[0].playerid];
+      });
+      log("sync: " + JSON.stringify(result));
+    });`);
+  sb.scriptDice(5, 1, 2);
+  sb.ready();
+  assert.deepEqual(sb.logs, ["sync: \"unset\""], "the callback is asynchronous");
+  await sb.settle();
+  assert.deepEqual(sb.read("result"), [1, 7, 3, "$[[0]] and $[[1]]", "API"]);
+  assert.equal(sb.chat.length, 0);
+  assert.equal(sb.callbackChat.length, 1);
+  assert.equal(sb.callbackChat[0].text, "7 and 3");
+  sb.assertClean();
+});
+
+test("sendChat(\"…\", \"/roll 3d6\", cb): a rollresult whose content is the JSON of the roll", async () => {
+  const sb = sandbox();
+  sb.loadSource(`var r = null;
+    on("ready", function () { sendChat("System", "/roll 3d6", function (ops) { r = [ops[0].type, JSON.parse(ops[0].content).total, ops[0].inlinerolls]; }); });`);
+  sb.scriptDice(1, 2, 3);
+  sb.ready();
+  await sb.settle();
+  assert.deepEqual(sb.read("r"), ["rollresult", 6, undefined]);
+  sb.assertClean();
+});
+
+test("sendChat of a command reaches chat:message asynchronously as type api, playerid API, no selection", async () => {
+  const sb = sandbox();
+  sb.loadSource(`var got = [];
+    on("chat:message", function (msg) { got.push([msg.type, msg.playerid, msg.who, msg.content, "selected" in msg]); });
+    on("ready", function () { sendChat("Surprise", "!other --ping"); got.push("sent"); });`);
+  sb.ready();
+  await sb.settle();
+  assert.deepEqual(sb.read("got"), ["sent", ["api", "API", "Surprise", "!other --ping", false]]);
+  sb.assertClean();
+});
+
+test("posted API messages are seen by chat:message handlers too (a handler must ignore its own output)", async () => {
+  const sb = sandbox();
+  sb.loadSource(`var count = 0;
+    on("chat:message", function (msg) { count++; if (count < 50) sendChat("Echo", "echo " + count); });`);
+  sb.ready();
+  sb.user.chat(GM, "hello");
+  await sb.settle();
+  assert.equal(sb.read("count"), 50, "the handler hears its own messages: a loop");
+  sb.assertClean();
+});
+
+test("sendChat resolves @{Name|attr}; a query in a roll, @{selected|…} and unknown attributes are errors", async () => {
+  const sb = sandbox();
+  sb.createCharacter({ name: "Hero", attributes: { dexterity: 14 } });
+  sb.loadSource(`on("ready", function () {
+      sendChat("S", "Dex @{Hero|dexterity}");
+      sendChat("S", "[[1d6+?{Bonus|0}]]");
+      sendChat("S", "@{selected|dexterity}");
+      sendChat("S", "@{Hero|wisdom}");
+    });`);
+  sb.ready();
+  await sb.settle();
+  assert.deepEqual(sb.chat.map((m) => m.content), ["Dex 14"]);
+  const errors = sb.takeErrors().map((e) => e.message);
+  assert.equal(errors.length, 3);
+  assert.match(errors[0], /cannot evaluate roll "1d6\+\?\{Bonus\|0\}": unresolved \?\{…\}/);
+  assert.match(errors[1], /needs a selected token/);
+  assert.match(errors[2], /No attribute was found for @\{Hero\|wisdom\}/);
+  sb.assertClean();
+});
+
+test("user.clickButton sends a button's command (HTML entities decoded, queries answered)", () => {
+  const sb = sandbox();
+  sb.loadSource(`var got = [];
+    on("chat:message", function (msg) { got.push(msg.content); });
+    on("ready", function () { sendChat("S", '/w gm <a href="!surprise --apply&#64;x ?{Round|0}">Apply</a> [Help](!surprise --help)'); });`);
+  sb.ready();
+  const posted = sb.lastChat();
+  sb.user.clickButton(GM, posted, "Apply", { queries: { Round: "2" } });
+  sb.user.clickButton(GM, posted, "Help");
+  assert.deepEqual(sb.read("got"), ["!surprise --apply@x 2", "!surprise --help"]);
+});
+
+test("&{tracker} in a user's roll adds the selected token to the turn order (a user change: events fire)", () => {
+  const sb = sandbox();
+  const token = sb.createToken({ name: "Orc" });
+  sb.loadSource(`${RECORDER} on("change:campaign:turnorder", record("turn"));`);
+  sb.ready();
+  sb.scriptDice(11);
+  sb.user.chat(GM, "[[1d20+2 &{tracker}]]", { selected: [token] });
+  assert.deepEqual(sb.turnorder(), [{ id: token.id, pr: "13", custom: "", _pageid: sb.page.id }]);
+  assert.equal(seen(sb).length, 1);
+  sb.assertClean();
+});
+
+// ---------------------------------------------------------------------------------------------
+// Globals
+
+test("playerIsGM follows the player list and changes at once; 'API' is not a player", () => {
+  const sb = sandbox();
+  sb.loadSource(`function check() { return [playerIsGM("${GM}"), playerIsGM("${PLAYER}"), playerIsGM("API"), playerIsGM("-unknown")]; }`);
+  assert.deepEqual(sb.read("check()"), [true, false, false, false]);
+  sb.setGM(PLAYER, true);
+  assert.deepEqual(sb.read("check()"), [true, true, false, false]);
+  sb.assertClean();
+});
+
+test("randomInteger takes scripted faces; running out or a face above max is an error", () => {
+  const sb = sandbox();
+  sb.scriptDice(3, 20);
+  sb.loadSource(`var a = randomInteger(6);`);
+  assert.equal(sb.read("a"), 3);
+  assert.deepEqual(sb.diceLeft(), [20]);
+  assert.throws(() => sb.assertClean(), /unused scripted dice: 20/);
+  sb.loadSource(`var b = randomInteger(6);`);
+  assert.equal(sb.diceLeft().length, 0);
+  const errors = sb.takeErrors().map((e) => e.message);
+  assert.match(errors[0], /next scripted face 20 is larger than 6/);
+  sb.loadSource(`var c = randomInteger(6);`);
+  assert.match(sb.takeErrors()[0].message, /no scripted dice left/);
+  const seeded = createSandbox({ randomInteger: 7 });
+  seeded.loadSource(`var rolls = []; for (var i = 0; i < 200; i++) rolls.push(randomInteger(6));`);
+  const rolls = seeded.read("rolls");
+  assert.ok(rolls.every((v) => Number.isInteger(v) && v >= 1 && v <= 6));
+  assert.equal(new Set(rolls).size, 6);
+});
+
+test("Math.random is flagged (roll with randomInteger)", () => {
+  const sb = sandbox();
+  sb.loadSource(`var x = Math.random();`);
+  assert.match(sb.takeWarnings()[0].message, /randomInteger/);
+});
+
+test("getAttrByName: value as stored, max, sheet default, undefined, exact case unless configured, repeating $n", () => {
+  const sb = sandbox({ sheetDefaults: { surprisebonus: "0", perception: { current: "10", max: "" } } });
+  const hero = sb.createCharacter({
+    name: "Hero",
+    attributes: {
+      dexterity: { current: 14, max: 18 }, SurpriseBonus: 2,
+      "repeating_skills_-Row1_name": "Stealth", "repeating_skills_-Row2_name": "Tactics", "repeating_skills_-Row2_level": "12",
+    },
+  });
+  sb.loadSource(`function g(n, t) { return getAttrByName("${hero.id}", n, t); }
+    var r = [g("dexterity"), g("dexterity", "max"), g("surprisebonus"), g("SurpriseBonus"), g("perception"),
+             g("never"), g("Dexterity"), g("repeating_skills_$1_name"), g("repeating_skills_$1_level"), g("repeating_skills_$5_name")];`);
+  assert.deepEqual(sb.read("r"), ["14", "18", "0", "2", "10", undefined, undefined, "Tactics", "12", undefined]);
+  const loose = sandbox({ attrNamesCaseInsensitive: true });
+  const h2 = loose.createCharacter({ name: "Hero", attributes: { SurpriseBonus: 2 } });
+  loose.loadSource(`var v = getAttrByName("${h2.id}", "surprisebonus");`);
+  assert.equal(loose.read("v"), "2");
+  sb.assertClean();
+});
+
+test("underscore subset: common functions work, a missing one fails loudly", () => {
+  const sb = sandbox();
+  sb.loadSource(`var r = [
+      _.map([1, 2, 3], function (x) { return x * 2; }),
+      _.chain([3, 1, 2]).sortBy(function (x) { return x; }).map(function (x) { return x + 1; }).value(),
+      _.pluck([{ a: 1 }, { a: 2 }], "a"),
+      _.reduce([1, 2, 3], function (m, x) { return m + x; }, 0),
+      _.reduce([1, 2, 3], function (m, x) { return m + x; }),
+      _.find({ x: 1, y: 2 }, function (v) { return v > 1; }),
+      _.isEmpty({}), _.uniq([1, 1, 2]), _.filter([1, 2, 3, 4], function (x) { return x % 2; }),
+    ];`);
+  assert.deepEqual(sb.read("r"), [[2, 4, 6], [2, 3, 4], [1, 2], 6, 6, 2, true, [1, 2], [1, 3]]);
+  sb.loadSource(`_.memoize(function () {});`);
+  assert.match(sb.takeErrors()[0].message, /_\.memoize is not emulated/);
+});
+
+test("log records one line per call; Roll20 objects print as their properties", () => {
+  const sb = sandbox();
+  const token = sb.createToken({ name: "Orc" });
+  sb.loadSource(`log("-=> Surprise v1.0.0 <=-"); log({ a: 1 }); log(getObj("graphic", "${token.id}"));`);
+  assert.equal(sb.logs[0], "-=> Surprise v1.0.0 <=-");
+  assert.equal(sb.logs[1], "{\"a\":1}");
+  assert.equal(JSON.parse(sb.logs[2]).name, "Orc");
+  sb.assertClean();
+});
+
+test("timers are virtual: setTimeout runs on advanceTime, zero-delay work on settle", async () => {
+  const sb = sandbox();
+  sb.loadSource(`var ticks = [];
+    on("ready", function () {
+      setTimeout(function () { ticks.push("later"); }, 1000);
+      setTimeout(function () { ticks.push("soon"); }, 0);
+      var id = setTimeout(function () { ticks.push("cancelled"); }, 10);
+      clearTimeout(id);
+    });`);
+  sb.ready();
+  assert.deepEqual(sb.read("ticks"), []);
+  await sb.settle();
+  assert.deepEqual(sb.read("ticks"), ["soon"]);
+  await sb.advanceTime(999);
+  assert.deepEqual(sb.read("ticks"), ["soon"]);
+  await sb.advanceTime(1);
+  assert.deepEqual(sb.read("ticks"), ["soon", "later"]);
+  sb.assertClean();
+});
+
+// ---------------------------------------------------------------------------------------------
+// State and restarts
+
+test("state survives a restart through JSON; ready fires again and handlers are bound anew", () => {
+  const sb = sandbox();
+  sb.state = { Surprise: { version: 1, config: { marker: "red" } } }; // an old schema seeded by the test
+  const source = `var readyCount = 0;
+    on("ready", function () {
+      readyCount++;
+      state.Surprise = state.Surprise || {};
+      state.Surprise.version = 2;
+      state.Surprise.runs = (state.Surprise.runs || 0) + 1;
+    });`;
+  sb.loadSource(source);
+  sb.ready();
+  assert.deepEqual(sb.stateSnapshot().Surprise, { version: 2, config: { marker: "red" }, runs: 1 });
+  sb.restart();
+  assert.equal(sb.read("readyCount"), 1, "a fresh script instance");
+  assert.deepEqual(sb.stateSnapshot().Surprise, { version: 2, config: { marker: "red" }, runs: 2 });
+  sb.assertClean();
+});
+
+test("non-JSON state is lost at restart and reported: functions, NaN, Roll20 objects, class instances", () => {
+  const sb = sandbox();
+  const token = sb.createToken({ name: "Orc" });
+  sb.loadSource(`on("ready", function () {
+      if (state.S) return;
+      state.S = { fn: function () { return 1; }, n: NaN, token: getObj("graphic", "${token.id}"), when: new Date(0), ok: [1, "a"] };
+    });`);
+  sb.ready();
+  assert.equal(sb.read("typeof state.S.fn"), "function", "fine until the sandbox restarts");
+  sb.restart();
+  assert.equal(sb.stateSnapshot().S.fn, undefined, "the function is gone");
+  assert.equal(sb.stateSnapshot().S.n, null);
+  assert.equal(typeof sb.stateSnapshot().S.token, "object");
+  assert.equal(typeof sb.stateSnapshot().S.token.get, "undefined", "a stored Roll20 object comes back as plain data");
+  assert.deepEqual(sb.stateSnapshot().S.ok, [1, "a"]);
+  const errors = sb.takeErrors().map((e) => e.message);
+  assert.equal(errors.length, 4);
+  assert.match(errors.join("\n"), /S\.fn is a function[\s\S]*S\.n is NaN[\s\S]*S\.token is a Roll20 object[\s\S]*S\.when is a Date/);
+});
+
+// ---------------------------------------------------------------------------------------------
+// Loading
+
+test("scripts share one sandbox like Roll20's concatenated file: globals shared, line numbers continue", () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "roll20-harness-"));
+  try {
+    const meta = (name) => `var API_Meta = API_Meta || {};
+API_Meta.${name} = { offset: Number.MAX_SAFE_INTEGER, lineCount: -1 };
+{ try { throw new Error(""); } catch (e) { API_Meta.${name}.offset = (parseInt(e.stack.split(/\\n/)[1].replace(/^.*:(\\d+):.*$/, "$1"), 10) - 3); } }
+`;
+    fs.writeFileSync(path.join(dir, "One.js"), `${meta("One")}const Shared = 1;\n`);
+    fs.writeFileSync(path.join(dir, "Two.js"), `${meta("Two")}var seenShared = Shared;\n`);
+    fs.writeFileSync(path.join(dir, "Three.js"), "const Shared = 2;\n");
+    const sb = sandbox();
+    sb.load(path.join(dir, "One.js")).load(path.join(dir, "Two.js"));
+    assert.equal(sb.read("seenShared"), 1);
+    assert.deepEqual(sb.read("[API_Meta.One.offset, API_Meta.Two.offset]"), [0, 5], "Two starts after One's 5 lines");
+    sb.load(path.join(dir, "Three.js"));
+    assert.match(sb.takeErrors()[0].message, /Identifier 'Shared' has already been declared/);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("user actions need a ready game; ready cannot fire twice", () => {
+  const sb = sandbox();
+  assert.throws(() => sb.user.chat(GM, "hi"), /before ready/);
+  sb.ready();
+  assert.throws(() => sb.ready(), /already fired/);
+  assert.throws(() => sb.loadSource("var late = 1;"), /before ready\(\)/);
+});
+
+// ---------------------------------------------------------------------------------------------
+// Dice evaluator
+
+test("dice evaluator: keep/drop, groups, functions, labels; unsupported syntax is rejected", () => {
+  const faces = [6, 2, 5, 1, 4, 3];
+  const die = (sides) => {
+    const f = faces.shift();
+    assert.ok(f <= sides);
+    return f;
+  };
+  assert.equal(evaluateRoll("4d6dl1", die).results.total, 13);
+  assert.equal(evaluateRoll("{1d6, 1d6}kl1 + floor(7/2)[HALF]", die).results.total, 6);
+  assert.equal(evaluateRoll("-2 + 3*2", die).results.total, 4);
+  assert.deepEqual(faces, [], "every face used");
+  assert.throws(() => evaluateRoll("1d6!", () => 1), /not emulated/);
+  assert.throws(() => evaluateRoll("1d6 fire", () => 1), /unexpected/);
+  assert.throws(() => evaluateRoll("1d6 + 1d8 +", () => assert.fail("no die is rolled for a malformed roll")), /ends early/);
+  assert.equal(evaluateRoll("1d20 fire", () => 7, { allowComment: true }).comment, "fire");
+});
+
+// ---------------------------------------------------------------------------------------------
+// End to end: a script following ROLL20.md §3 runs clean; each classic mistake is caught
+
+const GOOD_SCRIPT = `
+var API_Meta = API_Meta || {};
+API_Meta.Demo = { offset: Number.MAX_SAFE_INTEGER, lineCount: -1 };
+{ try { throw new Error(""); } catch (e) { API_Meta.Demo.offset = (parseInt(e.stack.split(/\\n/)[1].replace(/^.*:(\\d+):.*$/, "$1"), 10) - 4); } }
+
+const Demo = (() => { // eslint-disable-line no-unused-vars
+  const scriptName = "Demo", version = "1.0.0", schemaVersion = 2;
+  const checkInstall = () => {
+    log("-=> " + scriptName + " v" + version + " <=-");
+    switch (state[scriptName] && state[scriptName].version) {
+      case 1: state[scriptName].marker = state[scriptName].marker || "red"; state[scriptName].round = 0; /* falls through */
+      case 2: state[scriptName].version = schemaVersion; break;
+      default: state[scriptName] = { version: schemaVersion, marker: "red", round: 0 };
+    }
+  };
+  const processInlinerolls = (msg) => (_.has(msg, "inlinerolls")
+    ? _.chain(msg.inlinerolls).reduce((m, v, k) => { m["$[[" + k + "]]"] = v.results.total || 0; return m; }, {})
+        .reduce((m, v, k) => m.replace(k, v), msg.content).value()
+    : msg.content);
+  const turnOrder = () => { const raw = Campaign().get("turnorder"); return raw === "" ? [] : JSON.parse(raw); };
+  const onTurnChange = (prevRaw) => {
+    const cur = turnOrder(), prev = prevRaw === "" ? [] : JSON.parse(prevRaw);
+    if (cur.length && prev.length && cur[0].id !== prev[0].id && cur[0].id === "-1") {
+      state[scriptName].round += 1;
+      sendChat(scriptName, "/w gm Round " + state[scriptName].round);
+    }
+  };
+  const handleInput = (msg) => {
+    if (msg.type !== "api" || !/^!demo(\\b\\s|$)/.test(msg.content)) return;
+    if (!playerIsGM(msg.playerid)) return;
+    const who = (getObj("player", msg.playerid) || { get: () => "API" }).get("_displayname");
+    const args = processInlinerolls(msg).split(/\\s+--/).slice(1);
+    const tokens = (msg.selected || []).map((o) => getObj("graphic", o._id)).filter(Boolean);
+    args.forEach((arg) => {
+      const [cmd, value] = arg.split(/\\s+/);
+      if (cmd === "mark") tokens.forEach((t) => t.set("status_" + state[scriptName].marker, Math.min(9, Number(value))));
+      if (cmd === "next") {
+        const prevRaw = Campaign().get("turnorder");
+        const rows = turnOrder();
+        if (rows.length === 0) return;
+        rows.push(rows.shift());
+        Campaign().set("turnorder", JSON.stringify(rows));
+        onTurnChange(prevRaw); // script changes fire no events: call our own handler
+      }
+      if (cmd === "roll") {
+        sendChat("", "[[1d6]]", (ops) => sendChat(scriptName, '/w "' + who + '" rolled ' + ops[0].inlinerolls[0].results.total));
+      }
+    });
+  };
+  on("ready", () => {
+    checkInstall();
+    on("chat:message", handleInput);
+    on("change:campaign:turnorder", (obj, prev) => onTurnChange(prev.turnorder));
+  });
+  return { version };
+})();
+`;
+
+async function runDemo(source) {
+  const sb = createSandbox({ players: [{ id: GM, displayname: "Gina Lee", isGM: true }] });
+  const token = sb.createToken({ name: "Orc" });
+  sb.state = { Demo: { version: 1 } };
+  sb.loadSource(source, "Demo.js");
+  sb.ready();
+  sb.user.chat(GM, "!demo --next"); // empty turn order, nothing selected
+  sb.user.setTurnorder([{ id: token.id, pr: "12", custom: "", _pageid: sb.page.id }, { id: "-1", pr: "1", custom: "Round" }]);
+  sb.scriptDice(2, 5);
+  sb.user.chat(GM, "!demo --mark [[1d4+1]] --next --roll", { selected: [token] });
+  await sb.settle();
+  sb.user.advanceTurn();
+  sb.user.advanceTurn();
+  await sb.settle();
+  return { sb, token };
+}
+
+test("end to end: a script written the documented way runs clean", async () => {
+  const { sb, token } = await runDemo(GOOD_SCRIPT);
+  sb.assertClean();
+  assert.equal(token.get("status_red"), "3");
+  assert.deepEqual(sb.chat.map((m) => [m.whisperTo, m.text]), [["gm", "Round 1"], ["Gina Lee", "rolled 5"], ["gm", "Round 2"]]);
+  assert.deepEqual(sb.stateSnapshot().Demo, { version: 2, marker: "red", round: 2 });
+  assert.equal(sb.read("API_Meta.Demo.offset"), 0);
+  assert.equal(sb.read("Demo.version"), "1.0.0");
+});
+
+const MISTAKES = [
+  ["prev read with get()", "onTurnChange(prev.turnorder)", "onTurnChange(prev.get('turnorder'))", /prev\.get is not a function/],
+  ["turnorder \"\" parsed as JSON", 'raw === "" ? [] : JSON.parse(raw)', "JSON.parse(raw)", /SyntaxError/],
+  ["own handler not called after a script write", "onTurnChange(prevRaw); //", "//", /Round 1/],
+  ["GM name taken from msg.who", '(getObj("player", msg.playerid) || { get: () => "API" }).get("_displayname")', "msg.who",
+    /whisper to "Gina Lee \(GM\)" matches no player/],
+  ["unquoted whisper name", `'/w "' + who + '" rolled '`, "'/w ' + who + ' rolled '", /whisper to "Gina" matches no player/],
+  ["selection used without a guard", "(msg.selected || [])", "msg.selected", /reading 'map'/],
+  ["inline roll placeholder used as the value", "processInlinerolls(msg)", "msg.content", /status_red = NaN/],
+  ["badge set beyond 9", "Math.min(9, Number(value))", "Number(value) + 10", /clamped to 9/],
+  ["callback result read synchronously", "sendChat(\"\", \"[[1d6]]\", (ops) => sendChat(scriptName, '/w \"' + who + '\" rolled ' + ops[0].inlinerolls[0].results.total));",
+    "let r; sendChat(\"\", \"[[1d6]]\", (ops) => { r = ops[0].inlinerolls[0].results.total; }); sendChat(scriptName, '/w \"' + who + '\" rolled ' + r);", /rolled undefined/],
+];
+
+for (const [name, good, bad, expected] of MISTAKES) {
+  test(`end to end: the mistake "${name}" is caught`, async () => {
+    assert.ok(GOOD_SCRIPT.includes(good), `fixture text not found: ${good}`);
+    const { sb } = await runDemo(GOOD_SCRIPT.replace(good, bad));
+    let caught = null;
+    try {
+      sb.assertClean();
+      assert.deepEqual(sb.chat.map((m) => m.text), ["Round 1", "rolled 5", "Round 2"]);
+      assert.deepEqual(sb.stateSnapshot().Demo.round, 2);
+    } catch (error) {
+      caught = error;
+    }
+    assert.ok(caught, "the harness let the wrong script pass");
+    assert.match(String(caught.message), expected);
+  });
+}
