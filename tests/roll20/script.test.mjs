@@ -1,0 +1,173 @@
+// Behaviour of the generated example Roll20 scripts in the emulated Mod sandbox (run by tests/test_roll20_script.py).
+// SCRIPTS_DIR holds <id>/roll20/<Name>.js for the three example campaigns.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { createSandbox } from "./harness.mjs";
+
+const DIR = process.env.SCRIPTS_DIR;
+const GURPS = { file: `${DIR}/ambush-gurps-example/roll20/AmbushGurpsExample.js`, name: "AmbushGurpsExample" };
+const ADND = { file: `${DIR}/ambush-adnd-example/roll20/AmbushAdndExample.js`, name: "AmbushAdndExample" };
+const GM = "-GM0000000000000001";
+const PLAYER = "-PL0000000000000001";
+const players = [{ id: GM, displayname: "Gina", isGM: true }, { id: PLAYER, displayname: "Pat Doe", isGM: false }];
+
+/** A sandbox with the script loaded and ready, and two characters (IQ 12, friendly; IQ 10, hostile). */
+async function ready(script = GURPS, { seed } = {}) {
+  const sb = createSandbox({ players });
+  if (seed) seed(sb);
+  const ava = sb.createCharacter({ name: "Ava", controlledby: PLAYER, attributes: { intelligence: 12, perception: 12 } });
+  const orc = sb.createCharacter({ name: "Orc", controlledby: "", attributes: { intelligence: 10, perception: 10 } });
+  const tokens = [
+    sb.createToken({ name: "Ava", represents: ava.id, controlledby: PLAYER }),
+    sb.createToken({ name: "Orc", represents: orc.id, controlledby: "" }),
+  ];
+  await sb.load(script.file);
+  sb.ready();
+  await sb.settle();
+  return { sb, tokens };
+}
+
+/** Rows for the turn order. */
+const rows = (tokens) => tokens.map((token) => ({ id: token.id, pr: "0", custom: "", _pageid: token.get("_pageid") }));
+
+/** The GM's whispers since an index. */
+const whispers = (sb, from = 0) => sb.chat.slice(from).filter((c) => c.whisperTo?.toLowerCase?.() === "gm");
+
+test("on ready: the version banner, the GM macros (once), and a fresh state", async () => {
+  const { sb } = await ready();
+  assert.ok(sb.logs.some((line) => line.includes("-=> AmbushGurpsExample v1.0.0 <=-")));
+  const names = sb.findObjs({ _type: "macro" }).map((macro) => macro.get("name")).sort();
+  assert.deepEqual(names, ["Surprise", "Surprise-Clear", "Surprise-Help", "Surprise-Roll", "Surprise-Status"]);
+  sb.restart();
+  await sb.settle();
+  assert.equal(sb.findObjs({ _type: "macro" }).length, 5, "no duplicate macros after a restart");
+  assert.equal(sb.read(`state.${GURPS.name}.version`), 2);
+  sb.assertClean({ allowWarnings: true });
+});
+
+test("help lists the commands as buttons, for players too", async () => {
+  const { sb } = await ready();
+  const before = sb.chat.length;
+  sb.user.chat(PLAYER, "!surprise help");
+  await sb.settle();
+  const help = sb.chat.slice(before).find((c) => c.whisperTo === "Pat Doe");
+  assert.ok(help, "whispered to the player who asked, by quoted display name");
+  for (const command of ["!surprise resolve --procedure partial", "!surprise roll", "!surprise status", "!surprise clear"]) {
+    assert.ok(help.content.includes(`href="${command}`), command);
+  }
+});
+
+test("a player sending a GM command gets a clear whisper and nothing happens", async () => {
+  const { sb, tokens } = await ready();
+  sb.user.setTurnorder(rows(tokens));
+  const before = sb.chat.length;
+  sb.user.chat(PLAYER, "!surprise resolve --procedure total");
+  await sb.settle();
+  const reply = sb.chat.slice(before).find((c) => c.whisperTo === "Pat Doe");
+  assert.match(reply.content, /Only a game master/);
+  assert.equal(sb.read(`state.${GURPS.name}.draft`), null);
+  sb.assertClean({ allowWarnings: true });
+});
+
+test("the draft asks for what the sheets cannot give; Roll resolves and marks the stunned", async () => {
+  const { sb, tokens } = await ready();
+  sb.user.setTurnorder(rows(tokens));
+  sb.user.chat(GM, "!surprise resolve --procedure total");
+  await sb.settle();
+  const draft = sb.read(`state.${GURPS.name}.draft`);
+  assert.equal(draft.members[tokens[0].id].iq, 12, "IQ read from the sheet's intelligence attribute");
+  sb.scriptDice(2);
+  const card = whispers(sb).at(-1);
+  sb.user.clickButton(GM, card, "Roll");
+  await sb.settle();
+  assert.match(tokens[1].get("statusmarkers"), /yellow@2/, "frozen for 2 seconds, shown as a badge");
+  sb.assertClean({ allowWarnings: true });
+});
+
+test("hostile names are escaped in every card", async () => {
+  const { sb, tokens } = await ready();
+  tokens[1].set("name", `<img src=x onerror=alert(1)>|@{x}[[1d6]]`);
+  sb.user.setTurnorder(rows(tokens));
+  sb.user.chat(GM, "!surprise resolve --procedure total");
+  await sb.settle();
+  sb.scriptDice(1);
+  sb.user.chat(GM, "!surprise roll");
+  await sb.settle();
+  for (const message of sb.chat) {
+    assert.ok(!message.content.includes("<img"), message.content);
+    assert.ok(!message.content.includes("@{x}") && !message.content.includes("[[1d6]]"));
+  }
+  sb.assertClean({ allowWarnings: true });
+});
+
+test("an empty, then a damaged turn order: a clear whisper, no crash", async () => {
+  const { sb } = await ready();
+  sb.user.chat(GM, "!surprise resolve --procedure total");
+  await sb.settle();
+  assert.match(whispers(sb).at(-1).content, /Select the tokens/);
+  sb.user.setTurnorder("[{not json");
+  await sb.settle();
+  sb.user.chat(GM, "!surprise status");
+  await sb.settle();
+  assert.equal(sb.takeErrors().filter((e) => e.kind === "crash").length, 0);
+});
+
+test("a token deleted mid-surprise and a token without a character do not break the automation", async () => {
+  const { sb, tokens } = await ready();
+  const loner = sb.createToken({ name: "Loner", controlledby: "" });
+  const all = [...tokens, loner];
+  sb.user.setTurnorder(rows(all));
+  sb.user.chat(GM, "!surprise resolve --procedure total");
+  await sb.settle();
+  sb.user.chat(GM, `!surprise set --token ${loner.id} --iq 9`);
+  await sb.settle();
+  sb.scriptDice(3);
+  sb.user.chat(GM, "!surprise roll");
+  await sb.settle();
+  sb.user.deleteGraphic(tokens[1]);
+  await sb.settle();
+  for (let i = 0; i < 6; i += 1) {
+    sb.scriptDice(3, 3, 3);
+    sb.user.advanceTurn();
+    await sb.settle();
+  }
+  assert.equal(sb.takeErrors().filter((e) => e.kind === "crash").length, 0);
+});
+
+test("a state from schema 1 is migrated and keeps its marker; a damaged one is replaced", async () => {
+  let { sb } = await ready(GURPS, { seed: (box) => { box.state.AmbushGurpsExample = { version: 1, marker: "purple" }; } });
+  assert.equal(sb.read(`state.${GURPS.name}.config.marker`), "purple");
+  assert.equal(sb.read(`state.${GURPS.name}.version`), 2);
+  ({ sb } = await ready(GURPS, { seed: (box) => { box.state.AmbushGurpsExample = "garbage"; } }));
+  assert.equal(sb.read(`state.${GURPS.name}.config.marker`), "yellow");
+});
+
+test("clear removes every marker the script set and its round row", async () => {
+  const { sb, tokens } = await ready(ADND);
+  sb.user.setTurnorder(rows(tokens));
+  sb.user.chat(GM, "!surprise resolve --procedure roll");
+  await sb.settle();
+  sb.scriptDice(5, 2); // the hostile side is surprised for 2 segments
+  sb.user.chat(GM, "!surprise roll");
+  await sb.settle();
+  assert.match(tokens[1].get("statusmarkers"), /yellow@2/);
+  assert.ok(sb.turnorder().some((row) => row.id === "-1"));
+  sb.user.chat(GM, "!surprise clear");
+  await sb.settle();
+  assert.equal(tokens[1].get("statusmarkers"), "");
+  assert.ok(!sb.turnorder().some((row) => row.id === "-1"));
+});
+
+test("a custom token marker is found by its name", async () => {
+  const { sb, tokens } = await ready(GURPS);
+  sb.user.setTokenMarkers([{ id: 59, name: "Ambushed", tag: "Ambushed::59", url: "x" }]);
+  sb.user.chat(GM, "!surprise config --marker Ambushed");
+  await sb.settle();
+  sb.user.setTurnorder(rows(tokens));
+  sb.user.chat(GM, "!surprise resolve --procedure total");
+  await sb.settle();
+  sb.scriptDice(4);
+  sb.user.chat(GM, "!surprise roll");
+  await sb.settle();
+  assert.match(tokens[1].get("statusmarkers"), /Ambushed::59@4/);
+});
