@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -63,3 +65,18 @@ def run_node(*args: str, cwd: Path = ROOT, timeout: int = 300) -> subprocess.Com
     """Run a Node script from the repository root"""
     assert NODE, "node is required"
     return subprocess.run([NODE, *args], capture_output=True, text=True, cwd=cwd, timeout=timeout, check=False)
+
+
+NODE_SUMMARY = re.compile(r"^# (tests|pass|fail|cancelled) (\d+)$", re.MULTILINE)
+
+
+def assert_node_tests_pass(test_file: Path, env: dict[str, str] | None = None) -> None:
+    """Run a node:test file and fail with its output unless every one of its tests passed"""
+    assert NODE, "node is not on PATH; the Node tests need Node 18+"
+    done = subprocess.run([NODE, "--test", "--test-reporter=tap", str(test_file)], cwd=ROOT,
+                          env={**os.environ, **(env or {})}, capture_output=True, text=True, timeout=600, check=False)
+    counts = {name: int(value) for name, value in NODE_SUMMARY.findall(done.stdout)}
+    passed = (done.returncode == 0 and counts.get("tests", 0) > 0 and counts.get("pass") == counts.get("tests")
+              and not counts.get("fail") and not counts.get("cancelled"))
+    output = f"{done.stdout[-8000:]}\n{done.stderr[-3000:]}"
+    assert passed, f"node --test {test_file.name}: exit {done.returncode}, {counts}\n{output}"

@@ -2,17 +2,10 @@
 
 from __future__ import annotations
 
-import os
-
 from exporter.build import build_campaigns
-from tests.conftest import NODE, ROOT
+from tests.conftest import ROOT, assert_node_tests_pass
 
 
 def test_module_behaviour(tmp_path):
-    import subprocess
-
-    build_campaigns([], tmp_path, make_zip=False)
-    done = subprocess.run([NODE, "--test", "--test-reporter=spec", "tests/foundry/module.test.mjs"], cwd=ROOT,
-                          env={**os.environ, "MODULES_DIR": str(tmp_path)}, capture_output=True, text=True,
-                          timeout=600, check=False)
-    assert done.returncode == 0, done.stdout[-6000:] + done.stderr[-3000:]
+    build_campaigns([], tmp_path, target="foundry", make_zip=False)
+    assert_node_tests_pass(ROOT / "tests" / "foundry" / "module.test.mjs", {"MODULES_DIR": str(tmp_path)})

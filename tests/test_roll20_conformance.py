@@ -8,12 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from exporter.build import build_campaigns
 from exporter.campaign import load_campaign
 from exporter.definitions import build_definitions
 from exporter.targets.roll20 import Roll20Writer, script_name
-from tests.conftest import VECTORS, run_node
-from tests.test_foundry_conformance import campaign_toml, option_groups
+from tests.conformance import run_groups
+from tests.conftest import VECTORS
 
 
 def runner_config(campaign_path: Path, dist: Path) -> dict:
@@ -33,22 +32,13 @@ def runner_config(campaign_path: Path, dist: Path) -> dict:
 
 @pytest.fixture(scope="module")
 def results(tmp_path_factory) -> dict[str, dict]:
-    root = tmp_path_factory.mktemp("roll20-conformance")
-    outcome: dict[str, dict] = {}
-    for index, ((system, options), paths) in enumerate(option_groups().items()):
-        campaign = root / f"campaign-{index}.toml"
-        campaign.write_text(campaign_toml(system, json.loads(options), index).replace(
-            'targets = ["foundry"]', 'targets = ["roll20"]'), encoding="utf-8")
-        build_campaigns([campaign], root / "dist", make_zip=False)
-        config = root / f"config-{index}.json"
-        config.write_text(json.dumps(runner_config(campaign, root / "dist")), encoding="utf-8")
-        done = run_node("tests/roll20/conformance.mjs", str(config), *map(str, paths))
-        assert done.returncode == 0, done.stderr
-        for line in done.stdout.splitlines():
-            if line.startswith("{"):
-                record = json.loads(line)
-                outcome[record["vector"]] = record
-    return outcome
+    def config_file(campaign: Path, dist: Path) -> list[str]:
+        config = campaign.with_suffix(".json")
+        config.write_text(json.dumps(runner_config(campaign, dist)), encoding="utf-8")
+        return [str(config)]
+
+    return run_groups(tmp_path_factory.mktemp("roll20-conformance"), "roll20", "tests/roll20/conformance.mjs",
+                      config_file)
 
 
 @pytest.mark.parametrize("path", VECTORS, ids=lambda p: p.stem)

@@ -6,7 +6,7 @@
 // its chat cards, the statuses on the actors during each turn, and which turns it let pass. Prints one
 // JSON line per vector: {vector, ok, diff?, error?}.
 import { readFile } from "node:fs/promises";
-import { isDeepStrictEqual } from "node:util";
+import { renamed, runVectors } from "../js/compare.mjs";
 import { createFoundry } from "./harness.mjs";
 
 const [moduleDir, gameSystem, ...vectorFiles] = process.argv.slice(2);
@@ -58,29 +58,6 @@ function completeInput(input, scenario, idOf, sheetKeys) {
     }
   }
   return problems;
-}
-
-/** Rename combatant ids to member names inside any JSON value. */
-function renamed(value, nameOf) {
-  if (Array.isArray(value)) return value.map((item) => renamed(item, nameOf));
-  if (value && typeof value === "object") {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [nameOf[k] ?? k, renamed(v, nameOf)]));
-  }
-  return typeof value === "string" && nameOf[value] ? nameOf[value] : value;
-}
-
-/** Find the first difference between two JSON values, as a path and both sides. */
-function firstDiff(actual, expected, path = "$") {
-  if (isDeepStrictEqual(actual, expected)) return null;
-  if (actual && expected && typeof actual === "object" && typeof expected === "object"
-      && Array.isArray(actual) === Array.isArray(expected)) {
-    const keys = new Set([...Object.keys(actual), ...Object.keys(expected)]);
-    for (const key of keys) {
-      const found = firstDiff(actual[key], expected[key], `${path}.${key}`);
-      if (found) return found;
-    }
-  }
-  return { path, actual: actual === undefined ? "<missing>" : actual, expected: expected === undefined ? "<missing>" : expected };
 }
 
 /** Play one vector; return the outcome rebuilt from the module's behaviour. */
@@ -284,13 +261,4 @@ function rebuildFallout(scenario, outcome, observed) {
   return { ...result, openers: outcome.openers, surprise_round, normal_order, members: membersOut };
 }
 
-for (const file of vectorFiles) {
-  const vector = JSON.parse(await readFile(file, "utf8"));
-  try {
-    const actual = await play(vector);
-    const diff = firstDiff(actual, vector.expected);
-    console.log(JSON.stringify(diff ? { vector: vector.name, ok: false, diff } : { vector: vector.name, ok: true }));
-  } catch (error) {
-    console.log(JSON.stringify({ vector: vector.name, ok: false, error: String(error?.stack ?? error) }));
-  }
-}
+await runVectors(vectorFiles, play);

@@ -7,7 +7,7 @@
 // script did: its log in state, the markers on the tokens during each turn, and which turns it passed on.
 // Prints one JSON line per vector: {vector, ok, diff?, error?}.
 import { readFile } from "node:fs/promises";
-import { isDeepStrictEqual } from "node:util";
+import { renamed, runVectors } from "../js/compare.mjs";
 import { createSandbox } from "./harness.mjs";
 
 const [configFile, ...vectorFiles] = process.argv.slice(2);
@@ -15,28 +15,6 @@ const config = JSON.parse(await readFile(configFile, "utf8"));
 const GM = "-GM0000000000000001";
 const PLAYER = "-PL0000000000000001";
 const MAX_STEPS = 400;
-
-/** Find the first difference between two JSON values, as a path and both sides. */
-function firstDiff(actual, expected, path = "$") {
-  if (isDeepStrictEqual(actual, expected)) return null;
-  if (actual && expected && typeof actual === "object" && typeof expected === "object"
-      && Array.isArray(actual) === Array.isArray(expected)) {
-    for (const key of new Set([...Object.keys(actual), ...Object.keys(expected)])) {
-      const found = firstDiff(actual[key], expected[key], `${path}.${key}`);
-      if (found) return found;
-    }
-  }
-  return { path, actual: actual === undefined ? "<missing>" : actual, expected: expected === undefined ? "<missing>" : expected };
-}
-
-/** Rename token ids to member names inside any JSON value. */
-function renamed(value, nameOf) {
-  if (Array.isArray(value)) return value.map((item) => renamed(item, nameOf));
-  if (value && typeof value === "object") {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [nameOf[k] ?? k, renamed(v, nameOf)]));
-  }
-  return typeof value === "string" && nameOf[value] ? nameOf[value] : value;
-}
 
 /** The GM's "set" commands for the vector's values, as the draft card's buttons would send them. */
 function setCommands(scenario, idOf, procedureInputs) {
@@ -259,13 +237,4 @@ function rebuild(scenario, store, observed, nameOf, sb) {
   return { ...result, openers: outcome.openers, surprise_round, normal_order, members: membersOut };
 }
 
-for (const file of vectorFiles) {
-  const vector = JSON.parse(await readFile(file, "utf8"));
-  try {
-    const actual = await play(vector);
-    const diff = firstDiff(actual, vector.expected);
-    console.log(JSON.stringify(diff ? { vector: vector.name, ok: false, diff } : { vector: vector.name, ok: true }));
-  } catch (error) {
-    console.log(JSON.stringify({ vector: vector.name, ok: false, error: String(error?.stack ?? error) }));
-  }
-}
+await runVectors(vectorFiles, play);

@@ -176,34 +176,10 @@ async function resolve(scenario, roller) {
   };
 }
 
-{% if as_module %}
-export {
-  RULES,
-  DEFAULT_OPTIONS,
-  dexAdjustment,
-  memberAdjustment,
-  threshold,
-  surprisedSegments,
-  memberSegments,
-  frozenSegments,
-  freeSegments,
-  surpriseSide,
-  timeline,
-  resolve,
+{# The names the Foundry module imports and the Roll20 script receives, listed once. #}
+{% set exported = ["RULES", "DEFAULT_OPTIONS", "dexAdjustment", "memberAdjustment", "threshold", "surprisedSegments", "memberSegments", "frozenSegments", "freeSegments", "surpriseSide", "timeline", "resolve"] %}
+{{ "export" if as_module else "return" }} {
+{% for name in exported %}
+  {{ name }},
+{% endfor %}
 };
-{% else %}
-return {
-  RULES,
-  DEFAULT_OPTIONS,
-  dexAdjustment,
-  memberAdjustment,
-  threshold,
-  surprisedSegments,
-  memberSegments,
-  frozenSegments,
-  freeSegments,
-  surpriseSide,
-  timeline,
-  resolve,
-};
-{% endif %}

@@ -210,38 +210,10 @@ async function resolve(scenario, roller) {
   return resolveSneakAttack(scenario, roller);
 }
 
-{% if as_module %}
-export {
-  RULES,
-  DEFAULT_OPTIONS,
-  testTotal,
-  testResult,
-  groupLeader,
-  needsEnemyTest,
-  worldMapSurprise,
-  sequenceOrder,
-  openingOrder,
-  attackHits,
-  actsWhenSurprised,
-  surpriseRound,
-  roundsLost,
-  resolve,
+{# The names the Foundry module imports and the Roll20 script receives, listed once. #}
+{% set exported = ["RULES", "DEFAULT_OPTIONS", "testTotal", "testResult", "groupLeader", "needsEnemyTest", "worldMapSurprise", "sequenceOrder", "openingOrder", "attackHits", "actsWhenSurprised", "surpriseRound", "roundsLost", "resolve"] %}
+{{ "export" if as_module else "return" }} {
+{% for name in exported %}
+  {{ name }},
+{% endfor %}
 };
-{% else %}
-return {
-  RULES,
-  DEFAULT_OPTIONS,
-  testTotal,
-  testResult,
-  groupLeader,
-  needsEnemyTest,
-  worldMapSurprise,
-  sequenceOrder,
-  openingOrder,
-  attackHits,
-  actsWhenSurprised,
-  surpriseRound,
-  roundsLost,
-  resolve,
-};
-{% endif %}

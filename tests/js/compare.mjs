@@ -1,0 +1,38 @@
+// Helpers shared by the conformance runners: compare JSON outcomes, rename ids back to member names.
+import { readFile } from "node:fs/promises";
+import { isDeepStrictEqual } from "node:util";
+
+/** Find the first difference between two JSON values, as a path and both sides. */
+export function firstDiff(actual, expected, path = "$") {
+  if (isDeepStrictEqual(actual, expected)) return null;
+  if (actual && expected && typeof actual === "object" && typeof expected === "object"
+      && Array.isArray(actual) === Array.isArray(expected)) {
+    for (const key of new Set([...Object.keys(actual), ...Object.keys(expected)])) {
+      const found = firstDiff(actual[key], expected[key], `${path}.${key}`);
+      if (found) return found;
+    }
+  }
+  return { path, actual: actual === undefined ? "<missing>" : actual, expected: expected === undefined ? "<missing>" : expected };
+}
+
+/** Rename ids (combatant or token ids) to member names inside any JSON value, keys included. */
+export function renamed(value, nameOf) {
+  if (Array.isArray(value)) return value.map((item) => renamed(item, nameOf));
+  if (value && typeof value === "object") {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [nameOf[k] ?? k, renamed(v, nameOf)]));
+  }
+  return typeof value === "string" && nameOf[value] ? nameOf[value] : value;
+}
+
+/** Run every vector file through play(vector) and print one JSON line each: {vector, ok, diff?, error?}. */
+export async function runVectors(files, play) {
+  for (const file of files) {
+    const vector = JSON.parse(await readFile(file, "utf8"));
+    try {
+      const diff = firstDiff(await play(vector), vector.expected);
+      console.log(JSON.stringify(diff ? { vector: vector.name, ok: false, diff } : { vector: vector.name, ok: true }));
+    } catch (error) {
+      console.log(JSON.stringify({ vector: vector.name, ok: false, error: String(error?.stack ?? error) }));
+    }
+  }
+}
