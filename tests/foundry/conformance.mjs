@@ -7,6 +7,7 @@
 // JSON line per vector: {vector, ok, diff?, error?}.
 import { readFile } from "node:fs/promises";
 import { renamed, runVectors } from "../js/compare.mjs";
+import { checkedAdnd, checkedGurps, rebuildAdnd, rebuildFallout, rebuildGurps } from "../js/outcomes.mjs";
 import { createFoundry } from "./harness.mjs";
 
 const [moduleDir, gameSystem, ...vectorFiles] = process.argv.slice(2);
@@ -88,7 +89,7 @@ async function play(vector) {
     const outcome = await api.resolve(input, combat);
     await env.settle();
     if (outcome === null) throw new Error(`the module refused: ${env.notifications.map((n) => n.message).join("; ")}`);
-    observed.afterResolve = statusesByName(combat, nameOf);
+    observed.afterTrigger = statusesByName(combat, nameOf);
     await combat.startCombat();
     await env.settle();
     for (let steps = 0; steps < MAX_ROUNDS * combat.turns.length && !finished(scenario, combat); steps += 1) {
@@ -122,9 +123,10 @@ function finished(scenario, combat) {
   return combat.round > start + surpriseRounds;
 }
 
-/** The statuses each member's actor shows now, by member name. */
+/** The statuses each member's actor shows now, by member name; a reused status counts as the module's own. */
 function statusesByName(combat, nameOf) {
-  return Object.fromEntries(combat.turns.map((c) => [nameOf[c.id], [...(c.actor?.statuses ?? [])].sort()]));
+  const own = (id) => (id === "mentalstun" ? "surprised" : id);
+  return Object.fromEntries(combat.turns.map((c) => [nameOf[c.id], [...(c.actor?.statuses ?? [])].map(own).sort()]));
 }
 
 /**
@@ -157,108 +159,9 @@ function rebuild(scenario, env, combat, observed, nameOf) {
   const records = env.messages.map((m) => m.flags?.[MODULE_ID]).filter(Boolean).map((r) => renamed(r, nameOf));
   const resolved = records.find((r) => r.type === "resolve");
   if (!resolved) throw new Error("no resolve card was posted");
-  if (scenario.system === "gurps4e") return checkedGurps(rebuildGurps(scenario, resolved.outcome, records), observed);
+  if (scenario.system === "gurps4e") return checkedGurps(rebuildGurps(resolved.outcome, records), observed);
   if (scenario.system === "adnd1e") return checkedAdnd(rebuildAdnd(resolved.outcome, observed), observed);
   return rebuildFallout(scenario, resolved.outcome, observed);
-}
-
-/** GURPS: the resolve card, then each stunned member's turn cards in the order they were posted. */
-function rebuildGurps(scenario, outcome, records) {
-  const members = {};
-  for (const record of records.filter((r) => r.type === "turn")) {
-    const entry = (members[record.member] ??= { lost: null, turns: [] });
-    entry.turns.push(record.turn);
-    if (record.turn.success) entry.lost = record.turn.turn;
-  }
-  return { surprise: outcome.surprise, surprise_kind: outcome.surprise_kind, initiative: outcome.initiative,
-           contest: outcome.contest, freeze: outcome.freeze, members };
-}
-
-/**
- * GURPS: the cards must match the table. On a member's k-th turn (round k) the stun status shows exactly
- * when the card says defences are at -4, and every stunned turn is passed on (Do Nothing); after the
- * last turn only members who never recover are still stunned.
- */
-function checkedGurps(result, observed) {
-  const stunned = (statuses) => statuses.includes("surprised") || statuses.includes("mentalstun");
-  for (const [name, member] of Object.entries(result.members)) {
-    for (const turn of member.turns) {
-      const seen = observed.turns.find((t) => t.round === turn.turn && t.name === name);
-      if (!seen) throw new Error(`${name} had no turn in round ${turn.turn}`);
-      if (stunned(seen.statuses[name]) !== (turn.defence === -4)) {
-        throw new Error(`${name}, turn ${turn.turn}: statuses ${seen.statuses[name]} but defence ${turn.defence}`);
-      }
-      if (!seen.passed) throw new Error(`${name}, turn ${turn.turn}: a stunned turn was not passed on`);
-    }
-    if (stunned(observed.end[name]) !== (member.lost === null)) {
-      throw new Error(`${name} ends with statuses ${observed.end[name]} though lost is ${member.lost}`);
-    }
-  }
-  return result;
-}
-
-/** AD&D: rolls and segments from the card; who acted in each segment from the turns the module kept. */
-function rebuildAdnd(outcome, observed) {
-  const timeline = outcome.timeline.map((segment) => ({
-    ...segment,
-    acting: observed.turns.filter((t) => t.round === segment.segment && !t.passed).map((t) => t.name),
-  }));
-  return { ...outcome, timeline };
-}
-
-/** AD&D: in segment n exactly those who do not act show Surprised; after the last segment nobody does. */
-function checkedAdnd(result, observed) {
-  for (const turn of observed.turns) {
-    const segment = result.timeline[turn.round - 1];
-    for (const [name, statuses] of Object.entries(turn.statuses)) {
-      const frozen = segment ? !segment.acting.includes(name) : false;
-      if (statuses.includes("surprised") !== frozen) {
-        throw new Error(`round ${turn.round}: ${name} shows ${statuses} but ${frozen ? "is" : "is not"} frozen`);
-      }
-    }
-  }
-  return result;
-}
-
-/** Fallout: trigger rolls from the card; the Surprise Round from the statuses and the turns played. */
-function rebuildFallout(scenario, outcome, observed) {
-  const round = outcome.surprise_round;
-  let surprise_round = null;
-  if (round) {
-    const acted = observed.turns.filter((t) => t.round === 1 && !t.passed).map((t) => t.name);
-    const free = scenario.options?.opening_attack_is_free ?? false;
-    const opener = outcome.openers?.find((o) => o.hit)?.name;
-    const everyone = ["a", "b"].flatMap((key) => scenario.sides[key].members.map((m) => m.name));
-    const after = observed.afterResolve;
-    const has = (name, status) => after[name].includes(status);
-    const sleepers = everyone.filter((n) => has(n, "sleep"));
-    const roundOneTurns = observed.turns.filter((t) => t.round === 1);
-    const lastOfRoundOne = roundOneTurns.at(-1)?.statuses ?? {};
-    surprise_round = {
-      side: round.side,
-      order: opener && free ? [opener, ...acted] : acted,
-      surprised: everyone.filter((n) => has(n, "surprised")),
-      prone: everyone.filter((n) => has(n, "prone")),
-      // Woken at his own turn: asleep after the roll, awake when his Surprise Round turn is left.
-      wake_at_turn_start: sleepers.filter((n) => roundOneTurns.some((t) => t.name === n && !t.statuses[n].includes("sleep"))),
-      // Woken at the end: still asleep as the Surprise Round's last turn is left, awake in round 2.
-      wake_at_end: sleepers.filter((n) => lastOfRoundOne[n]?.includes("sleep") && !observed.end[n].includes("sleep")),
-    };
-  }
-  const roundOne = observed.turns.filter((t) => t.round === 1 && !t.passed).map((t) => t.name);
-  const normalRound = round ? 2 : 1;
-  // In the first normal round the module passes no turn on, except the one it restarts the round from.
-  const normal_order = observed.turns.filter((t) => t.round === normalRound && !t.passed).map((t) => t.name);
-  const surprisedSide = round ? (round.side === "a" ? "b" : "a") : null;
-  const membersOut = {};
-  for (const key of ["a", "b"]) {
-    for (const member of scenario.sides[key].members) {
-      membersOut[member.name] = { lost: key === surprisedSide && !roundOne.includes(member.name) ? 1 : 0 };
-    }
-  }
-  const result = { surprise: outcome.surprise, test: outcome.test };
-  if (outcome.enemy_test) result.enemy_test = outcome.enemy_test;
-  return { ...result, openers: outcome.openers, surprise_round, normal_order, members: membersOut };
 }
 
 await runVectors(vectorFiles, play);

@@ -8,6 +8,7 @@
 // Prints one JSON line per vector: {vector, ok, diff?, error?}.
 import { readFile } from "node:fs/promises";
 import { renamed, runVectors } from "../js/compare.mjs";
+import { checkedAdnd, checkedGurps, rebuildAdnd, rebuildFallout, rebuildGurps } from "../js/outcomes.mjs";
 import { createSandbox } from "./harness.mjs";
 
 const [configFile, ...vectorFiles] = process.argv.slice(2);
@@ -80,7 +81,7 @@ async function play(vector) {
   observed.start();
   sb.user.chat(GM, "!surprise roll");
   await sb.settle();
-  observed.afterRoll = markersByName(sb, nameOf);
+  observed.afterTrigger = markersByName(sb, nameOf);
   for (let step = 0; step < MAX_STEPS && !finished(sb, scenario, observed); step += 1) {
     observed.userAdvance();
     sb.user.advanceTurn();
@@ -167,74 +168,9 @@ function rebuild(scenario, store, observed, nameOf, sb) {
   const log = (store.surprise?.log ?? []).map((entry) => renamed(entry, nameOf));
   const resolved = log.find((entry) => entry.type === "resolve");
   if (!resolved) throw new Error(`no surprise was resolved: ${sb.chat.map((c) => c.text ?? c.content).slice(-3).join(" / ")}`);
-  if (scenario.system === "gurps4e") {
-    const members = {};
-    for (const entry of log.filter((e) => e.type === "turn")) {
-      const member = (members[entry.member] ??= { lost: null, turns: [] });
-      member.turns.push(entry.turn);
-      if (entry.turn.success) member.lost = entry.turn.turn;
-      const seen = observed.turns.find((t) => t.round === entry.turn.turn && t.name === entry.member);
-      if (!seen) throw new Error(`${entry.member} had no turn in round ${entry.turn.turn}`);
-      if (seen.statuses[entry.member].includes("surprised") !== (entry.turn.defence === -4)) {
-        throw new Error(`${entry.member}, turn ${entry.turn.turn}: markers ${seen.statuses[entry.member]} but defence ${entry.turn.defence}`);
-      }
-      if (!seen.passed) throw new Error(`${entry.member}, turn ${entry.turn.turn}: a stunned turn was not passed on`);
-    }
-    const { outcome } = resolved;
-    return { surprise: outcome.surprise, surprise_kind: outcome.surprise_kind, initiative: outcome.initiative,
-             contest: outcome.contest, freeze: outcome.freeze, members };
-  }
-  if (scenario.system === "adnd1e") {
-    const outcome = resolved.outcome;
-    const timeline = outcome.timeline.map((segment) => ({
-      ...segment,
-      acting: observed.turns.filter((t) => t.round === segment.segment && !t.passed).map((t) => t.name),
-    }));
-    for (const turn of observed.turns) {
-      const segment = timeline[turn.round - 1];
-      for (const [name, statuses] of Object.entries(turn.statuses)) {
-        if (statuses.includes("surprised") !== (segment ? !segment.acting.includes(name) : false)) {
-          throw new Error(`round ${turn.round}: ${name} shows ${statuses}`);
-        }
-      }
-    }
-    return { ...outcome, timeline };
-  }
-  const outcome = resolved.outcome;
-  const round = outcome.surprise_round;
-  const everyone = ["a", "b"].flatMap((key) => scenario.sides[key].members.map((m) => m.name));
-  let surprise_round = null;
-  const roundOne = observed.turns.filter((t) => t.round === 1 && !t.passed).map((t) => t.name);
-  if (round) {
-    const free = scenario.options?.opening_attack_is_free ?? false;
-    const opener = outcome.openers?.find((o) => o.hit)?.name;
-    const after = observed.afterRoll;
-    const sleepers = everyone.filter((n) => after[n].includes("sleep"));
-    const roundOneTurns = observed.turns.filter((t) => t.round === 1);
-    const lastOfRoundOne = roundOneTurns.at(-1)?.statuses ?? {};
-    surprise_round = {
-      side: round.side,
-      order: opener && free ? [opener, ...roundOne] : roundOne,
-      surprised: everyone.filter((n) => after[n].includes("surprised")),
-      prone: everyone.filter((n) => after[n].includes("prone")),
-      wake_at_turn_start: sleepers.filter((n) => roundOneTurns.some((t) => t.name === n && !t.statuses[n].includes("sleep"))),
-      wake_at_end: sleepers.filter((n) => lastOfRoundOne[n]?.includes("sleep") && !observed.end[n].includes("sleep")),
-    };
-  }
-  const normalRound = round ? 2 : 1;
-  // The first normal round: the turns the script did not pass on (it passes none once the surprise is over,
-  // but the one it leaves at once when it puts the turn order back into Sequence order).
-  const normal_order = observed.turns.filter((t) => t.round >= normalRound && !t.passed).slice(0, everyone.length).map((t) => t.name);
-  const surprisedSide = round ? (round.side === "a" ? "b" : "a") : null;
-  const membersOut = {};
-  for (const key of ["a", "b"]) {
-    for (const member of scenario.sides[key].members) {
-      membersOut[member.name] = { lost: key === surprisedSide && !roundOne.includes(member.name) ? 1 : 0 };
-    }
-  }
-  const result = { surprise: outcome.surprise, test: outcome.test };
-  if (outcome.enemy_test) result.enemy_test = outcome.enemy_test;
-  return { ...result, openers: outcome.openers, surprise_round, normal_order, members: membersOut };
+  if (scenario.system === "gurps4e") return checkedGurps(rebuildGurps(resolved.outcome, log), observed);
+  if (scenario.system === "adnd1e") return checkedAdnd(rebuildAdnd(resolved.outcome, observed), observed);
+  return rebuildFallout(scenario, resolved.outcome, observed);
 }
 
 await runVectors(vectorFiles, play);
