@@ -107,11 +107,12 @@ def build_campaigns(paths: list[Path], out: Path, target: str = "all", make_zip:
         for campaign in campaigns:
             if check:
                 report.differences += tree_differences(staging / campaign.id, out / campaign.id, campaign.id)
-            else:
+                continue
+            try:
                 move_into_place(staging / campaign.id, out / campaign.id)
-                report.written.append(out / campaign.id)
-    except OSError as err:
-        raise ExportError(f"{out}: cannot write the output ({err.strerror}: {err.filename})") from None
+            except OSError as err:
+                raise ExportError(f"{out / campaign.id}: cannot be replaced ({err.strerror})") from None
+            report.written.append(out / campaign.id)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
     return report
