@@ -2,18 +2,22 @@
 
 from __future__ import annotations
 
+import fcntl
 import filecmp
 import shutil
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from exporter._resources import example_campaigns
 from exporter.campaign import Campaign, load_campaign
 from exporter.definitions import build_definitions
-from exporter.dist import sorted_files, write_zip
+from exporter.dist import normalise_tree, sorted_files, write_zip
 from exporter.errors import ExportError, InputFileError
+
+LOCK_FILE = ".ambush.lock"
 
 
 @dataclass
@@ -45,6 +49,7 @@ def write_campaign(campaign: Campaign, folder: Path, target: str, make_zip: bool
         from exporter.targets.roll20 import Roll20Writer
 
         Roll20Writer().write(defs, folder / "roll20")
+    normalise_tree(folder)
     return notes
 
 
@@ -78,6 +83,17 @@ def staging_root(out: Path) -> Path:
     return Path(tempfile.mkdtemp(prefix=".ambush-staging-", dir=out))
 
 
+@contextmanager
+def output_lock(out: Path) -> Iterator[None]:
+    """Hold an exclusive lock on the output folder while trees are moved into place"""
+    with (out / LOCK_FILE).open("a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
 def move_into_place(staged: Path, final: Path) -> None:
     """Replace final with staged: the old tree is renamed away first and removed last"""
     retired = final.with_name(f".{final.name}.old")
@@ -104,15 +120,17 @@ def build_campaigns(paths: list[Path], out: Path, target: str = "all", make_zip:
             report.notes += write_campaign(campaign, staging / campaign.id, target, make_zip)
             if progress:
                 progress(campaign.id)
-        for campaign in campaigns:
-            if check:
+        if check:
+            for campaign in campaigns:
                 report.differences += tree_differences(staging / campaign.id, out / campaign.id, campaign.id)
-                continue
-            try:
-                move_into_place(staging / campaign.id, out / campaign.id)
-            except OSError as err:
-                raise ExportError(f"{out / campaign.id}: cannot be replaced ({err.strerror})") from None
-            report.written.append(out / campaign.id)
+            return report
+        with output_lock(out):  # another build into the same folder waits here, so trees never mix
+            for campaign in campaigns:
+                try:
+                    move_into_place(staging / campaign.id, out / campaign.id)
+                except OSError as err:
+                    raise ExportError(f"{out / campaign.id}: cannot be replaced ({err.strerror})") from None
+                report.written.append(out / campaign.id)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
     return report

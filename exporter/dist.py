@@ -10,10 +10,29 @@ from pathlib import Path
 EARLIEST_ZIP_TIME = 315_532_800  # 1980-01-01T00:00:00Z, the earliest time a zip entry can hold
 
 
+FILE_MODE, DIR_MODE = 0o644, 0o755  # fixed permissions, whatever the umask
+
+
+def source_date_epoch() -> int:
+    """Return the build's fixed time: SOURCE_DATE_EPOCH if set, clamped to what a zip can hold"""
+    raw = os.environ.get("SOURCE_DATE_EPOCH", "")
+    epoch = int(raw) if raw.strip().isdigit() else EARLIEST_ZIP_TIME
+    return max(epoch, EARLIEST_ZIP_TIME)
+
+
 def zip_date_time() -> tuple[int, int, int, int, int, int]:
     """Return the fixed entry timestamp, honouring SOURCE_DATE_EPOCH"""
-    epoch = int(os.environ.get("SOURCE_DATE_EPOCH", EARLIEST_ZIP_TIME))
-    return time.gmtime(max(epoch, EARLIEST_ZIP_TIME))[:6]
+    return time.gmtime(source_date_epoch())[:6]
+
+
+def normalise_tree(root: Path) -> None:
+    """Give every folder and file under root the fixed permissions and the fixed modification time"""
+    stamp = source_date_epoch()
+    for path in sorted(root.rglob("*"), reverse=True):
+        path.chmod(DIR_MODE if path.is_dir() else FILE_MODE)
+        os.utime(path, (stamp, stamp))
+    root.chmod(DIR_MODE)
+    os.utime(root, (stamp, stamp))
 
 
 def sorted_files(root: Path) -> list[Path]:

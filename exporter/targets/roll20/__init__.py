@@ -10,12 +10,10 @@ from typing import Any
 
 from exporter import __version__
 from exporter.definitions import Definitions
-from exporter.dist import write_text
+from exporter.dist import source_date_epoch, write_text
 from exporter.targets.environment import make_environment
 from exporter.targets.roll20.macros import chat_macros
 from exporter.targets.rules_js import render_rules_js
-
-FIXED_UPDATE_TIME = 315_532_800  # the script's lastUpdate banner, fixed for reproducible builds
 
 
 def script_name(campaign_id: str) -> str:
@@ -40,7 +38,7 @@ class Roll20Writer:
             "script_name": script_name(campaign.id),
             "campaign": campaign,
             "version": campaign.version,
-            "last_update": FIXED_UPDATE_TIME,
+            "last_update": source_date_epoch(),  # the banner's date: fixed, for reproducible builds
             "system": defs.system,
             "rules_body": render_rules_js(self.env, defs.system, as_module=False, options=defs.options),
             "procedures": [{"id": p.id, "inputs": [asdict(i) for i in p.inputs]} for p in defs.procedures],
