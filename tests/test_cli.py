@@ -124,7 +124,7 @@ def test_missing_scenario_file(tmp_path):
 def test_build_without_campaigns_builds_the_examples(tmp_path):
     code, output = run("build", "--out", str(tmp_path / "dist"))
     assert code == 0, output
-    assert sorted(p.name for p in (tmp_path / "dist").iterdir()) == [
+    assert sorted(p.name for p in (tmp_path / "dist").iterdir() if not p.name.startswith(".")) == [
         "ambush-adnd-example", "ambush-fallout-example", "ambush-gurps-example"]
     assert f"wrote {tmp_path / 'dist' / 'ambush-gurps-example'}" in output
 
