@@ -42,6 +42,7 @@ ROLL20_DEFAULTS: dict[str, dict[str, str]] = {
     "fallout-ttrpg": {},
 }
 
+Title = Annotated[str, StringConstraints(min_length=1, max_length=20_000)]
 AttributePath = Annotated[str, StringConstraints(pattern=r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z0-9_]+)*$")]
 Roll20Attribute = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_|-]+$", max_length=100)]
 
@@ -54,7 +55,7 @@ def member_inputs(system: str) -> tuple[str, ...]:
 class Author(StrictModel):
     """One author of the generated module"""
 
-    name: Name
+    name: Title
     email: str | None = None
     url: str | None = None
     discord: str | None = None
@@ -95,7 +96,7 @@ class Campaign(StrictModel):
     """A campaign.toml: module metadata, the rules system, house rules and per-target mappings"""
 
     id: str
-    title: Name
+    title: Title
     version: str
     description: str = Field(default="", max_length=20_000)
     authors: list[Author] = Field(default_factory=list)
@@ -132,7 +133,7 @@ class Campaign(StrictModel):
             raise FieldProblem("targets", "must name foundry, roll20 or both, once each")
         options_model = system_module(self.system).Options
         try:
-            options_model.model_validate(self.options)
+            options_model.model_validate(self.options, strict=True)
         except ValidationError as err:
             field, message = describe_first_error(err, self.system, options_model_of)
             raise FieldProblem(f"options.{field}" if field else "options", message) from None
@@ -189,7 +190,7 @@ def load_campaign(path: Path) -> Campaign:
     if system is not None and system not in SYSTEM_IDS:
         raise InputFileError(path, "system", f"unknown system {system!r}; one of {', '.join(SYSTEM_IDS)}")
     try:
-        return Campaign.model_validate(data)
+        return Campaign.model_validate(data, strict=True)  # TOML types are exact: no 1 for true
     except ValidationError as err:
         raise InputFileError(path, *describe_first_error(err, system or "")) from None
 

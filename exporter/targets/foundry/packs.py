@@ -22,9 +22,12 @@ def document_id(*parts: str) -> str:
     return hashlib.sha256(".".join(parts).encode("utf-8")).hexdigest()[:16]
 
 
+SAFE_NAME_LENGTH = 100  # file systems refuse names over 255 bytes; the id after it keeps names unique
+
+
 def safe_name(name: str) -> str:
-    """Name a source file the way the official CLI does: other characters become _"""
-    return re.sub(r"[^a-zA-Z0-9А-я]", "_", name)
+    """Name a source file the way the official CLI does (other characters become _), cut to a safe length"""
+    return re.sub(r"[^a-zA-Z0-9А-я]", "_", name)[:SAFE_NAME_LENGTH]
 
 
 def macro_documents(defs: Definitions) -> list[dict[str, Any]]:

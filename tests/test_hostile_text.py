@@ -1,0 +1,156 @@
+"""Hostile text in every free-text field of campaign.toml: nothing breaks, nothing injects, everything round-trips"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import strategies as st
+
+from exporter.build import build_campaigns
+from exporter.campaign import load_campaign
+from exporter.errors import ExportError
+from exporter.targets.roll20 import script_name
+from tests.conftest import NODE, ROOT, run_node
+
+HOSTILE = ['"', "'", "`", "\\", "\\n", "</script>", "<img src=x onerror=alert(1)>", "${alert(1)}", "{{", "}}", "|",
+           ",", "&#125;", "&amp;", "@{selected|hp}", "[[1d6]]", "?{Query|1}", "%{a|b}", "#macro", "\n", "\r\n", "\t",
+           "\u2028", "\u2029", "\u202eעברית", "中文字符", "😲🎲", "*/", "/*", "<!--", "]]>", "\\u0000"]
+pieces = st.one_of(st.sampled_from(HOSTILE), st.text(min_size=1, max_size=8))
+hostile = st.lists(pieces, min_size=1, max_size=8).map("".join).filter(lambda s: s.strip() != "")
+long_hostile = st.sampled_from(HOSTILE).map(lambda piece: (piece + "x") * (10_000 // (len(piece) + 1)))
+text = st.one_of(hostile, long_hostile)
+# Strings a GM may override, each shown in a different place: token HUD, macro pack, chat, Roll20 help, macros.
+OVERRIDES = ["Status.Surprised", "Macro.Surprise", "Pack.Macros", "Chat.NobodySurprised", "Roll20.Help.Intro",
+             "Dialog.Side.a", "RollMacro.Gurps.Initiative", "Gurps.Modifier.tactics"]
+
+
+def toml_string(value: str) -> str:
+    """A TOML basic string: JSON's escapes are TOML's, and TOML also wants DEL escaped"""
+    return json.dumps(value, ensure_ascii=False).replace("\x7f", "\\u007f")
+
+
+def campaign_text(title: str, description: str, author: str, marker: str, overrides: dict[str, str]) -> str:
+    lines = ['id = "hostile"', f"title = {toml_string(title)}", 'version = "1.0.0"', 'system = "gurps4e"',
+             f"description = {toml_string(description)}", "[[authors]]", f"name = {toml_string(author)}",
+             "[roll20]", f"marker = {toml_string(marker)}", "[strings.en]"]
+    lines += [f"{toml_string(k)} = {toml_string(v)}" for k, v in overrides.items()]
+    lines += ["[strings.de]", f'"Status.Surprised" = {toml_string(overrides["Status.Surprised"])}']
+    return "\n".join(lines) + "\n"
+
+
+def flat(tree: dict, prefix: str = "") -> dict[str, str]:
+    out: dict[str, str] = {}
+    for key, value in tree.items():
+        out.update(flat(value, f"{prefix}{key}.") if isinstance(value, dict) else {f"{prefix}{key}": value})
+    return out
+
+
+def check_built(out: Path, title: str, description: str, author: str, marker: str, overrides: dict[str, str]) -> None:
+    """Every check of one hostile build"""
+    root = out / "hostile"
+    done = subprocess.run([NODE, "--experimental-vm-modules", "--no-warnings", "tests/js/check_output.mjs", str(root)],
+                          cwd=ROOT, capture_output=True, text=True, check=True)
+    report = json.loads(done.stdout)
+    assert report["problems"] == []
+    strings = report["roll20"]["STRINGS"]
+    for key, value in overrides.items():
+        assert strings["en"][key] == value, key
+    assert strings["de"]["Status.Surprised"] == overrides["Status.Surprised"]
+    assert report["roll20"]["MARKERS"]["surprised"] == marker
+    for path in root.rglob("*.json"):
+        json.loads(path.read_text(encoding="utf-8"))
+    manifest = json.loads((root / "foundry" / "module.json").read_text(encoding="utf-8"))
+    assert (manifest["title"], manifest["description"], manifest["authors"]) == (title, description, [{"name": author}])
+    assert manifest["packs"][0]["label"] == overrides["Pack.Macros"]
+    english = flat(json.loads((root / "foundry" / "lang" / "en.json").read_text(encoding="utf-8"))["hostile"])
+    for key, value in overrides.items():
+        assert english[key] == value
+    macro_names = {json.loads(p.read_text(encoding="utf-8"))["name"]
+                   for p in (root / "foundry" / "packs" / "_source").rglob("*.json")}
+    assert overrides["Macro.Surprise"] in macro_names
+    script_meta = json.loads((root / "roll20" / "script.json").read_text(encoding="utf-8"))
+    assert (script_meta["name"], script_meta["description"]) == (title, description)
+    readme = (root / "roll20" / "README.md").read_text(encoding="utf-8")
+    assert "<img" not in readme and "</script>" not in readme
+    macros = sorted((root / "roll20" / "macros").glob("*.txt"))
+    parsed = [json.loads(line) for line in run_node("tests/roll20/parse_macros.mjs", *map(str, macros)).stdout.splitlines()]
+    assert parsed and all(result["ok"] for result in parsed), parsed
+
+
+# Each example is a whole build checked by Node, so few examples and no shrinking: a failure still prints its input.
+@settings(max_examples=15, deadline=None, phases=[Phase.explicit, Phase.generate],
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(title=text, description=text, author=text, marker=hostile.filter(lambda s: len(s) <= 100),
+       values=st.lists(text, min_size=len(OVERRIDES), max_size=len(OVERRIDES)))
+def test_hostile_text_never_breaks_or_injects(tmp_path_factory, title, description, author, marker, values):
+    overrides = dict(zip(OVERRIDES, values, strict=True))
+    folder = tmp_path_factory.mktemp("hostile")
+    path = folder / "campaign.toml"
+    path.write_text(campaign_text(title, description, author, marker, overrides), encoding="utf-8")
+    build_campaigns([path], folder / "dist")
+    check_built(folder / "dist", title, description, author, marker, overrides)
+
+
+@pytest.mark.parametrize("url", ['https://x.org/a"b', "https://x.org/<script>", "javascript:alert(1)",
+                                 "https://x.org/a b", "https://x.org/\\u2028"])
+def test_hostile_urls_are_refused_with_a_clear_error(tmp_path, url):
+    path = tmp_path / "campaign.toml"
+    path.write_text(campaign_text("t", "", "a", "yellow", dict.fromkeys(OVERRIDES, "x"))
+                    + f"\n[foundry]\nmanifest = {toml_string(url)}\n", encoding="utf-8")
+    with pytest.raises(ExportError, match="foundry.manifest: must be an http"):
+        load_campaign(path)
+
+
+@pytest.mark.parametrize("bad_id", ["Hostile", "a b", "a/b", "../x", "con", "<x>", "x" * 65])
+def test_identifiers_are_validated_not_escaped(tmp_path, bad_id):
+    path = tmp_path / "campaign.toml"
+    path.write_text(campaign_text("t", "", "a", "yellow", dict.fromkeys(OVERRIDES, "x")).replace(
+        'id = "hostile"', f"id = {toml_string(bad_id)}"), encoding="utf-8")
+    with pytest.raises(ExportError, match="id: must be a Foundry package id"):
+        load_campaign(path)
+
+
+class TagCollector(HTMLParser):
+    """Collect the tags and the text of an HTML fragment"""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.tags: set[str] = set()
+        self.attributes: set[str] = set()
+        self.text = ""
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.add(tag)
+        self.attributes |= {name for name, _ in attrs}
+
+    def handle_data(self, data):
+        self.text += data
+
+
+HOSTILE_RUNTIME = "<img src=x onerror=alert(1)> ${alert(1)} {{x}} |,@{selected|hp} [[1d6]] \"quotes' 中文 😲"
+
+
+def test_hostile_strings_reach_chat_as_text_in_both_runtimes(tmp_path):
+    overrides = {key: f"{key} {HOSTILE_RUNTIME}" for key in OVERRIDES}
+    path = tmp_path / "campaign.toml"
+    path.write_text(campaign_text(HOSTILE_RUNTIME, "", "a", "yellow", overrides), encoding="utf-8")
+    build_campaigns([path], tmp_path / "dist", make_zip=False)
+    root = tmp_path / "dist" / "hostile"
+    done = run_node("tests/js/hostile_cards.mjs", str(root / "foundry"),
+                    str(root / "roll20" / f"{script_name('hostile')}.js"))
+    assert done.returncode == 0, done.stderr
+    cards = json.loads(done.stdout.strip().splitlines()[-1])
+    foundry = TagCollector()
+    foundry.feed(cards["foundry"])
+    assert foundry.tags <= {"div", "h3", "p"} and foundry.attributes <= {"class"}
+    assert overrides["Chat.NobodySurprised"] in foundry.text
+    roll20 = TagCollector()
+    roll20.feed(cards["roll20"])
+    assert roll20.tags <= {"div", "a", "b", "span", "br"} and roll20.attributes <= {"style", "href"}
+    # Roll20 reads entities back as the characters; the text a GM sees is the string unchanged.
+    assert overrides["Roll20.Help.Intro"] in roll20.text
