@@ -94,22 +94,54 @@ def output_lock(out: Path) -> Iterator[None]:
             fcntl.flock(handle, fcntl.LOCK_UN)
 
 
-def move_into_place(staged: Path, final: Path) -> None:
-    """Replace final with staged: the old tree is renamed away first and removed last"""
-    retired = final.with_name(f".{final.name}.old")
-    if retired.exists():
-        shutil.rmtree(retired)
-    if final.exists():
-        final.rename(retired)
-    staged.rename(final)
-    if retired.exists():
-        shutil.rmtree(retired)
+def remove_path(path: Path) -> None:
+    """Remove a folder tree, a file or a symlink, if there is one"""
+    if path.is_dir() and not path.is_symlink():
+        shutil.rmtree(path)
+    elif path.exists() or path.is_symlink():
+        path.unlink()
+
+
+def move_into_place(moves: list[tuple[Path, Path]]) -> None:
+    """Replace each final path with its staged tree, all or none: old trees go aside, back on failure"""
+    done: list[tuple[Path, Path | None]] = []
+    for staged, final in moves:
+        retired = final.with_name(f".{final.name}.old")
+        try:
+            remove_path(retired)  # left over by an interrupted build
+            had_old = final.exists() or final.is_symlink()
+            if had_old:
+                final.rename(retired)
+            try:
+                staged.rename(final)
+            except OSError:
+                if had_old:
+                    retired.rename(final)
+                raise
+        except OSError as err:
+            for moved, old in reversed(done):  # nothing is written on a failed build: put the old trees back
+                try:
+                    remove_path(moved)
+                    if old is not None:
+                        old.rename(moved)
+                except OSError:
+                    pass
+            raise ExportError(f"{final}: cannot be replaced ({err.strerror})") from None
+        done.append((final, retired if had_old else None))
+    for _, old in done:
+        if old is not None:
+            try:
+                remove_path(old)
+            except OSError:
+                pass  # the new tree is in place; the next build clears what is left
 
 
 def build_campaigns(paths: list[Path], out: Path, target: str = "all", make_zip: bool = True,
                     check: bool = False, progress: Callable[[str], None] | None = None) -> BuildReport:
     """Build each campaign (the bundled examples when none is named) into out/ID/, or compare with --check"""
     campaigns = load_all(paths or example_campaigns())
+    if out.exists() and not out.is_dir():
+        raise InputFileError(out, None, "cannot write the output folder: it is a file")
     report = BuildReport()
     try:
         staging = staging_root(out) if not check else Path(tempfile.mkdtemp(prefix="ambush-check-"))
@@ -125,12 +157,8 @@ def build_campaigns(paths: list[Path], out: Path, target: str = "all", make_zip:
                 report.differences += tree_differences(staging / campaign.id, out / campaign.id, campaign.id)
             return report
         with output_lock(out):  # another build into the same folder waits here, so trees never mix
-            for campaign in campaigns:
-                try:
-                    move_into_place(staging / campaign.id, out / campaign.id)
-                except OSError as err:
-                    raise ExportError(f"{out / campaign.id}: cannot be replaced ({err.strerror})") from None
-                report.written.append(out / campaign.id)
+            move_into_place([(staging / campaign.id, out / campaign.id) for campaign in campaigns])
+        report.written += [out / campaign.id for campaign in campaigns]
     finally:
         shutil.rmtree(staging, ignore_errors=True)
     return report

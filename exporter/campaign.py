@@ -10,7 +10,7 @@ from pydantic import BaseModel, Field, StringConstraints, ValidationError, field
 
 from exporter.definitions.catalogue import bundled_language
 from exporter.errors import InputFileError
-from exporter.rules.model import FieldProblem, Name, StrictModel
+from exporter.rules.model import FieldProblem, StrictModel
 from exporter.rules.systems import SYSTEM_IDS, system_module
 from exporter.validation import describe_first_error, read_toml
 
@@ -72,8 +72,8 @@ class FoundryTarget(StrictModel):
     @field_validator("system_id")
     @classmethod
     def _system_id(cls, value: str | None) -> str | None:
-        if value is not None and not SYSTEM_PACKAGE_ID.match(value):
-            raise ValueError("must be a Foundry package id (letters, digits, - and _)")
+        if value and not SYSTEM_PACKAGE_ID.match(value):  # "" means no game system: a system-agnostic module
+            raise ValueError("must be a Foundry package id (letters, digits, - and _), or empty for none")
         return value
 
     @field_validator("manifest", "download")

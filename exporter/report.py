@@ -52,39 +52,97 @@ def side_name(scenario: Any, key: str) -> str:
     return getattr(scenario.sides, key).name or f"Side {key.upper()}"
 
 
+BAR_WIDTH = 40
+EIGHTHS = " ▏▎▍▌▋▊▉"
+
+
+def bar(p: Fraction, width: int = BAR_WIDTH) -> str:
+    """Draw a probability as a bar of block characters, to an eighth of a character"""
+    eighths = round(float(p) * width * 8)
+    return "█" * (eighths // 8) + (EIGHTHS[eighths % 8] if eighths % 8 else "")
+
+
+def chart_rows(rows: list[tuple[str, Fraction]]) -> list[str]:
+    """Lay out labelled probabilities as aligned rows with bars"""
+    width = max((len(label) for label, _ in rows), default=0)
+    return [f"  {label:<{width}}  {percent(p)}  {bar(p)}".rstrip() for label, p in rows]
+
+
+def distribution_rows(member: MemberOdds) -> list[tuple[str, Fraction]]:
+    """Return the head of a loss distribution as rows, folding the rare tail and adding never"""
+    rows: list[tuple[str, Fraction]] = []
+    shown = Fraction(0)
+    for value, p in sorted(member.lost.items()):
+        if shown >= Fraction(999, 1000):
+            rows.append(("more", 1 - shown - member.never))
+            break
+        rows.append((str(value), p))
+        shown += p
+    if member.never:
+        rows.append(("never", member.never))
+    return rows
+
+
 def odds_table(scenario: Any) -> str:
-    """Compute a scenario's odds and render them as a readable table"""
+    """Compute a scenario's odds and render them as readable tables with bar charts"""
     odds = system_module(scenario.system).odds(scenario)
-    lines = [f"{odds.system} · {odds.procedure}", "", "Who gets the jump"]
     labels = {"a": side_name(scenario, "a"), "b": side_name(scenario, "b"), "none": "nobody"}
-    width = max(len(v) for v in labels.values())
-    lines += [f"  {labels[k]:<{width}}  {percent(odds.surprise[k])}" for k in SURPRISE_KEYS]
+    lines = [f"{odds.system} · {odds.procedure}", "", "Who gets the jump"]
+    lines += chart_rows([(labels[k], odds.surprise[k]) for k in SURPRISE_KEYS])
     if odds.free_segments is not None:
         lines += ["", "Side-level free segments (positive: side a acts alone)"]
-        lines += [f"  {k:>3}  {percent(p)}" for k, p in sorted(odds.free_segments.items())]
+        lines += chart_rows([(f"{k:>3}", p) for k, p in sorted(odds.free_segments.items())])
     unit = next(iter(odds.members.values())).unit
     lines += ["", f"{unit.capitalize()}s lost to surprise"]
-    name_width = max(len(n) for n in odds.members)
     for name, member in odds.members.items():
         expected = "never recovers" if member.expected_lost is None else f"expected {float(member.expected_lost):.3f}"
-        lines.append(f"  {name:<{name_width}}  {expected}")
-        lines.append("    " + distribution_text(member))
+        lines.append(f"  {name}: {expected}")
+        lines += ["  " + row for row in chart_rows(distribution_rows(member))]
     return "\n".join(lines)
 
 
-def distribution_text(member: MemberOdds) -> str:
-    """Write the head of a loss distribution, folding the rare tail"""
-    parts, shown = [], Fraction(0)
-    for value, p in sorted(member.lost.items()):
-        if shown >= Fraction(999, 1000):
-            rest = 1 - shown - member.never
-            parts.append(f"more: {percent(rest).strip()}")
-            break
-        parts.append(f"{value}: {percent(p).strip()}")
-        shown += p
-    if member.never:
-        parts.append(f"never: {percent(member.never).strip()}")
-    return "  ".join(parts)
+SVG_WIDTH, SVG_BAR_X, SVG_BAR_WIDTH, SVG_ROW = 640, 170, 380, 18
+SVG_COLOURS = {"a": "#2e7d32", "b": "#c62828", "none": "#757575", "lost": "#1565c0", "never": "#6a1b9a"}
+
+
+def odds_svg(scenario: Any) -> str:
+    """Compute a scenario's odds and draw them as a self-contained SVG bar chart"""
+    from exporter.targets.environment import make_environment  # Jinja only when a chart is asked for
+
+    odds = system_module(scenario.system).odds(scenario)
+    labels = {"a": side_name(scenario, "a"), "b": side_name(scenario, "b"), "none": "nobody"}
+    items: list[dict[str, Any]] = []
+    y = 10
+
+    def heading(text: str, level: int = 2) -> None:
+        nonlocal y
+        items.append({"kind": "heading", "text": text, "level": level, "y": y})
+        y += SVG_ROW + 4
+
+    def row(label: str, p: Fraction, colour: str, indent: int = 20) -> None:
+        nonlocal y
+        items.append({"kind": "bar", "label": label, "y": y, "indent": indent, "colour": colour,
+                      "bar": round(float(p) * SVG_BAR_WIDTH, 2), "percent": percent(p).strip()})
+        y += SVG_ROW
+
+    title = f"{odds.system} · {odds.procedure}"
+    heading(title, 1)
+    heading("Who gets the jump")
+    for key in SURPRISE_KEYS:
+        row(labels[key], odds.surprise[key], SVG_COLOURS[key])
+    if odds.free_segments is not None:
+        heading("Side-level free segments (positive: side a acts alone)")
+        for value, p in sorted(odds.free_segments.items()):
+            row(str(value), p, SVG_COLOURS["a" if value > 0 else "b" if value < 0 else "none"])
+    unit = next(iter(odds.members.values())).unit
+    heading(f"{unit.capitalize()}s lost to surprise")
+    for name, member in odds.members.items():
+        expected = "never recovers" if member.expected_lost is None else f"expected {float(member.expected_lost):.3f}"
+        heading(f"{name}: {expected}", 3)
+        for label, p in distribution_rows(member):
+            row(label, p, SVG_COLOURS["never" if label == "never" else "lost"], indent=30)
+    template = make_environment("odds").get_template("chart.svg")
+    return template.render(title=title, items=items, width=SVG_WIDTH, height=y + 10, bar_x=SVG_BAR_X)
 
 
 def simulation_text(scenario: Any, seed: int) -> str:

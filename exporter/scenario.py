@@ -26,7 +26,7 @@ def scenario_from_dict(data: dict[str, Any], path: Path | str = "<scenario>") ->
         raise InputFileError(path, "system", f"unknown system {system!r}; one of {', '.join(SYSTEM_IDS)}")
     model = system_module(system).Scenario
     try:
-        return model.model_validate(data)
+        return model.model_validate(data, strict=True)  # TOML types are exact: no "12" for 12, no 1 for true
     except ValidationError as err:
         raise InputFileError(path, *describe_first_error(err, system, scenario_model)) from None
 

@@ -17,13 +17,15 @@ from exporter.rules.systems import SYSTEM_IDS
 def read_toml(path: Path) -> dict[str, Any]:
     """Read a TOML file, reporting a missing, unreadable or malformed file as an input error"""
     try:
-        text = path.read_bytes().decode("utf-8")
+        text = path.read_bytes().decode("utf-8-sig")  # a byte-order mark, as some Windows editors write, is fine
     except FileNotFoundError:
         raise InputFileError(path, None, "no such file") from None
     except IsADirectoryError:
         raise InputFileError(path, None, "is a directory, not a file") from None
-    except (OSError, UnicodeDecodeError) as err:
-        raise InputFileError(path, None, f"cannot be read ({err})") from None
+    except UnicodeDecodeError as err:
+        raise InputFileError(path, None, f"is not UTF-8 text (byte {err.start}); save it as UTF-8") from None
+    except OSError as err:
+        raise InputFileError(path, None, f"cannot be read ({err.strerror})") from None
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
@@ -36,7 +38,9 @@ def describe_first_error(err: ValidationError, system: str,
 
     model_of names, for an unknown key, the other systems' models that do know it.
     """
-    first = err.errors(include_url=False)[0]
+    errors = err.errors(include_url=False)
+    # An unknown key is usually the cause of a "missing" one (iqq for iq), so it is named first.
+    first = next((e for e in errors if e["type"] == "extra_forbidden"), errors[0])
     field = field_path(first["loc"])
     kind = first["type"]
     if kind == "extra_forbidden":
@@ -61,6 +65,8 @@ def field_path(loc: tuple[Any, ...]) -> str | None:
     """Render a pydantic location as a TOML-style path, e.g. sides.a.members[1].iq"""
     text = ""
     for step in loc:
+        if step == "[key]":  # pydantic's marker for a bad dict key: the key itself is the previous step
+            continue
         text += f"[{step}]" if isinstance(step, int) else (f".{step}" if text else str(step))
     return text or None
 

@@ -78,7 +78,8 @@ def check_built(out: Path, title: str, description: str, author: str, marker: st
     readme = (root / "roll20" / "README.md").read_text(encoding="utf-8")
     assert "<img" not in readme and "</script>" not in readme
     macros = sorted((root / "roll20" / "macros").glob("*.txt"))
-    parsed = [json.loads(line) for line in run_node("tests/roll20/parse_macros.mjs", *map(str, macros)).stdout.splitlines()]
+    done = run_node("tests/roll20/parse_macros.mjs", *map(str, macros))
+    parsed = [json.loads(line) for line in done.stdout.splitlines()]
     assert parsed and all(result["ok"] for result in parsed), parsed
 
 
@@ -102,7 +103,7 @@ def test_hostile_urls_are_refused_with_a_clear_error(tmp_path, url):
     path = tmp_path / "campaign.toml"
     path.write_text(campaign_text("t", "", "a", "yellow", dict.fromkeys(OVERRIDES, "x"))
                     + f"\n[foundry]\nmanifest = {toml_string(url)}\n", encoding="utf-8")
-    with pytest.raises(ExportError, match="foundry.manifest: must be an http"):
+    with pytest.raises(ExportError, match=r"foundry\.manifest: must be an http"):
         load_campaign(path)
 
 

@@ -1,4 +1,4 @@
-"""Release-grade builds: byte-identical across folders, times and umasks; concurrent builds never mix; the wheel works"""
+"""Release builds: byte-identical across folders, times and umasks; concurrent builds never mix; the wheel works"""
 
 from __future__ import annotations
 

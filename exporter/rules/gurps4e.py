@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import cache
 from typing import Literal
 
 from pydantic import Field, model_validator
@@ -519,6 +520,13 @@ def sneak_win_chance(scenario: Scenario) -> Fraction:
 
 def seconds_lost(member: Member, kind: str) -> MemberOdds:
     """Return the exact distribution of seconds lost by a surprised member, cut at TAIL_CUT"""
+    return seconds_lost_for(member.iq, member.combat_reflexes, kind)
+
+
+@cache
+def seconds_lost_for(iq: int, combat_reflexes: bool, kind: str) -> MemberOdds:
+    """Return the loss distribution of a stun profile; members who share one share the work"""
+    member = Member(name="-", iq=iq, combat_reflexes=combat_reflexes)
     if never_recovers(member, kind):
         return MemberOdds(UNIT, {}, never=Fraction(1), expected_lost=None)
     if kind == "total" and not member.combat_reflexes:

@@ -84,11 +84,15 @@ const {{ script_name }} = (() => {
 
   // --- state ----------------------------------------------------------------------------------------
 
-  /** Create or migrate the script's state (schema 1 kept the marker as a top-level key). */
+  /**
+   * Create or migrate the script's state (schema 1 kept the marker as a top-level key). Damaged parts are replaced
+   * and the GM is told: the markers of a surprise that was lost can only be removed by hand.
+   */
   function checkInstall() {
     log(`-=> ${scriptName} v${version} <=-  [${new Date(lastUpdate * 1000)}]`);
     const stored = state[scriptName];
-    switch (stored && typeof stored === "object" ? stored.version : undefined) {
+    let damaged = false;
+    switch (isRecord(stored) ? stored.version : undefined) {
       case 1:
         stored.config = { ...defaultConfig(), marker: typeof stored.marker === "string" ? stored.marker : defaultConfig().marker };
         delete stored.marker;
@@ -96,20 +100,43 @@ const {{ script_name }} = (() => {
         stored.draft = null;
         stored.version = 2;
         // falls through
-      case 2:
-        stored.config = { ...defaultConfig(), ...(stored.config && typeof stored.config === "object" ? stored.config : {}) };
+      case 2: {
+        const given = isRecord(stored.config) ? stored.config : {};
+        const defaults = defaultConfig();
+        const fits = (key) => typeof given[key] === typeof defaults[key];
+        damaged = !isRecord(stored.config) || Object.keys(defaults).some((key) => key in given && !fits(key))
+          || (stored.surprise != null && !isSurprise(stored.surprise));
+        stored.config = Object.fromEntries(Object.keys(defaults).map((key) => [key, fits(key) ? given[key] : defaults[key]]));
         if (!LANGUAGES.includes(stored.config.language)) stored.config.language = LANGUAGES[0];
+        if (!isSurprise(stored.surprise)) stored.surprise = null;
+        if (!isDraft(stored.draft)) stored.draft = null;
         stored.version = schemaVersion;
         break;
+      }
       default:
-        if (stored !== undefined) log(`${scriptName}: unknown or damaged state was replaced`);
+        damaged = stored !== undefined;
         state[scriptName] = { version: schemaVersion, config: defaultConfig(), surprise: null, draft: null };
+    }
+    if (damaged) {
+      log(`${scriptName}: unknown or damaged state was replaced`);
+      toGM(card(t("Dialog.Title"), [HE(t("Roll20.StateReset"))]));
     }
     createMacros();
   }
 
   /** The settings a GM can change with !surprise config. */
   const defaultConfig = () => ({ automation: true, skip: true, public: true, marker: MARKERS.surprised, language: LANGUAGES[0] });
+
+  /** Tell whether a value is an object of keys and values: not null, not an array. */
+  const isRecord = (value) => Boolean(value) && typeof value === "object" && !Array.isArray(value);
+
+  /** Tell whether a stored surprise has the parts every step reads. */
+  const isSurprise = (surprise) => isRecord(surprise) && Number.isInteger(surprise.round)
+    && ["scenario", "labels", "applied", "outcome"].every((key) => isRecord(surprise[key]));
+
+  /** Tell whether a stored draft has the parts the commands read. */
+  const isDraft = (draft) => isRecord(draft) && Boolean(procedureDef(draft.procedure)) && isRecord(draft.scenario)
+    && isRecord(draft.members) && ["a", "b"].every((key) => Array.isArray(draft.sides?.[key]?.combatants));
 
   /** Create the GM macros for the commands, unless they exist (ROLL20.md 6). */
   function createMacros() {
@@ -165,17 +192,22 @@ const {{ script_name }} = (() => {
 
   // --- the turn order -------------------------------------------------------------------------------
 
-  /** Read the turn order; "" and damaged JSON count as empty (ROLL20.md 4). */
-  function readTurnorder() {
-    const raw = Campaign().get("turnorder");
+  /**
+   * Parse a turn order; "" and damaged JSON count as empty (ROLL20.md 4). Rows without an id are kept, so that
+   * a Next over them still reads as one and writing the order back keeps them; they play no turn.
+   */
+  function parseTurnorder(raw) {
     if (!raw) return [];
     try {
       const order = JSON.parse(raw);
-      return Array.isArray(order) ? order.filter((row) => row && typeof row === "object" && "id" in row) : [];
+      return Array.isArray(order) ? order.filter(isRecord) : [];
     } catch (error) {
       return [];
     }
   }
+
+  /** Read the turn order. */
+  const readTurnorder = () => parseTurnorder(Campaign().get("turnorder"));
 
   /** Write the turn order (scripts' changes fire no events, so callers run their own handlers). */
   const writeTurnorder = (order) => Campaign().set("turnorder", JSON.stringify(order));
@@ -464,9 +496,9 @@ const {{ script_name }} = (() => {
   /** Turn order changes made by people: a Next is the end of one turn and the start of the next. */
   function onTurnorderChange(campaign, prev) {
     try {
-      const previous = (() => { try { return JSON.parse(prev?.turnorder || "[]"); } catch (error) { return []; } })();
+      const previous = parseTurnorder(prev?.turnorder);
       const current = readTurnorder();
-      if (!Array.isArray(previous) || !isAdvance(current, previous)) return;
+      if (!isAdvance(current, previous)) return;
       turnEnded(previous[0]);
       turnStarted(current[0]);
     } catch (error) {
@@ -616,10 +648,14 @@ const {{ script_name }} = (() => {
     handleCommand(msg).catch(reportError);
   }
 
-  /** Tokens removed mid-fight leave the surprise: their markers go with them. */
+  /** Tokens removed mid-fight leave the surprise: their markers go with them, and the rules stop waiting for them. */
   function onTokenDestroyed(token) {
     const surprise = state[scriptName]?.surprise;
-    if (surprise?.applied?.[token.id]) delete surprise.applied[token.id];
+    if (!surprise) return;
+    delete surprise.applied[token.id];
+    if (surprise.done) return;
+    Runtime.forget?.(surprise, token.id);
+    finishIfDone(surprise);
   }
 
   on("ready", () => {

@@ -1,3 +1,5 @@
+import { STATUSES } from "./constants.js";
+import { format, localize } from "./i18n.js";
 import { setStatus } from "./statuses.js";
 
 /** Return the actor behind a combatant of the surprise, even after the combatant left the combat. */
@@ -16,6 +18,11 @@ export function actorOf(combat, state, id) {
  */
 export async function mark(combat, state, id, status, active, lasts = null) {
   const actor = actorOf(combat, state, id);
+  if (active && !actor) {
+    const label = STATUSES.find((entry) => entry.id === status).label;
+    ui.notifications.warn(format("Notify.NoActor", { name: state.labels[id] ?? id, status: localize(label) }));
+    return;
+  }
   const applied = new Set(state.applied[id] ?? []);
   if (active) {
     const result = await setStatus(actor, status, true);

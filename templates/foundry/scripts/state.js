@@ -1,4 +1,5 @@
 import { FLAG, LOG_PREFIX, MODULE_ID } from "./constants.js";
+import { clearMarks } from "./marks.js";
 
 /**
  * Return a working copy of the surprise state stored on a combat, or null. A copy, because changing the
@@ -9,8 +10,19 @@ export const getState = (combat) => {
   return stored ? foundry.utils.deepClone(stored) : null;
 };
 
-/** Store the surprise state on a combat (the whole object; the module never deletes keys inside it). */
-export const saveState = (combat, state) => combat.setFlag(MODULE_ID, FLAG, state);
+/**
+ * Store the surprise state on a combat (the whole object; the module never deletes keys inside it). A combat
+ * deleted while a step was running, even while this very update was on its way, cannot keep it: the statuses are
+ * removed instead, since the clean-up after the deletion read the state from before that step.
+ */
+export async function saveState(combat, state) {
+  try {
+    if (game.combats.has(combat.id)) return await combat.setFlag(MODULE_ID, FLAG, state);
+  } catch (error) {
+    if (game.combats.has(combat.id)) throw error;
+  }
+  return clearMarks(combat, state);
+}
 
 /** Remove the surprise state from a combat. */
 export const dropState = (combat) => combat.unsetFlag(MODULE_ID, FLAG);

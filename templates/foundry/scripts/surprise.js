@@ -3,7 +3,7 @@ import { foundryRoller } from "./dice.js";
 import { localize } from "./i18n.js";
 import { buildScenario, labelsOf } from "./inputs.js";
 import { actorRefs, clearMarks } from "./marks.js";
-import { dropState, getState, saveState, serialized } from "./state.js";
+import { dropState, getState, isAutomationClient, saveState, serialized } from "./state.js";
 import * as runtime from "./runtime.js";
 
 /**
@@ -31,6 +31,7 @@ export async function resolveSurprise(input, combat = game.combat) {
 
 /** Remove the module's statuses and surprise state from a combat. */
 export async function clearSurprise(combat = game.combat) {
+  if (!game.user.isGM) return refuse("Notify.GMOnly");
   if (!combat) return refuse("Notify.NoCombat");
   return serialized(async () => {
     const state = getState(combat);
@@ -41,15 +42,21 @@ export async function clearSurprise(combat = game.combat) {
   });
 }
 
-/** Clean up after a deleted combat: its statuses would otherwise never be removed. */
-export async function onDeleteCombat(combat) {
-  const state = getState(combat);
-  if (!state) return;
-  try {
-    await clearMarks(combat, state);
-  } catch (error) {
-    console.error(`${LOG_PREFIX}clean-up after a deleted combat failed`, error);
-  }
+/**
+ * Clean up after a deleted combat: its statuses would otherwise never be removed. The hook runs on every client;
+ * only the active GM acts, after any turn of the automation still running.
+ */
+export function onDeleteCombat(combat) {
+  if (!isAutomationClient()) return undefined;
+  return serialized(async () => {
+    const state = getState(combat);
+    if (!state) return;
+    try {
+      await clearMarks(combat, state);
+    } catch (error) {
+      console.error(`${LOG_PREFIX}clean-up after a deleted combat failed`, error);
+    }
+  });
 }
 
 /** Tell the user why nothing happened. */

@@ -71,6 +71,11 @@
     /** Nothing happens at the end of a turn in AD&D surprise. */
     function turnEnded() {}
 
+    /** A token left the fight: no marker to refresh, no longer listed as frozen. */
+    function forget(surprise, id) {
+      delete surprise.frozen?.[id];
+    }
+
     /** The segment being played and who is frozen. */
     const status = (surprise) => [
       HE(t("Roll20.Status.Segment", { segment: surprise.round, count: surprise.outcome.timeline.length })),
@@ -78,5 +83,5 @@
         .map(([id, frozen]) => HE(`${surprise.labels[id]}: ${frozen - surprise.round + 1}`)),
     ];
 
-    return { resolve, turnStarted, turnEnded, roundStarted, status };
+    return { resolve, turnStarted, turnEnded, roundStarted, forget, status };
   })();

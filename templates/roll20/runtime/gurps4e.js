@@ -107,10 +107,16 @@
     /** Rounds mean nothing extra to the GURPS stun. */
     function roundStarted() {}
 
+    /** A token left the fight: its stun no longer keeps the surprise going. */
+    function forget(surprise, id) {
+      surprise.tracks = (surprise.tracks ?? []).filter((track) => track.name !== id);
+      settle(surprise);
+    }
+
     /** One line per stunned member for !surprise status. */
     const status = (surprise) => (surprise.tracks ?? []).map((track) => HE(`${label(surprise, track.name)}: ${
       track.lost !== null ? t("Roll20.Status.Recovered", { seconds: track.lost })
         : track.never ? t("Roll20.Status.Never") : t("Roll20.Status.Stunned", { turns: track.turns.length })}`));
 
-    return { resolve, turnStarted, turnEnded, roundStarted, status };
+    return { resolve, turnStarted, turnEnded, roundStarted, forget, status };
   })();
