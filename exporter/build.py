@@ -9,7 +9,9 @@ import tempfile
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
+from typing import Any
 
 from exporter._resources import example_campaigns
 from exporter.campaign import Campaign, load_campaign
@@ -34,21 +36,29 @@ def chosen_targets(campaign: Campaign, target: str) -> list[str]:
     return [t for t in campaign.targets if target in ("all", t)]
 
 
+@cache
+def writer(target: str) -> Any:
+    """Return the writer of a target, made once per process: its Jinja environment caches the templates"""
+    if target == "foundry":
+        from exporter.targets.foundry import FoundryWriter  # lazy: Jinja only when building
+
+        return FoundryWriter()
+    from exporter.targets.roll20 import Roll20Writer
+
+    return Roll20Writer()
+
+
 def write_campaign(campaign: Campaign, folder: Path, target: str, make_zip: bool) -> list[str]:
     """Write one campaign's output into folder; return notes about what was left out"""
-    from exporter.targets.foundry import FoundryWriter  # lazy: Jinja only when building
-
     defs = build_definitions(campaign)
-    notes = []
+    notes: list[str] = []
     targets = chosen_targets(campaign, target)
     if "foundry" in targets:
-        FoundryWriter().write(defs, folder / "foundry")
+        writer("foundry").write(defs, folder / "foundry")
         if make_zip:
             write_zip(folder / "foundry", folder / f"{campaign.id}-{campaign.version}.zip")
     if "roll20" in targets:
-        from exporter.targets.roll20 import Roll20Writer
-
-        Roll20Writer().write(defs, folder / "roll20")
+        writer("roll20").write(defs, folder / "roll20")
     normalise_tree(folder)
     return notes
 
@@ -136,8 +146,32 @@ def move_into_place(moves: list[tuple[Path, Path]]) -> None:
                 pass  # the new tree is in place; the next build clears what is left
 
 
+def write_all(campaigns: list[Campaign], staging: Path, target: str, make_zip: bool, jobs: int,
+              progress: Callable[[str], None] | None) -> list[str]:
+    """Write every campaign into staging, in worker processes when jobs > 1; return the notes"""
+    notes: list[str] = []
+    if jobs <= 1 or len(campaigns) <= 1:
+        for campaign in campaigns:
+            notes += write_campaign(campaign, staging / campaign.id, target, make_zip)
+            if progress:
+                progress(campaign.id)
+        return notes
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+
+    # Spawned workers: forking a process that holds threads or replaced standard streams can hang.
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(max_workers=min(jobs, len(campaigns)), mp_context=context) as pool:
+        futures = {pool.submit(write_campaign, c, staging / c.id, target, make_zip): c.id for c in campaigns}
+        for future in as_completed(futures):
+            notes += future.result()
+            if progress:
+                progress(futures[future])
+    return sorted(notes)
+
+
 def build_campaigns(paths: list[Path], out: Path, target: str = "all", make_zip: bool = True,
-                    check: bool = False, progress: Callable[[str], None] | None = None) -> BuildReport:
+                    check: bool = False, progress: Callable[[str], None] | None = None, jobs: int = 1) -> BuildReport:
     """Build each campaign (the bundled examples when none is named) into out/ID/, or compare with --check"""
     campaigns = load_all(paths or example_campaigns())
     if out.exists() and not out.is_dir():
@@ -148,10 +182,7 @@ def build_campaigns(paths: list[Path], out: Path, target: str = "all", make_zip:
     except OSError as err:
         raise InputFileError(out, None, f"cannot write the output folder ({err.strerror})") from None
     try:
-        for campaign in campaigns:
-            report.notes += write_campaign(campaign, staging / campaign.id, target, make_zip)
-            if progress:
-                progress(campaign.id)
+        report.notes += write_all(campaigns, staging, target, make_zip, jobs, progress)
         if check:
             for campaign in campaigns:
                 report.differences += tree_differences(staging / campaign.id, out / campaign.id, campaign.id)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import secrets
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -40,12 +41,17 @@ def main() -> None:
 @click.option("--target", type=click.Choice(["foundry", "roll20", "all"]), default="all", show_default=True)
 @click.option("--zip/--no-zip", "make_zip", default=True, show_default=True)
 @click.option("--check", is_flag=True, help="Write nothing; exit 1 listing the files a build would change.")
-def build(campaigns: tuple[Path, ...], out: Path, target: str, make_zip: bool, check: bool) -> None:
+@click.option("--jobs", "-j", type=click.IntRange(1, 64), default=1, show_default=True,
+              help="Build this many campaigns at once.")
+def build(campaigns: tuple[Path, ...], out: Path, target: str, make_zip: bool, check: bool, jobs: int) -> None:
     """Build VTT output for each campaign (default: the bundled examples)"""
     from exporter.build import build_campaigns  # lazy: keeps --help fast
 
+    progress = Progress(len(campaigns) or 3) if sys.stderr.isatty() and not check else None
     with reported_errors():
-        report = build_campaigns(list(campaigns), out, target, make_zip, check)
+        report = build_campaigns(list(campaigns), out, target, make_zip, check, progress=progress, jobs=jobs)
+    if progress:
+        progress.done()
     for note in report.notes:
         click.echo(f"note: {note}", err=True)
     if check:
@@ -56,6 +62,24 @@ def build(campaigns: tuple[Path, ...], out: Path, target: str, make_zip: bool, c
         return
     for folder in report.written:
         click.echo(f"wrote {folder}")
+    if len(report.written) > 1:
+        click.echo(f"{len(report.written)} campaigns built into {out}")
+
+
+class Progress:
+    """Show build progress on a terminal, on one line of stderr that is rewritten"""
+
+    def __init__(self, total: int) -> None:
+        self.total = total
+        self.count = 0
+
+    def __call__(self, campaign_id: str) -> None:
+        self.count += 1
+        click.echo(f"\r\033[Kbuilding {self.count}/{max(self.total, self.count)}: {campaign_id}", err=True, nl=False)
+
+    def done(self) -> None:
+        """Clear the progress line"""
+        click.echo("\r\033[K", err=True, nl=False)
 
 
 @main.command()
@@ -83,14 +107,37 @@ def validate(campaign: Path) -> None:
 @main.command()
 @click.argument("scenario", type=click.Path(path_type=Path))
 @click.option("--json", "as_json", is_flag=True, help="Print the odds as JSON.")
-def odds(scenario: Path, as_json: bool) -> None:
+@click.option("--svg", "svg", type=click.Path(dir_okay=False, path_type=Path), help="Also draw them as an SVG chart.")
+def odds(scenario: Path, as_json: bool, svg: Path | None) -> None:
     """Compute the exact odds of a surprise scenario"""
-    from exporter.report import odds_json, odds_table
+    from exporter.report import odds_json, odds_svg, odds_table
     from exporter.scenario import load_scenario
 
     with reported_errors():
         loaded = load_scenario(scenario)
-        click.echo(odds_json(loaded) if as_json else odds_table(loaded))
+        text = odds_json(loaded) if as_json else odds_table(loaded)
+        if svg is not None:
+            write_output(svg, odds_svg(loaded))
+    click.echo(text)
+
+
+def write_output(path: Path, text: str) -> None:
+    """Write a file the user asked for, reporting a path that cannot be written as bad input"""
+    from exporter.dist import write_text
+    from exporter.errors import InputFileError
+
+    try:
+        write_text(path, text)
+    except OSError as err:
+        raise InputFileError(path, None, f"cannot be written ({err.strerror})") from None
+
+
+@main.command()
+def systems() -> None:
+    """Show the rules systems, their procedures, and their options with defaults"""
+    from exporter.report import systems_table
+
+    click.echo(systems_table())
 
 
 @main.command()

@@ -157,3 +157,24 @@ def simulation_json(scenario: Any, seed: int) -> str:
     outcome = system_module(scenario.system).resolve(scenario, SeededRoller(seed))
     data = {"system": scenario.system, "procedure": scenario.procedure, "seed": seed, "outcome": outcome.to_json()}
     return json.dumps(data, indent=2, ensure_ascii=False)
+
+
+def systems_table() -> str:
+    """Tabulate every rules system: its procedures and its options with their defaults"""
+    from exporter.rules.systems import SYSTEM_IDS
+
+    lines = []
+    for system in SYSTEM_IDS:
+        rules = system_module(system)
+        lines += [f"{system}", f"  procedures: {', '.join(rules.PROCEDURES)}", f"  unit of loss: {rules.UNIT}",
+                  "  options (RULES.md readings, with defaults):"]
+        defaults = rules.Options().model_dump(mode="json")
+        width = max(len(name) for name in defaults)
+        for name, value in defaults.items():
+            annotation = rules.Options.model_fields[name].annotation
+            choices = getattr(annotation, "__args__", None)
+            allowed = " | ".join(map(str, choices)) if choices and all(isinstance(c, str) for c in choices) else ""
+            shown = json.dumps(value)
+            lines.append(f"    {name:<{width}}  {shown}" + (f"   ({allowed})" if allowed else ""))
+        lines.append("")
+    return "\n".join(lines).rstrip()

@@ -12,7 +12,7 @@ from click.testing import CliRunner
 
 from exporter import __version__
 from exporter.cli import main
-from tests.conftest import ROOT, SCENARIOS
+from tests.conftest import ROOT, SCENARIOS, relative_files
 
 
 def run(*args: str) -> tuple[int, str]:
@@ -135,3 +135,54 @@ def test_installed_console_script_matches(tmp_path):
         pytest.skip("the ambush console script is not installed next to this interpreter")
     done = subprocess.run([str(script), "--version"], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == f"ambush, version {__version__}"
+
+
+@pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: p.stem)
+def test_odds_svg_is_a_self_contained_chart(path, tmp_path, snapshot):
+    from xml.etree import ElementTree
+
+    svg = tmp_path / "chart.svg"
+    code, output = run("odds", str(path), "--svg", str(svg))
+    assert code == 0, output
+    text = svg.read_text(encoding="utf-8")
+    root = ElementTree.fromstring(text)
+    assert root.tag == "{http://www.w3.org/2000/svg}svg"
+    assert "href" not in text and "<script" not in text
+    assert len(root.findall("{http://www.w3.org/2000/svg}rect")) > 3
+    assert text == snapshot
+
+
+def test_odds_svg_escapes_names(tmp_path):
+    from xml.etree import ElementTree
+
+    scenario = tmp_path / "s.toml"
+    scenario.write_text(gurps().replace('name = "Ava"', 'name = "<b>&\\"Ava\\""'), encoding="utf-8")
+    code, output = run("odds", str(scenario), "--svg", str(tmp_path / "c.svg"))
+    assert code == 0, output
+    texts = [t.text for t in ElementTree.parse(tmp_path / "c.svg").getroot().iter("{http://www.w3.org/2000/svg}text")]
+    assert any(t and t.startswith('<b>&"Ava"') for t in texts)
+
+
+def test_odds_svg_to_an_unwritable_path_is_bad_input(tmp_path):
+    (tmp_path / "file").write_text("x", encoding="utf-8")
+    code, output = run("odds", str(ROOT / "fixtures/scenarios/gurps-total.toml"), "--svg",
+                       str(tmp_path / "file" / "chart.svg"))
+    assert code == 2 and output.startswith(f"Error: {tmp_path / 'file' / 'chart.svg'}: cannot be written")
+
+
+def test_systems_lists_every_system_procedure_and_option(snapshot):
+    code, output = run("systems")
+    assert code == 0
+    for word in ("gurps4e", "adnd1e", "fallout-ttrpg", "quick-contest", "stun_roll_timing", "cautious_sleeper_wakes"):
+        assert word in output
+    assert output == snapshot
+
+
+def test_build_with_jobs_writes_the_same_bytes_and_no_progress_off_a_terminal(tmp_path):
+    one = run("build", "--out", str(tmp_path / "one"))
+    two = run("build", "--out", str(tmp_path / "two"), "--jobs", "2")
+    assert one[0] == two[0] == 0
+    assert "building" not in one[1] and "3 campaigns built into" in one[1]
+    for rel in relative_files(tmp_path / "one"):
+        if not rel.startswith("."):
+            assert (tmp_path / "one" / rel).read_bytes() == (tmp_path / "two" / rel).read_bytes(), rel
