@@ -10,7 +10,6 @@ from pathlib import Path
 
 import click
 
-from exporter import __version__
 from exporter.errors import ExportError
 
 
@@ -30,7 +29,7 @@ def reported_errors() -> Iterator[None]:
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, prog_name="ambush")
+@click.version_option(package_name="ambush", prog_name="ambush")
 def main() -> None:
     """Turn tabletop surprise rules into Foundry VTT and Roll20 automation"""
 
