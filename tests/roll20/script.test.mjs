@@ -171,3 +171,25 @@ test("a custom token marker is found by its name", async () => {
   await sb.settle();
   assert.match(tokens[1].get("statusmarkers"), /Ambushed::59@4/);
 });
+
+test("the turn-order-split side rule takes side A from the rows above a custom row named Side B", { skip: !process.env.SPLIT_SCRIPT }, async () => {
+  const split = { file: process.env.SPLIT_SCRIPT, name: "SplitSides" };
+  const sb = createSandbox({ players });
+  const names = ["Ava", "Orc", "Bo"];
+  const tokens = names.map((name) => sb.createToken({ name, controlledby: name === "Ava" ? PLAYER : "" }));
+  await sb.load(split.file);
+  sb.ready();
+  await sb.settle();
+  // Bo is not player-controlled, yet stands above the divider: the rule, not control, decides.
+  sb.user.setTurnorder([
+    { id: tokens[0].id, pr: "3", custom: "", _pageid: tokens[0].get("_pageid") },
+    { id: tokens[2].id, pr: "2", custom: "", _pageid: tokens[2].get("_pageid") },
+    { id: "-1", pr: "0", custom: "Side B" },
+    { id: tokens[1].id, pr: "1", custom: "", _pageid: tokens[1].get("_pageid") },
+  ]);
+  sb.user.chat(GM, "!surprise resolve --procedure total");
+  await sb.settle();
+  const draft = sb.read(`state.${split.name}.draft`);
+  assert.deepEqual(draft.sides.a.combatants, [tokens[0].id, tokens[2].id]);
+  assert.deepEqual(draft.sides.b.combatants, [tokens[1].id]);
+});
