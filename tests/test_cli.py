@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import subprocess
 import sys
@@ -186,3 +187,31 @@ def test_build_with_jobs_writes_the_same_bytes_and_no_progress_off_a_terminal(tm
     for rel in relative_files(tmp_path / "one"):
         if not rel.startswith("."):
             assert (tmp_path / "one" / rel).read_bytes() == (tmp_path / "two" / rel).read_bytes(), rel
+
+
+class Terminal(io.StringIO):
+    """A stderr that says it is a terminal"""
+
+    def isatty(self) -> bool:
+        return True
+
+
+def test_progress_rewrites_one_terminal_line_per_campaign_and_clears_it(monkeypatch):
+    from exporter.cli import Progress
+
+    terminal = Terminal()
+    monkeypatch.setattr("sys.stderr", terminal)
+    progress = Progress(2)
+    progress("first")
+    progress("second")
+    progress.done()
+    assert terminal.getvalue() == "\r\033[Kbuilding 1/2: first\r\033[Kbuilding 2/2: second\r\033[K"
+
+
+def test_build_shows_progress_on_a_terminal(tmp_path, monkeypatch):
+    from exporter.cli import build
+
+    terminal = Terminal()
+    monkeypatch.setattr("sys.stderr", terminal)
+    build.main(["--out", str(tmp_path / "dist"), "--no-zip"], standalone_mode=False)
+    assert "building 3/3: ambush-" in terminal.getvalue()
