@@ -65,6 +65,28 @@ async function combatOf(env, tokens) {
   return combat;
 }
 
+/** One friendly and one hostile actor without sheet data, their tokens in a combat in that order. */
+async function duel(env, friendly, hostile) {
+  const a = await env.createActor({ name: friendly });
+  const b = await env.createActor({ name: hostile });
+  const combat = await combatOf(env, [
+    await env.createToken({ actor: a, name: friendly, disposition: 1 }),
+    await env.createToken({ actor: b, name: hostile, disposition: -1 }),
+  ]);
+  return { combat, friendly: a, hostile: b };
+}
+
+/**
+ * Start the combat and play six turns of a one-second total surprise: the hostiles freeze, then every roll is
+ * a 9 (3, 3, 3), which recovers against IQ 10 or more.
+ */
+async function playOutTotalSurprise(env, combat) {
+  await combat.startCombat();
+  await env.settle();
+  env.scriptDice(3, 3, 3, 3, 3, 3);
+  for (let i = 0; i < 6; i += 1) await next(env, combat);
+}
+
 /** The combatant of a token. */
 const combatantOf = (combat, token) => combat.combatants.find((c) => c.tokenId === token.id);
 
@@ -103,10 +125,7 @@ test("a combatant without an actor: the dialog asks for its values and the GM is
     assert.equal(outcome.surprise, "a");
     assert.ok(Orc.actor.statuses.has("mentalstun"));
     assert.ok(warnings(env).includes("Gob has no actor: Surprised cannot be shown on it."), warnings(env).join("; "));
-    await combat.startCombat();
-    await env.settle();
-    env.scriptDice(3, 3, 3, 3, 3, 3); // Orc frozen, Gob frozen, then both recover (9 against IQ 10 and 11)
-    for (let i = 0; i < 6; i += 1) await next(env, combat);
+    await playOutTotalSurprise(env, combat); // Orc frozen, Gob frozen, then both recover (9 against IQ 10 and 11)
     assert.equal(env.pendingDice.length, 0);
     assert.ok(!Orc.actor.statuses.has("mentalstun"), "the status of the one with an actor is lifted");
     assert.equal(api.state(combat).done, true);
@@ -124,10 +143,7 @@ test("a combatant whose token is deleted mid-surprise keeps its actor's status u
     await totalSurprise(env, combat, 1);
     await env.deleteToken(Gob.token);
     await env.settle();
-    await combat.startCombat();
-    await env.settle();
-    env.scriptDice(3, 3, 3, 3, 3, 3);
-    for (let i = 0; i < 6; i += 1) await next(env, combat);
+    await playOutTotalSurprise(env, combat);
     assert.ok(!Orc.actor.statuses.has("mentalstun"));
     assert.ok(!Gob.actor.statuses.has("mentalstun"), "the actor behind the deleted token recovers too");
     assert.equal(game.modules.get(GURPS).api.state(combat).done, true);
@@ -147,10 +163,7 @@ test("an actor deleted after the resolve, before its stun turns: the others carr
     assert.ok(Gob.actor.statuses.has("mentalstun"));
     await env.deleteActor(Gob.actor);
     await env.settle();
-    await combat.startCombat();
-    await env.settle();
-    env.scriptDice(3, 3, 3, 3, 3, 3);
-    for (let i = 0; i < 6; i += 1) await next(env, combat);
+    await playOutTotalSurprise(env, combat);
     assert.ok(!Orc.actor.statuses.has("mentalstun"));
     assert.equal(game.modules.get(GURPS).api.state(combat).done, true);
     await env.deleteCombat(combat);
@@ -187,12 +200,7 @@ test("the combat deleted mid-surprise: every status the module applied is remove
   // AD&D: surprised, with a duration tied to the deleted combat
   env = await boot(ADND);
   try {
-    const ann = await env.createActor({ name: "Ann" });
-    const gob = await env.createActor({ name: "Gob" });
-    const combat = await combatOf(env, [
-      await env.createToken({ actor: ann, name: "Ann", disposition: 1 }),
-      await env.createToken({ actor: gob, name: "Gob", disposition: -1 }),
-    ]);
+    const { combat, friendly: ann, hostile: gob } = await duel(env, "Ann", "Gob");
     const api = game.modules.get(ADND).api;
     env.scriptDice(5, 2);
     await api.resolve(api.defaults(combat, "roll"), combat);
@@ -210,12 +218,7 @@ test("the combat deleted mid-surprise: every status the module applied is remove
   // Fallout: surprised, prone and asleep
   env = await boot(FALLOUT);
   try {
-    const vic = await env.createActor({ name: "Vic" });
-    const ghoul = await env.createActor({ name: "Ghoul" });
-    const combat = await combatOf(env, [
-      await env.createToken({ actor: vic, name: "Vic", disposition: 1 }),
-      await env.createToken({ actor: ghoul, name: "Ghoul", disposition: -1 }),
-    ]);
+    const { combat, friendly: vic, hostile: ghoul } = await duel(env, "Vic", "Ghoul");
     const api = game.modules.get(FALLOUT).api;
     const input = api.defaults(combat, "sneak-attack");
     input.scenario.openers = [{ name: combat.turns[0].id, attack_bonus: 10, target_number: 12 }];
@@ -339,12 +342,7 @@ test("a game system that already defines surprised: the module reuses it and add
     const surprised = CONFIG.statusEffects.filter((s) => s.id === "surprised");
     assert.equal(surprised.length, 1);
     assert.equal(surprised[0].name, systemSurprised.name, "the system's own entry, not the module's");
-    const ann = await env.createActor({ name: "Ann" });
-    const gob = await env.createActor({ name: "Gob" });
-    const combat = await combatOf(env, [
-      await env.createToken({ actor: ann, name: "Ann", disposition: 1 }),
-      await env.createToken({ actor: gob, name: "Gob", disposition: -1 }),
-    ]);
+    const { combat, friendly: ann, hostile: gob } = await duel(env, "Ann", "Gob");
     const api = game.modules.get(ADND).api;
     env.scriptDice(5, 2);
     await api.resolve(api.defaults(combat, "roll"), combat);

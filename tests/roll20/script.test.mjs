@@ -2,14 +2,9 @@
 // SCRIPTS_DIR holds <id>/roll20/<Name>.js for the three example campaigns.
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import { GURPS, ADND, GM, PLAYER, players } from "./examples.mjs";
 import { createSandbox } from "./harness.mjs";
 
-const DIR = process.env.SCRIPTS_DIR;
-const GURPS = { file: `${DIR}/ambush-gurps-example/roll20/AmbushGurpsExample.js`, name: "AmbushGurpsExample" };
-const ADND = { file: `${DIR}/ambush-adnd-example/roll20/AmbushAdndExample.js`, name: "AmbushAdndExample" };
-const GM = "-GM0000000000000001";
-const PLAYER = "-PL0000000000000001";
-const players = [{ id: GM, displayname: "Gina", isGM: true }, { id: PLAYER, displayname: "Pat Doe", isGM: false }];
 
 /** A sandbox with the script loaded and ready, and two characters (IQ 12, friendly; IQ 10, hostile). */
 async function ready(script = GURPS, { seed } = {}) {
