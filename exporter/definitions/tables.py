@@ -65,8 +65,9 @@ MACROS: dict[str, tuple[MacroDef, ...]] = {
 }
 
 # The inputs each procedure reads, by where they live, each with the sides that must give it ("ab", "a",
-# "b", or "" when optional); names are the rules models' field names.
-PROCEDURE_INPUTS: dict[str, dict[str, dict[str, tuple[tuple[str, str], ...]]]] = {
+# "b", or "" when optional) and, for an input only a house rule reads, that rules option; names are the rules
+# models' field names.
+PROCEDURE_INPUTS: dict[str, dict[str, dict[str, tuple[tuple[str, ...], ...]]]] = {
     "gurps4e": {
         "partial": {"side": (("leader", ""), ("animals", ""), ("gm_modifier", "")),
                     "member": (("iq", "ab"), ("combat_reflexes", ""), ("tactics", ""))},
@@ -76,7 +77,8 @@ PROCEDURE_INPUTS: dict[str, dict[str, dict[str, tuple[tuple[str, str], ...]]]] =
     },
     "adnd1e": {
         "roll": {"side": (("surprised_on", ""), ("surprises_on", ""), ("aware", "")),
-                 "member": (("dex", ""), ("surprise_adjustment", ""))},
+                 "member": (("dex", ""), ("surprise_adjustment", ""), ("surprised_on", "", "side_best_rating"),
+                            ("surprises_on", "", "side_best_rating"), ("encumbered", "", "dex_encumbrance_gate"))},
     },
     "fallout-ttrpg": {
         "world-map": {"scenario": (("dc", "ab"), ("hunting", "")),
@@ -86,3 +88,9 @@ PROCEDURE_INPUTS: dict[str, dict[str, dict[str, tuple[tuple[str, str], ...]]]] =
                          "member": (("cautious_nature", ""), ("asleep", ""), ("sequence", ""))},
     },
 }
+
+
+def option_gated_inputs(system: str) -> dict[str, str]:
+    """Return the member inputs of a system that only a rules option reads, with that option"""
+    return {entry[0]: entry[2] for levels in PROCEDURE_INPUTS[system].values()
+            for entry in levels.get("member", ()) if len(entry) > 2}

@@ -65,6 +65,10 @@ class Options(StrictModel):
 DEFAULT_OPTIONS = Options()
 
 
+# RULES.md 3.1: a member may give surprise_adjustment directly instead of dex, never both.
+ALTERNATIVE_INPUTS = {"surprise_adjustment": "dex"}
+
+
 class Member(StrictModel):
     """One combatant: a name and what sets his surprise adjustment"""
 

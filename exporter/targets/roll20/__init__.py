@@ -13,7 +13,7 @@ from exporter.definitions import Definitions
 from exporter.dist import source_date_epoch, write_text
 from exporter.targets.environment import make_environment
 from exporter.targets.roll20.macros import chat_macros
-from exporter.targets.rules_js import render_rules_js
+from exporter.targets.rules_js import render_common_js
 
 
 def script_name(campaign_id: str) -> str:
@@ -33,6 +33,7 @@ class Roll20Writer:
         campaign = defs.campaign
         markers = {status.id: status.marker for status in defs.statuses}
         markers["surprised"] = campaign.roll20.marker
+        procedures = [{"id": p.id, "inputs": [asdict(i) for i in p.inputs]} for p in defs.procedures]
         return {
             "ambush_version": __version__,
             "script_name": script_name(campaign.id),
@@ -40,8 +41,8 @@ class Roll20Writer:
             "version": campaign.version,
             "last_update": source_date_epoch(),  # the banner's date: fixed, for reproducible builds
             "system": defs.system,
-            "rules_body": render_rules_js(self.env, defs.system, as_module=False, options=defs.options),
-            "procedures": [{"id": p.id, "inputs": [asdict(i) for i in p.inputs]} for p in defs.procedures],
+            "common": render_common_js(self.env, defs.system, as_module=False, options=defs.options,
+                                       procedures=procedures),
             "attributes": defs.attributes["roll20"],
             "markers": markers,
             "side_rule": campaign.roll20.side_rule,
