@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Annotated, Any, get_args, get_origin
 
 from exporter.definitions.catalogue import Catalogue, load_catalogue
+from exporter.definitions.rolls import RollProcedure, roll_procedures
 from exporter.definitions.tables import MACROS, PROCEDURE_INPUTS, SETTINGS, STATUSES, MacroDef, SettingDef, StatusDef
 from exporter.rules.systems import system_module
 
@@ -58,6 +59,7 @@ class Definitions:
     macros: tuple[MacroDef, ...]
     catalogue: Catalogue
     attributes: dict[str, dict[str, str]] = field(default_factory=dict)
+    rolls: tuple[RollProcedure, ...] = ()
 
     @property
     def procedure_ids(self) -> tuple[str, ...]:
@@ -120,4 +122,5 @@ def build_definitions(campaign: Campaign) -> Definitions:
         macros=MACROS[campaign.system],
         catalogue=load_catalogue(campaign.languages, campaign.strings),
         attributes={"foundry": campaign.foundry_attributes, "roll20": campaign.roll20_attributes},
+        rolls=roll_procedures(campaign.system),
     )
