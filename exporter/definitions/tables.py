@@ -65,15 +65,17 @@ MACROS: dict[str, tuple[MacroDef, ...]] = {
 }
 
 # The inputs each procedure reads, by where they live, each with the sides that must give it ("ab", "a",
-# "b", or "" when optional) and, for an input only a house rule reads, that rules option; names are the rules
+# "b", "surprising" or "watching" for the side the scenario's `surprising` names or the other one, or "" when
+# optional) and, for an input only a house rule reads, that rules option; names are the rules
 # models' field names.
 PROCEDURE_INPUTS: dict[str, dict[str, dict[str, tuple[tuple[str, ...], ...]]]] = {
     "gurps4e": {
         "partial": {"side": (("leader", ""), ("animals", ""), ("gm_modifier", "")),
                     "member": (("iq", "ab"), ("combat_reflexes", ""), ("tactics", ""))},
-        "total": {"member": (("iq", "ab"), ("combat_reflexes", ""))},
-        "quick-contest": {"side": (("expecting_trouble", ""),),
-                          "member": (("iq", "ab"), ("combat_reflexes", ""), ("stealth", "a"), ("per", "b"))},
+        "total": {"scenario": (("surprising", ""),), "member": (("iq", "ab"), ("combat_reflexes", ""))},
+        "quick-contest": {"scenario": (("surprising", ""),), "side": (("expecting_trouble", ""),),
+                          "member": (("iq", "ab"), ("combat_reflexes", ""), ("stealth", "surprising"),
+                                     ("per", "watching"))},
     },
     "adnd1e": {
         "roll": {"side": (("surprised_on", ""), ("surprises_on", ""), ("aware", "")),
