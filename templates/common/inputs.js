@@ -1,7 +1,8 @@
-// From the table to a scenario: the values a GM gives in the Foundry dialog or the Roll20 draft, checked as ambush
-// checks a scenario file (types, bounds, who belongs where), or one translated line saying what is wrong.
-// The input's shape: {procedure, scenario: {key: value}, sides: {a|b: {combatants: [id], key: value}},
-// members: {id: {label, key: value}}}; members are named by their combatant (Foundry) or token (Roll20) id.
+// From the table to a scenario. The GM's starting point (the draft) has the shape of a scenario file: the procedure,
+// its values, and sides a and b whose members carry the id of their combatant (Foundry) or token (Roll20) beside
+// their name; `out` lists, in the same shape, who is at the table but not in this fight. What the GM gives in the Foundry dialog or the
+// Roll20 draft is checked as ambush checks a scenario file (types, bounds, who belongs where), and becomes the
+// rules scenario the runtime plays, or one translated line saying what is wrong.
 {% if as_module %}
 import * as Rules from "./rules.js";
 {% endif %}
@@ -30,43 +31,85 @@ const isEmpty = (value) => value === null || value === undefined || value === ""
 const own = (object, key) =>
   (object && typeof object === "object" && Object.prototype.hasOwnProperty.call(object, key) ? object[key] : undefined);
 
+/** Tell whether an input names a member (a leader, an attacker) or lists the opening attacks */
+const isReference = (field) => field.type === "member" || field.type === "openers";
+
 /**
  * A combatant as the table knows him.
  * @typedef {object} TableCombatant
  * @property {string} id  the combatant (Foundry) or token (Roll20) id
  * @property {string} label  the name shown
+ * @property {"a" | "b" | null} side  where the table puts him by default; null: not in this fight
  * @property {(key: string, type: string) => unknown} read  his sheet's value of an input; undefined where it holds none
  */
 
+/** Give every combatant a name no other has: a second "Goblin" becomes "Goblin 2", a blank one "?" */
+function uniqueNames(combatants) {
+  const taken = new Set();
+  return combatants.map((combatant) => {
+    const base = String(combatant.label ?? "").trim() || "?";
+    let name = base;
+    for (let count = 2; taken.has(name); count += 1) name = `${base} ${count}`;
+    taken.add(name);
+    return name;
+  });
+}
+
+/** Return a member of the draft with the values his sheet holds, rule defaults for the rest */
+function draftMember(procedure, combatant, name) {
+  const member = { id: combatant.id, name };
+  const fields = inputsAt(procedure, "member");
+  for (const field of fields) member[field.key] = combatant.read(field.key, field.type) ?? field.default;
+  // A sheet that holds a value given instead of another (AD&D: an explicit adjustment for Dexterity) gives that one.
+  for (const field of fields.filter((f) => f.replaces && !isEmpty(member[f.key]))) member[field.replaces] = null;
+  return member;
+}
+
 /**
- * Return the starting values of a table input: each side's combatants, their labels and what their sheets hold,
- * the rule defaults elsewhere; a side's first combatant leads it and side a's first opens a sneak attack.
+ * Return the draft of a procedure for the combatants at the table, in table order: each on the side the table puts
+ * him (or out), what the sheets hold, the rule defaults elsewhere. A side's first member leads it; side a's first
+ * opens a sneak attack.
  * @param {string} procedure
- * @param {Record<"a" | "b", Array<TableCombatant>>} sides
+ * @param {TableCombatant[]} combatants
  */
-function draftInput(procedure, sides) {
-  const input = { procedure, scenario: {}, sides: {}, members: {} };
-  const firstOfA = sides.a[0]?.id ?? null;
-  for (const field of inputsAt(procedure, "scenario")) {
-    if (field.type === "openers") input.scenario.openers = firstOfA ? [{ name: firstOfA, attack_bonus: null, target_number: null }] : [];
-    else input.scenario[field.key] = field.type === "member" ? firstOfA : field.default;
-  }
+function draftScenario(procedure, combatants) {
+  const names = uniqueNames(combatants);
+  const draft = { system: SYSTEM, procedure, sides: {}, out: [] };
+  for (const key of SIDE_KEYS) draft.sides[key] = { members: [] };
+  combatants.forEach((combatant, index) => {
+    if (SIDE_KEYS.includes(combatant.side)) draft.sides[combatant.side].members.push(draftMember(procedure, combatant, names[index]));
+    else draft.out.push(draftMember(procedure, combatant, names[index]));
+  });
+  const first = (key) => draft.sides[key].members[0]?.name ?? null;
   for (const key of SIDE_KEYS) {
-    const side = { combatants: sides[key].map((combatant) => combatant.id) };
-    for (const field of inputsAt(procedure, "side")) {
-      side[field.key] = field.type === "member" ? sides[key][0]?.id ?? null : field.default;
-    }
-    input.sides[key] = side;
-    for (const combatant of sides[key]) {
-      const member = { label: combatant.label };
-      const fields = inputsAt(procedure, "member");
-      for (const field of fields) member[field.key] = combatant.read(field.key, field.type) ?? field.default;
-      // A sheet that holds a value given instead of another (AD&D: an explicit adjustment for Dexterity) gives that one.
-      for (const field of fields.filter((f) => f.replaces && !isEmpty(member[f.key]))) member[field.replaces] = null;
-      input.members[combatant.id] = member;
-    }
+    for (const field of inputsAt(procedure, "side")) draft.sides[key][field.key] = field.type === "member" ? first(key) : field.default;
   }
-  return input;
+  for (const field of inputsAt(procedure, "scenario")) {
+    if (field.type === "openers") draft.openers = first("a") ? [{ name: first("a"), attack_bonus: null, target_number: null }] : [];
+    else draft[field.key] = field.type === "member" ? first("a") : field.default;
+  }
+  return draft;
+}
+
+/** Return where a combatant stands in a draft: "a", "b", "out" or null, and his entry there */
+function placeOf(draft, id) {
+  for (const key of SIDE_KEYS) {
+    const member = (draft.sides[key]?.members ?? []).find((entry) => entry.id === id);
+    if (member) return { place: key, member };
+  }
+  const left = (draft.out ?? []).find((entry) => entry.id === id);
+  return left ? { place: "out", member: left } : { place: null, member: null };
+}
+
+/** Move a combatant of a draft to side a, side b or out of the fight, keeping his values; false if he is not in it */
+function moveMember(draft, id, to) {
+  const { place, member } = placeOf(draft, id);
+  if (!member || !["a", "b", "out"].includes(to)) return false;
+  if (place === to) return true;
+  const list = (key) => (key === "out" ? draft.out : draft.sides[key].members);
+  list(place).splice(list(place).indexOf(member), 1);
+  list(to).push(member);
+  return true;
 }
 
 /**
@@ -98,7 +141,7 @@ function problemWith(t, field, value, sideKey, label, surprising) {
 }
 
 /** Copy the given values of some inputs into a rules object; return the first problem, or null */
-function copyValues(t, fields, source, target, sideKey, label, surprising = "a") {
+function copyValues(t, fields, source, target, sideKey, label, surprising) {
   for (const field of fields) {
     const value = own(source, field.key);
     const problem = problemWith(t, field, value, sideKey, label, surprising);
@@ -108,9 +151,6 @@ function copyValues(t, fields, source, target, sideKey, label, surprising = "a")
   return null;
 }
 
-/** Tell whether an input names combatants rather than holding a value */
-const isReference = (field) => field.type === "member" || field.type === "openers";
-
 /** Refuse a member who gives a value and the one it is given instead of, as the rules models do */
 function alternativeProblem(t, fields, member) {
   const both = fields.find((field) => field.replaces && !isEmpty(member[field.key]) && !isEmpty(member[field.replaces]));
@@ -118,61 +158,63 @@ function alternativeProblem(t, fields, member) {
   return t("Notify.EitherOr", { name: member.label, field: t(`Input.${both.key}`), other: t(`Input.${both.replaces}`) });
 }
 
-/** Build one side from the input; return {side} or {problem} */
-function buildSide(t, procedure, input, key, seen, surprising) {
-  const given = own(input.sides, key);
-  const label = t(`Dialog.Side.${key}`);
-  const ids = Array.isArray(given?.combatants) ? given.combatants : [];
-  if (!ids.length) return { problem: t("Notify.EmptySide", { side: label }) };
+/** Build one side of the rules scenario; members are named by their ids. Returns {side} or {problem} */
+function buildSide(t, draft, key, seen, surprising) {
+  const given = own(draft.sides, key);
+  const label = String(own(given, "name") ?? "").trim() || t(`Dialog.Side.${key}`);
+  const entries = own(given, "members");
+  if (!Array.isArray(entries) || !entries.length) return { problem: t("Notify.EmptySide", { side: label }) };
   const side = { name: label, members: [] };
-  const values = inputsAt(procedure, "side").filter((field) => !isReference(field));
+  const values = inputsAt(draft.procedure, "side").filter((field) => !isReference(field));
   let problem = copyValues(t, values, given, side, key, label, surprising);
   if (problem) return { problem };
-  for (const id of ids) {
-    const entry = own(input.members, id);
-    const name = String(own(entry, "label") ?? id).trim() || String(id);
-    if (typeof id !== "string" || !id || !entry) return { problem: t("Notify.Invalid", { name: label, field: name }) };
-    if (seen.has(id)) return { problem: t("Notify.Twice", { name }) };
-    seen.add(id);
+  const fields = inputsAt(draft.procedure, "member");
+  for (const entry of entries) {
+    const id = own(entry, "id");
+    const name = typeof own(entry, "name") === "string" ? entry.name.trim() : "";
+    if (typeof id !== "string" || !id || !name) return { problem: t("Notify.Invalid", { name: label, field: name || "?" }) };
+    if (seen.ids.has(id) || seen.names.has(name)) return { problem: t("Notify.Twice", { name }) };
+    seen.ids.add(id);
+    seen.names.set(name, id);
     const member = { name: id, label: name };
-    const fields = inputsAt(procedure, "member");
     problem = copyValues(t, fields, entry, member, key, name, surprising) ?? alternativeProblem(t, fields, member);
     if (problem) return { problem };
     side.members.push(member);
   }
-  for (const field of inputsAt(procedure, "side").filter(isReference)) {
+  for (const field of inputsAt(draft.procedure, "side").filter(isReference)) {
     const chosen = own(given, field.key);
     if (isEmpty(chosen)) continue;
-    if (!ids.includes(chosen)) return { problem: t("Notify.NotOnSide", { side: label }) };
-    side[field.key] = chosen;
+    const member = side.members.find((candidate) => candidate.label === chosen);
+    if (!member) return { problem: t("Notify.NotOnSide", { side: label }) };
+    side[field.key] = member.name;
   }
   return { side };
 }
 
-/** Copy a scenario-level member choice, which must be on side a */
+/** Copy a scenario-level member choice (the lone attacker), who must be on side a */
 function copyMember(t, field, chosen, scenario) {
-  if (isEmpty(chosen) || !scenario.sides.a.members.some((member) => member.name === chosen)) {
-    return t("Notify.NotOnSide", { side: t("Dialog.Side.a") });
-  }
-  scenario[field.key] = chosen;
+  const member = scenario.sides.a.members.find((candidate) => candidate.label === chosen);
+  if (isEmpty(chosen) || !member) return t("Notify.NotOnSide", { side: scenario.sides.a.name });
+  scenario[field.key] = member.name;
   return null;
 }
 
 /** Copy the declared opening attacks: rows without an attacker are left out; a mutual ambush may mix sides */
 function copyOpeners(t, rows, scenario) {
-  const members = new Map(SIDE_KEYS.flatMap((key) => scenario.sides[key].members.map((member) => [member.name, member.label])));
+  const members = SIDE_KEYS.flatMap((key) => scenario.sides[key].members);
   const openers = [];
   const attacker = t("Input.attacker");
   for (const row of Array.isArray(rows) ? rows : []) {
-    const id = own(row, "name");
-    if (isEmpty(id)) continue;
-    if (!members.has(id)) return t("Notify.Invalid", { name: attacker, field: String(id) });
-    const name = members.get(id);
-    if (openers.some((opener) => opener.name === id)) return t("Notify.OpenerTwice", { name });
+    const name = own(row, "name");
+    if (isEmpty(name)) continue;
+    const member = members.find((candidate) => candidate.label === name);
+    if (!member) return t("Notify.Invalid", { name: attacker, field: String(name) });
+    if (openers.some((opener) => opener.name === member.name)) return t("Notify.OpenerTwice", { name });
     for (const key of ["attack_bonus", "target_number"]) {
-      if (!Number.isInteger(own(row, key))) return t(isEmpty(own(row, key)) ? "Notify.Missing" : "Notify.Invalid", { name, field: t(`Input.${key}`) });
+      const value = own(row, key);
+      if (!Number.isInteger(value)) return t(isEmpty(value) ? "Notify.Missing" : "Notify.Invalid", { name, field: t(`Input.${key}`) });
     }
-    openers.push({ name: id, attack_bonus: row.attack_bonus, target_number: row.target_number });
+    openers.push({ name: member.name, attack_bonus: row.attack_bonus, target_number: row.target_number });
   }
   if (!openers.length) return t("Notify.Missing", { name: t("Dialog.Encounter"), field: attacker });
   scenario.openers = openers;
@@ -180,24 +222,24 @@ function copyOpeners(t, rows, scenario) {
 }
 
 /**
- * Turn a table input into a rules scenario whose members are named by their ids and carry their labels.
+ * Turn a draft into the rules scenario the runtime plays: members named by their ids, with their names as labels.
  * `t(key, data)` translates the problem texts. Returns {scenario}, or {problem} with one translated line.
  */
-function buildScenario(input, t) {
-  const procedure = procedureDef(own(input, "procedure"));
-  if (!procedure) return { problem: t("Notify.UnknownProcedure", { procedure: String(own(input, "procedure")) }) };
+function buildScenario(draft, t) {
+  const procedure = procedureDef(own(draft, "procedure"));
+  if (!procedure) return { problem: t("Notify.UnknownProcedure", { procedure: String(own(draft, "procedure")) }) };
   const scenario = { system: SYSTEM, procedure: procedure.id, options: { ...Rules.DEFAULT_OPTIONS }, sides: {} };
   const values = inputsAt(procedure.id, "scenario").filter((field) => !isReference(field));
-  let problem = copyValues(t, values, own(input, "scenario"), scenario, "ab", t("Dialog.Encounter"));
+  let problem = copyValues(t, values, draft, scenario, "ab", t("Dialog.Encounter"), "a");
   if (problem) return { problem };
-  const seen = new Set();
+  const seen = { ids: new Set((own(draft, "out") ?? []).map((entry) => own(entry, "id"))), names: new Map() };
   for (const key of SIDE_KEYS) {
-    const built = buildSide(t, procedure.id, input, key, seen, scenario.surprising ?? "a");
+    const built = buildSide(t, draft, key, seen, scenario.surprising ?? "a");
     if (built.problem) return { problem: built.problem };
     scenario.sides[key] = built.side;
   }
   for (const field of inputsAt(procedure.id, "scenario").filter(isReference)) {
-    const chosen = own(own(input, "scenario"), field.key);
+    const chosen = own(draft, field.key);
     problem = field.type === "openers" ? copyOpeners(t, chosen, scenario) : copyMember(t, field, chosen, scenario);
     if (problem) return { problem };
   }
@@ -205,4 +247,4 @@ function buildScenario(input, t) {
 }
 
 {% from "exports.js" import exports %}
-{{ exports(["SYSTEM", "PROCEDURES", "procedureDef", "inputsAt", "draftInput", "buildScenario"], as_module) }}
+{{ exports(["SYSTEM", "PROCEDURES", "procedureDef", "inputsAt", "draftScenario", "placeOf", "moveMember", "buildScenario"], as_module) }}

@@ -11,7 +11,7 @@ const {{ script_name }} = (() => {
   const scriptName = {{ script_name | js }};
   const version = {{ version | js }};
   const lastUpdate = {{ last_update }};
-  const schemaVersion = 2;
+  const schemaVersion = 3;
   const COMMAND = "!surprise";
 
   // The same code the Foundry module runs, each part one function body: the rules core of {{ system }}, the
@@ -94,7 +94,8 @@ const {{ script_name }} = (() => {
   // --- state ----------------------------------------------------------------------------------------
 
   /**
-   * Create or migrate the script's state (schema 1 kept the marker as a top-level key). Damaged parts are replaced
+   * Create or migrate the script's state (schema 1 kept the marker as a top-level key; schema 2 kept drafts in another
+   * shape, and surprises without their first round). Damaged parts are replaced
    * and the GM is told: the markers of a surprise that was lost can only be removed by hand.
    */
   function checkInstall() {
@@ -109,7 +110,13 @@ const {{ script_name }} = (() => {
         stored.draft = null;
         stored.version = 2;
         // falls through
-      case 2: {
+      case 2:
+        // Schema 3: a draft has the shape of a scenario file, and a surprise knows the round it began in (round 1).
+        if (isRecord(stored.surprise) && !Number.isInteger(stored.surprise.firstRound)) stored.surprise.firstRound = 1;
+        stored.draft = null;
+        stored.version = 3;
+        // falls through
+      case 3: {
         const given = isRecord(stored.config) ? stored.config : {};
         const defaults = defaultConfig();
         const fits = (key) => typeof given[key] === typeof defaults[key];
@@ -144,8 +151,8 @@ const {{ script_name }} = (() => {
     && ["scenario", "labels", "applied", "outcome"].every((key) => isRecord(surprise[key]));
 
   /** Tell whether a stored draft has the parts the commands read. */
-  const isDraft = (draft) => isRecord(draft) && Boolean(Inputs.procedureDef(draft.procedure)) && isRecord(draft.scenario)
-    && isRecord(draft.members) && ["a", "b"].every((key) => Array.isArray(draft.sides?.[key]?.combatants));
+  const isDraft = (draft) => isRecord(draft) && Boolean(Inputs.procedureDef(draft.procedure)) && Array.isArray(draft.out)
+    && ["a", "b"].every((key) => Array.isArray(draft.sides?.[key]?.members));
 
   /** Create the GM macros for the commands, unless they exist (ROLL20.md 6). */
   function createMacros() {
@@ -301,17 +308,20 @@ const {{ script_name }} = (() => {
 
   // --- drafts: collect the inputs before rolling ----------------------------------------------------
 
-  /** Start a draft for the tokens (the selection, else the turn order), values read from the sheets. */
+  /** Start a draft for the tokens (the selection, else the turn order), on their sides, values read from the sheets. */
   function startDraft(procedure, tokens, order) {
     const sides = splitSides(tokens, order);
-    const entry = (token) => ({ id: token.id, label: tokenName(token), read: (key, type) => readAttribute(token, key, type) });
-    return Inputs.draftInput(procedure, { a: sides.a.map(entry), b: sides.b.map(entry) });
+    const side = (token) => (sides.a.includes(token) ? "a" : "b");
+    return Inputs.draftScenario(procedure, tokens.map((token) => ({
+      id: token.id, label: tokenName(token), side: side(token), read: (key, type) => readAttribute(token, key, type),
+    })));
   }
 
   /** Turn a draft into a rules scenario, leaving out tokens deleted since. Returns {scenario} or {problem}. */
   function buildScenario(draft) {
-    const alive = (key) => ({ ...draft.sides[key], combatants: draft.sides[key].combatants.filter((id) => getObj("graphic", id)) });
-    return Inputs.buildScenario({ ...draft, sides: { a: alive("a"), b: alive("b") } }, t);
+    const alive = (members) => members.filter((member) => getObj("graphic", member.id));
+    const sides = Object.fromEntries(["a", "b"].map((key) => [key, { ...draft.sides[key], members: alive(draft.sides[key].members) }]));
+    return Inputs.buildScenario({ ...draft, sides, out: alive(draft.out) }, t);
   }
 
   /** A button that asks for one value with a roll query and stores it in the draft. */
@@ -324,38 +334,52 @@ const {{ script_name }} = (() => {
     return button(label, `${COMMAND} set ${target.flag} --${input.key} ${query}`);
   }
 
-  /** Render the draft for the GM: every value, what is missing, buttons to change any of it, and Roll. */
+  /** Every token of a draft, on a side or left out, with its place. */
+  const everyone = (draft) => [...draft.sides.a.members, ...draft.sides.b.members, ...draft.out];
+
+  /** Buttons that move a token to the other places: side a, side b, out of the fight. */
+  function moveButtons(draft, id) {
+    const { place } = Inputs.placeOf(draft, id);
+    return ["a", "b", "out"].filter((to) => to !== place).map((to) => button(
+      to === "out" ? t("Roll20.LeaveOut") : t("Roll20.MoveTo", { side: t(`Dialog.Side.${to}`) }),
+      `${COMMAND} set --token ${id} --join ${to}`)).join("");
+  }
+
+  /** Render the draft for the GM: every value, what is missing, buttons to change any of it or move a token, and Roll. */
   function draftCard(draft) {
     const lines = [];
     const show = (input, value) => (value === null || value === undefined ? `<span style="${STYLE.missing}">?</span>`
       : HE(input?.type === "side" ? t(`Dialog.Side.${value}`) : value));
+    const memberQuery = (prompt) => `?{${promptText(prompt)}|${[`${promptText(t("Dialog.Nobody"))},none`,
+      ...everyone(draft).map((member) => `${promptText(member.name)},${member.id}`)].join("|")}}`;
     for (const input of Inputs.inputsAt(draft.procedure, "scenario").filter((i) => i.type !== "openers")) {
-      lines.push(`${HE(t(`Input.${input.key}`))}: ${show(input, draft.scenario[input.key])} ${setButton("✎", { flag: "--scenario", prompt: "" }, input, draft.scenario[input.key])}`);
+      lines.push(`${HE(t(`Input.${input.key}`))}: ${show(input, draft[input.key])} ${setButton("✎", { flag: "--scenario", prompt: "" }, input, draft[input.key])}`);
     }
-    (draft.scenario.openers ?? []).forEach((row, index) => {
-      const name = row.name ? HE(draft.members[row.name]?.label ?? "?") : "?";
-      lines.push(`${HE(t("Input.attacker"))} ${index + 1}: ${name} ${HE(t("Input.attack_bonus"))} ${show(null, row.attack_bonus)} ${HE(t("Input.target_number"))} ${show(null, row.target_number)} `
+    (draft.openers ?? []).forEach((row, index) => {
+      lines.push(`${HE(t("Input.attacker"))} ${index + 1}: ${row.name ? HE(row.name) : "?"} ${HE(t("Input.attack_bonus"))} ${show(null, row.attack_bonus)} ${HE(t("Input.target_number"))} ${show(null, row.target_number)} `
         + button("✎", `${COMMAND} set --opener ${index} --attack_bonus ?{${promptText(t("Input.attack_bonus"))}|${row.attack_bonus ?? 0}} --target_number ?{${promptText(t("Input.target_number"))}|${row.target_number ?? 15}}`)
         + button(t("Roll20.UseSelected"), `${COMMAND} set --opener ${index} --name selected`));
     });
-    if (draft.scenario.openers) lines.push(button(t("Roll20.AddOpener"), `${COMMAND} set --opener ${draft.scenario.openers.length} --name selected`));
+    if (draft.openers) lines.push(button(t("Roll20.AddOpener"), `${COMMAND} set --opener ${draft.openers.length} --name selected`));
     for (const key of ["a", "b"]) {
       const side = draft.sides[key];
       const sideInputs = Inputs.inputsAt(draft.procedure, "side").map((input) => {
         if (input.type === "member") {
-          const choices = [`${promptText(t("Dialog.Nobody"))},none`, ...side.combatants.map((id) => `${promptText(draft.members[id].label)},${id}`)].join("|");
-          const shown = side[input.key] ? HE(draft.members[side[input.key]]?.label ?? "?") : HE(t("Dialog.Nobody"));
-          return `${HE(t(`Input.${input.key}`))}: ${shown} ${button("✎", `${COMMAND} set --side ${key} --${input.key} ?{${promptText(t(`Input.${input.key}`))}|${choices}}`)}`;
+          const shown = side[input.key] ? HE(side[input.key]) : HE(t("Dialog.Nobody"));
+          return `${HE(t(`Input.${input.key}`))}: ${shown} ${button("✎", `${COMMAND} set --side ${key} --${input.key} ${memberQuery(t(`Input.${input.key}`))}`)}`;
         }
         return `${HE(t(`Input.${input.key}`))}: ${show(input, side[input.key])} ${setButton("✎", { flag: `--side ${key}`, prompt: t(`Dialog.Side.${key}`) }, input, side[input.key])}`;
       });
       lines.push(`<b>${HE(t(`Dialog.Side.${key}`))}</b> ${sideInputs.join(" · ")}`);
-      for (const id of side.combatants) {
-        const member = draft.members[id];
+      for (const member of side.members) {
         const values = Inputs.inputsAt(draft.procedure, "member").map((input) =>
-          `${HE(t(`Input.${input.key}`))} ${show(input, member[input.key])}${setButton("✎", { flag: `--token ${id}`, prompt: member.label }, input, member[input.key])}`);
-        lines.push(`${HE(member.label)}: ${values.join(" ")}`);
+          `${HE(t(`Input.${input.key}`))} ${show(input, member[input.key])}${setButton("✎", { flag: `--token ${member.id}`, prompt: member.name }, input, member[input.key])}`);
+        lines.push(`${HE(member.name)}: ${values.join(" ")} ${moveButtons(draft, member.id)}`);
       }
+    }
+    if (draft.out.length) {
+      lines.push(`<b>${HE(t("Dialog.Out"))}</b>`);
+      for (const member of draft.out) lines.push(`${HE(member.name)} ${moveButtons(draft, member.id)}`);
     }
     lines.push(button(t("Dialog.Roll"), `${COMMAND} roll`) + button(t("Dialog.Cancel"), `${COMMAND} clear --draft`));
     return card(`${t("Dialog.Title")}: ${t(`Procedure.${draft.procedure}`)}`, lines);
@@ -509,25 +533,41 @@ const {{ script_name }} = (() => {
   const withInlineRolls = (msg) =>
     (msg.inlinerolls ?? []).reduce((text, roll, index) => text.replaceAll(`$[[${index}]]`, String(roll.results?.total ?? 0)), msg.content);
 
-  /** Apply "!surprise set" to the draft. */
+  /** Return the name of the draft member a command names by token id (or by name); undefined when none. */
+  function memberName(draft, text) {
+    const { member } = Inputs.placeOf(draft, text);
+    return member ? member.name : everyone(draft).find((candidate) => candidate.name === text)?.name;
+  }
+
+  /** Apply "!surprise set" to the draft; return a problem text or null. */
   function setValues(draft, args, msg) {
+    const invalid = (field) => t("Notify.Invalid", { name: t("Dialog.Title"), field: String(field ?? "?") });
     if ("opener" in args) {
       const index = Number(args.opener);
-      const rows = draft.scenario.openers ?? [];
+      const rows = draft.openers ?? [];
       // Any declared opener may trigger the Surprise Round (RULES.md 2.2): an index names a row or adds the next one.
       if (!Number.isInteger(index) || index < 0 || index > rows.length) return t("Notify.Invalid", { name: t("Input.attacker"), field: "#" });
       if (!rows[index]) rows[index] = { name: null, attack_bonus: null, target_number: null };
-      if (args.name === "selected") rows[index].name = (msg.selected ?? [])[0]?._id ?? rows[index].name;
-      else if (args.name) rows[index].name = args.name;
+      const named = args.name === "selected" ? (msg.selected ?? [])[0]?._id : args.name;
+      if (named) {
+        const name = memberName(draft, named);
+        if (!name) return invalid(named);
+        rows[index].name = name;
+      }
       for (const key of ["attack_bonus", "target_number"]) if (key in args) rows[index][key] = parseValue("number", args[key]);
-      draft.scenario.openers = rows;
+      draft.openers = rows;
       return null;
     }
     const level = "token" in args ? "member" : "side" in args ? "side" : "scenario";
-    const holder = level === "member" ? draft.members[args.token] : level === "side" ? draft.sides[args.side] : draft.scenario;
-    if (!holder) return t("Notify.Invalid", { name: t("Dialog.Title"), field: args.token ?? args.side ?? "?" });
+    const holder = level === "member" ? Inputs.placeOf(draft, args.token).member : level === "side" ? draft.sides[args.side] : draft;
+    if (!holder) return invalid(args.token ?? args.side);
+    if (level === "member" && "join" in args) return Inputs.moveMember(draft, args.token, args.join) ? null : invalid(args.join);
     for (const input of Inputs.inputsAt(draft.procedure, level)) {
-      if (input.key in args) holder[input.key] = parseValue(input.type, args[input.key]);
+      if (!(input.key in args)) continue;
+      const value = parseValue(input.type, args[input.key]);
+      if (input.type !== "member" || value === null) holder[input.key] = value;
+      else if (memberName(draft, value)) holder[input.key] = memberName(draft, value);
+      else return invalid(value);
     }
     return null;
   }

@@ -28,33 +28,36 @@ function actorSystem(member, attributes) {
   return system;
 }
 
-/** Fill the dialog input from the vector's scenario, as a GM would; check what the sheets gave. */
-function completeInput(input, scenario, idOf, sheetKeys) {
+/** Fill the module's draft from the vector's scenario, as a GM would; check what the sheets gave. */
+function completeDraft(draft, scenario, sheetKeys) {
   const problems = [];
-  for (const key of Object.keys(input.scenario)) {
+  for (const key of Object.keys(draft).filter((k) => !["system", "procedure", "sides", "out"].includes(k))) {
     if (key === "openers") {
-      const openers = scenario.openers ?? (scenario.attacker === undefined ? [] : [
+      draft.openers = scenario.openers ?? (scenario.attacker === undefined ? [] : [
         { name: scenario.attacker, attack_bonus: scenario.attack_bonus, target_number: scenario.target_number }]);
-      input.scenario.openers = openers.map((opener) => ({ ...opener, name: idOf[opener.name] }));
     } else if (scenario[key] !== undefined) {
-      input.scenario[key] = scenario[key];
+      draft[key] = scenario[key];
     }
   }
   for (const sideKey of ["a", "b"]) {
     const side = scenario.sides[sideKey];
-    const inputSide = input.sides[sideKey];
-    for (const key of Object.keys(inputSide).filter((k) => k !== "combatants")) {
-      if (key === "leader") inputSide.leader = side.leader === undefined ? null : idOf[side.leader];
-      else if (side[key] !== undefined) inputSide[key] = side[key];
+    const drafted = draft.sides[sideKey];
+    for (const key of Object.keys(drafted).filter((k) => k !== "members")) {
+      if (key === "leader") drafted.leader = side.leader ?? null;
+      else if (side[key] !== undefined) drafted[key] = side[key];
     }
     for (const member of side.members) {
-      const values = input.members[idOf[member.name]];
-      for (const key of Object.keys(values).filter((k) => k !== "label")) {
+      const entry = drafted.members.find((candidate) => candidate.name === member.name);
+      if (!entry) {
+        problems.push(`${member.name} is not on side ${sideKey} of the draft`);
+        continue;
+      }
+      for (const key of Object.keys(entry).filter((k) => k !== "id" && k !== "name")) {
         if (member[key] === undefined) continue;
-        if (sheetKeys.includes(key) && values[key] !== member[key]) {
-          problems.push(`${member.name}.${key}: the sheet gave ${values[key]}, not ${member[key]}`);
+        if (sheetKeys.includes(key) && entry[key] !== member[key]) {
+          problems.push(`${member.name}.${key}: the sheet gave ${entry[key]}, not ${member[key]}`);
         }
-        values[key] = member[key];
+        entry[key] = member[key];
       }
     }
   }
@@ -78,15 +81,14 @@ async function play(vector) {
     }
     const combat = await env.createCombat({ combatants: tokens.map((token) => ({ token })) });
     await env.settle();
-    const idOf = Object.fromEntries(combat.turns.map((c) => [c.name, c.id]));
     const nameOf = Object.fromEntries(combat.turns.map((c) => [c.id, c.name]));
     const api = game.modules.get(MODULE_ID).api;
-    const input = api.defaults(combat, scenario.procedure);
-    const problems = completeInput(input, scenario, idOf, Object.keys(attributes));
+    const draft = api.draft(combat, scenario.procedure);
+    const problems = completeDraft(draft, scenario, Object.keys(attributes));
     if (problems.length) throw new Error(problems.join("; "));
     env.scriptDice(...vector.dice);
     const observed = observeTurns(env, combat, nameOf);
-    const outcome = await api.resolve(input, combat);
+    const outcome = await api.resolve(draft, combat);
     await env.settle();
     if (outcome === null) throw new Error(`the module refused: ${env.notifications.map((n) => n.message).join("; ")}`);
     observed.afterTrigger = statusesByName(combat, nameOf);

@@ -39,7 +39,7 @@ for (const language of ["en", "de", "zh-CN"]) {
       assert.deepEqual(env.checkSettingsI18n(), []);
       const { combat } = await gurpsCombat(env);
       const api = game.modules.get(GURPS).api;
-      const input = api.defaults(combat, "total");
+      const input = api.draft(combat, "total");
       env.scriptDice(1, 3, 3, 3); // freeze 1 second, then a 9 against IQ 10
       await api.resolve(input, combat);
       await env.settle();
@@ -63,7 +63,7 @@ test("every example module boots cleanly and exposes its API", async () => {
     try {
       const api = game.modules.get(id).api;
       assert.deepEqual(api.procedures, procedures);
-      for (const call of ["openDialog", "resolve", "clear", "defaults", "recoveryRoll", "sideRoll", "spotTest"]) {
+      for (const call of ["openDialog", "resolve", "clear", "draft", "recoveryRoll", "sideRoll", "spotTest"]) {
         assert.equal(typeof api[call], "function", `${id}: api.${call}`);
       }
       assert.deepEqual(env.errors, []);
@@ -102,8 +102,9 @@ test("the dialog reads IQ from the sheets and resolves with the GM's answers", a
       return {
         action: "roll",
         form: {
-          "sides.a.leader": ava.id, "sides.a.animals": false, "sides.a.gm_modifier": 0,
-          "sides.b.leader": orcCombatant.id, "sides.b.animals": false, "sides.b.gm_modifier": 0,
+          "sides.a.leader": "Ava", "sides.a.animals": false, "sides.a.gm_modifier": 0,
+          "sides.b.leader": "Orc", "sides.b.animals": false, "sides.b.gm_modifier": 0,
+          [`place.${ava.id}`]: "a", [`place.${orcCombatant.id}`]: "b",
           [`members.${ava.id}.iq`]: 12, [`members.${ava.id}.combat_reflexes`]: true, [`members.${ava.id}.tactics`]: 0,
           [`members.${orcCombatant.id}.iq`]: 10, [`members.${orcCombatant.id}.combat_reflexes`]: false,
           [`members.${orcCombatant.id}.tactics`]: 0,
@@ -145,7 +146,7 @@ test("a GM client that is not the active GM leaves the automation to the active 
     const { combat } = await gurpsCombat(env);
     const api = game.modules.get(GURPS).api;
     env.scriptDice(6); // the freeze; no recovery roll may follow on this client
-    await api.resolve(api.defaults(combat, "total"), combat);
+    await api.resolve(api.draft(combat, "total"), combat);
     await env.settle();
     const cards = env.messages.length;
     await combat.startCombat();
@@ -175,7 +176,7 @@ test("deleting the combat removes the statuses the module applied, and only thos
     await env.settle();
     const api = game.modules.get(GURPS).api;
     env.scriptDice(3); // total surprise: the hostiles freeze for 3 seconds
-    await api.resolve(api.defaults(combat, "total"), combat);
+    await api.resolve(api.draft(combat, "total"), combat);
     await env.settle();
     assert.ok(orc.statuses.has("mentalstun") && gob.statuses.has("mentalstun"));
     await env.deleteCombat(combat);
@@ -201,7 +202,7 @@ test("clear removes the module's statuses and the surprise state", async () => {
     await env.settle();
     const api = game.modules.get(ADND).api;
     env.scriptDice(5, 2); // the goblins are surprised for 2 segments
-    await api.resolve(api.defaults(combat, "roll"), combat);
+    await api.resolve(api.draft(combat, "roll"), combat);
     await env.settle();
     assert.ok(b.statuses.has("surprised"));
     const effect = b.effects.find((e) => e.statuses.has("surprised"));
@@ -227,11 +228,11 @@ test("the dialog's input is checked as a scenario file is: a leader of the other
       assert.equal(await api.resolve(input, combat), null);
       assert.match(env.notifications.slice(before).map((n) => n.message).join(" / "), pattern);
     };
-    const offSide = api.defaults(combat, "partial");
-    offSide.sides.a.leader = orc.id;
+    const offSide = api.draft(combat, "partial");
+    offSide.sides.a.leader = orc.name;
     await warned(offSide, /is not on Side A/);
-    const twice = api.defaults(combat, "total");
-    twice.sides.b.combatants.push(ava.id);
+    const twice = api.draft(combat, "total");
+    twice.sides.b.members.push({ ...twice.sides.a.members[0] });
     await warned(twice, /Ava is listed more than once/);
     assert.equal(api.state(combat), null, "nothing was rolled");
   } finally {
@@ -248,13 +249,50 @@ test("the dialog's input is checked as a scenario file is: a leader of the other
     const combat = await adnd.createCombat({ combatants: tokens.map((token) => ({ token })) });
     await adnd.settle();
     const api = game.modules.get(ADND).api;
-    const input = api.defaults(combat, "roll");
-    const ann = combat.turns[0].id;
-    assert.equal(input.members[ann].dex, 17, "Dexterity read from the sheet");
-    input.members[ann].surprise_adjustment = 1;
+    const input = api.draft(combat, "roll");
+    const [ann] = input.sides.a.members;
+    assert.equal(ann.dex, 17, "Dexterity read from the sheet");
+    ann.surprise_adjustment = 1;
     assert.equal(await api.resolve(input, combat), null);
     assert.match(adnd.notifications.at(-1).message, /Ann: give .* or .*, not both/);
   } finally {
     adnd.teardown();
+  }
+});
+
+test("the GM sets the sides in the dialog: a neutral token starts out of the fight, side b may surprise", async () => {
+  const env = await boot(GURPS);
+  try {
+    const stats = (iq) => ({ attributes: { IQ: { value: iq }, PER: { value: 10 } } });
+    const make = async (name, iq, disposition) => env.createToken({
+      actor: await env.createActor({ name, system: stats(iq) }), name, disposition });
+    const { FRIENDLY, NEUTRAL, HOSTILE } = CONST.TOKEN_DISPOSITIONS;
+    const tokens = [await make("Ava", 12, FRIENDLY), await make("Cat", 9, NEUTRAL), await make("Orc", 10, HOSTILE)];
+    const combat = await env.createCombat({ combatants: tokens.map((token) => ({ token })) });
+    await env.settle();
+    const api = game.modules.get(GURPS).api;
+    const draft = api.draft(combat, "total");
+    assert.deepEqual([draft.sides.a.members.map((m) => m.name), draft.sides.b.members.map((m) => m.name), draft.out.map((m) => m.name)],
+      [["Ava"], ["Orc"], ["Cat"]], "friendly a, hostile b, neutral out");
+    assert.equal(draft.surprising, "a");
+    const [ava, cat, orc] = combat.turns;
+    env.dialogAnswers.push("total", (dialog) => {
+      assert.match(dialog.content, new RegExp(`name="place\\.${cat.id}".*?<option value="out" selected>`, "s"));
+      return { action: "roll", form: { surprising: "b", [`place.${cat.id}`]: "a", [`members.${ava.id}.iq`]: 12,
+        [`members.${cat.id}.iq`]: 9, [`members.${orc.id}.iq`]: 10 } };
+    });
+    env.scriptDice(3);
+    const outcome = await api.openDialog(combat);
+    await env.settle();
+    assert.equal(outcome.surprise, "b", "the orc falls on the party");
+    assert.deepEqual(Object.keys(outcome.freeze).sort(), [ava.id, cat.id].sort(), "Cat joined side a in the dialog");
+    assert.ok(ava.actor.statuses.has("mentalstun") && cat.actor.statuses.has("mentalstun"));
+    assert.ok(!orc.actor.statuses.has("mentalstun"));
+    const empty = api.draft(combat, "total");
+    empty.out.push(...empty.sides.a.members.splice(0));
+    assert.equal(await api.resolve(empty, combat), null);
+    assert.match(env.notifications.at(-1).message, /Side A \(friendly\) has no combatants/);
+  } finally {
+    env.teardown();
   }
 });

@@ -90,11 +90,14 @@ async function playOutTotalSurprise(env, combat) {
 /** The combatant of a token. */
 const combatantOf = (combat, token) => combat.combatants.find((c) => c.tokenId === token.id);
 
+/** Return a member of a draft (api.draft) by name. */
+const memberOf = (draft, name) => [...draft.sides.a.members, ...draft.sides.b.members].find((m) => m.name === name);
+
 /** Resolve a GURPS total surprise from the defaults: the hostiles freeze for `freeze` seconds. */
 async function totalSurprise(env, combat, freeze = 1) {
   const api = game.modules.get(GURPS).api;
   env.scriptDice(freeze);
-  const outcome = await api.resolve(api.defaults(combat, "total"), combat);
+  const outcome = await api.resolve(api.draft(combat, "total"), combat);
   await env.settle();
   return outcome;
 }
@@ -113,12 +116,12 @@ test("a combatant without an actor: the dialog asks for its values and the GM is
     const combat = await combatOf(env, [Ava.token, Orc.token, Gob.token]);
     const api = game.modules.get(GURPS).api;
     const gob = combatantOf(combat, Gob.token);
-    const input = api.defaults(combat, "total");
-    assert.equal(input.members[gob.id].iq, null, "nothing to read: the dialog asks");
+    const input = api.draft(combat, "total");
+    assert.equal(memberOf(input, "Gob").iq, null, "nothing to read: the dialog asks");
     assert.equal(await api.resolve(input, combat), null);
     assert.ok(warnings(env).some((m) => m.includes("Gob") && m.includes("IQ")), "the missing IQ is named");
     env.notifications.length = 0;
-    input.members[gob.id].iq = 11;
+    memberOf(input, "Gob").iq = 11;
     env.scriptDice(1); // frozen for 1 second
     const outcome = await api.resolve(input, combat);
     await env.settle();
@@ -182,8 +185,8 @@ test("the combat deleted mid-surprise: every status the module applied is remove
     const { Ava, Orc } = await gurpsParty(env, ["Ava"], ["Orc"]);
     const combat = await combatOf(env, [Ava.token, Orc.token]);
     const api = game.modules.get(GURPS).api;
-    const input = api.defaults(combat, "quick-contest");
-    input.members[combatantOf(combat, Ava.token).id].stealth = 14;
+    const input = api.draft(combat, "quick-contest");
+    memberOf(input, "Ava").stealth = 14;
     env.scriptDice(1, 1, 1, 6, 6, 6); // the sneak rolls 3, the watcher 18
     await api.resolve(input, combat);
     await env.settle();
@@ -203,7 +206,7 @@ test("the combat deleted mid-surprise: every status the module applied is remove
     const { combat, friendly: ann, hostile: gob } = await duel(env, "Ann", "Gob");
     const api = game.modules.get(ADND).api;
     env.scriptDice(5, 2);
-    await api.resolve(api.defaults(combat, "roll"), combat);
+    await api.resolve(api.draft(combat, "roll"), combat);
     await env.settle();
     await combat.startCombat();
     await env.settle();
@@ -220,9 +223,9 @@ test("the combat deleted mid-surprise: every status the module applied is remove
   try {
     const { combat, friendly: vic, hostile: ghoul } = await duel(env, "Vic", "Ghoul");
     const api = game.modules.get(FALLOUT).api;
-    const input = api.defaults(combat, "sneak-attack");
-    input.scenario.openers = [{ name: combat.turns[0].id, attack_bonus: 10, target_number: 12 }];
-    input.members[combat.turns[1].id].asleep = true;
+    const input = api.draft(combat, "sneak-attack");
+    input.openers = [{ name: "Vic", attack_bonus: 10, target_number: 12 }];
+    memberOf(input, "Ghoul").asleep = true;
     env.scriptDice(15, 15); // 10 + 15 hits 12: the Ghoul is surprised, and asleep
     await api.resolve(input, combat);
     await env.settle();
@@ -345,7 +348,7 @@ test("a game system that already defines surprised: the module reuses it and add
     const { combat, friendly: ann, hostile: gob } = await duel(env, "Ann", "Gob");
     const api = game.modules.get(ADND).api;
     env.scriptDice(5, 2);
-    await api.resolve(api.defaults(combat, "roll"), combat);
+    await api.resolve(api.draft(combat, "roll"), combat);
     await env.settle();
     const effect = gob.effects.find((e) => e.statuses.has("surprised"));
     assert.equal(effect?.img, systemSurprised.img);
@@ -396,7 +399,7 @@ test("a player client writes nothing: not at turn changes, not when the combat i
       await env.remote(GM1, () => combat.nextTurn());
       await env.settle();
     }
-    assert.equal(await api.resolve(api.defaults(combat, "total"), combat), null);
+    assert.equal(await api.resolve(api.draft(combat, "total"), combat), null);
     assert.equal(await api.clear(combat), null);
     await api.recoveryRoll(combat);
     await api.openDialog(combat);

@@ -16,7 +16,7 @@ const combat = await env.createCombat({ combatants: tokens.map((token) => ({ tok
 await env.settle();
 const api = game.modules.get("hostile").api;
 env.scriptDice(3, 3); // a tie: nobody is surprised, so the card shows Chat.NobodySurprised
-await api.resolve(api.defaults(combat, "partial"), combat);
+await api.resolve(api.draft(combat, "partial"), combat);
 await env.settle();
 const foundry = env.messages.at(-1).content;
 env.teardown();

@@ -36,7 +36,7 @@ test("on ready: the version banner, the GM macros (once), and a fresh state", as
   sb.restart();
   await sb.settle();
   assert.equal(sb.findObjs({ _type: "macro" }).length, 5, "no duplicate macros after a restart");
-  assert.equal(sb.read(`state.${GURPS.name}.version`), 2);
+  assert.equal(sb.read(`state.${GURPS.name}.version`), 3);
   sb.assertClean({ allowWarnings: true });
 });
 
@@ -70,7 +70,7 @@ test("the draft asks for what the sheets cannot give; Roll resolves and marks th
   sb.user.chat(GM, "!surprise resolve --procedure total");
   await sb.settle();
   const draft = sb.read(`state.${GURPS.name}.draft`);
-  assert.equal(draft.members[tokens[0].id].iq, 12, "IQ read from the sheet's intelligence attribute");
+  assert.equal(draft.sides.a.members[0].iq, 12, "IQ read from the sheet's intelligence attribute");
   sb.scriptDice(2);
   const card = whispers(sb).at(-1);
   sb.user.clickButton(GM, card, "Roll");
@@ -132,7 +132,7 @@ test("a token deleted mid-surprise and a token without a character do not break 
 test("a state from schema 1 is migrated and keeps its marker; a damaged one is replaced", async () => {
   let { sb } = await ready(GURPS, { seed: (box) => { box.state.AmbushGurpsExample = { version: 1, marker: "purple" }; } });
   assert.equal(sb.read(`state.${GURPS.name}.config.marker`), "purple");
-  assert.equal(sb.read(`state.${GURPS.name}.version`), 2);
+  assert.equal(sb.read(`state.${GURPS.name}.version`), 3);
   ({ sb } = await ready(GURPS, { seed: (box) => { box.state.AmbushGurpsExample = "garbage"; } }));
   assert.equal(sb.read(`state.${GURPS.name}.config.marker`), "yellow");
 });
@@ -185,8 +185,8 @@ test("the turn-order-split side rule takes side A from the rows above a custom r
   sb.user.chat(GM, "!surprise resolve --procedure total");
   await sb.settle();
   const draft = sb.read(`state.${split.name}.draft`);
-  assert.deepEqual(draft.sides.a.combatants, [tokens[0].id, tokens[2].id]);
-  assert.deepEqual(draft.sides.b.combatants, [tokens[1].id]);
+  assert.deepEqual(draft.sides.a.members.map((m) => m.id), [tokens[0].id, tokens[2].id]);
+  assert.deepEqual(draft.sides.b.members.map((m) => m.id), [tokens[1].id]);
 });
 
 /** A sandbox with a script loaded and ready, and these tokens (side a controlled by the player), in the turn order. */
@@ -257,7 +257,7 @@ test("a tenth declared opener can trigger the Surprise Round", async () => {
   for (let index = 0; index < 10; index += 1) {
     await commands(sb, `!surprise set --opener ${index} --name ${tokens[index].id} --attack_bonus 0 --target_number 21`);
   }
-  assert.equal(sb.read(`state.${FALLOUT.name}.draft`).scenario.openers.length, 10);
+  assert.equal(sb.read(`state.${FALLOUT.name}.draft`).openers.length, 10);
   // The openers all have Sequence 0: they roll in listed order, and only the tenth can reach 21 (20 + 1).
   await commands(sb, `!surprise set --opener 9 --attack_bonus 1`);
   sb.scriptDice(...Array(18).fill(1), 20, 20);
@@ -284,4 +284,37 @@ test("the draft refuses a leader who is not on his side and an opener declared t
   assert.match(whispers(fallout.sb).at(-1).content, /declared as an opener more than once/);
   assert.equal(fallout.sb.read(`state.${FALLOUT.name}.surprise`), null);
   assert.deepEqual(fallout.sb.diceLeft?.() ?? [], []);
+});
+
+test("the GM sets the sides with the draft's buttons: a token moved out or across, side b surprising, leaders", async () => {
+  const { sb, tokens } = await table(GURPS, [
+    { name: "Ava", side: "a", attributes: { intelligence: 12 } },
+    { name: "Cat", side: "a", attributes: { intelligence: 9 } },
+    { name: "Orc", side: "b", attributes: { intelligence: 10 } },
+  ]);
+  const [ava, cat, orc] = tokens;
+  await commands(sb, "!surprise resolve --procedure total");
+  const card = whispers(sb).at(-1).content;
+  assert.ok(card.includes(`!surprise set --token ${cat.id} --join out`), "a button leaves a token out");
+  assert.ok(card.includes(`!surprise set --token ${cat.id} --join b`), "a button moves it across");
+  assert.ok(card.includes("!surprise set --scenario --surprising ?{"), "a button picks the surprising side");
+  await commands(sb, `!surprise set --token ${cat.id} --join out`, "!surprise set --scenario --surprising b");
+  const draft = sb.read(`state.${GURPS.name}.draft`);
+  assert.deepEqual(draft.out.map((m) => m.name), ["Cat"]);
+  sb.scriptDice(2);
+  await commands(sb, "!surprise roll");
+  const surprise = sb.read(`state.${GURPS.name}.surprise`);
+  assert.equal(surprise.outcome.surprise, "b", "the orc falls on the party");
+  // Frozen for 2 seconds; Ava stands first in the turn order, so her first frozen second is played at once.
+  assert.match(ava.get("statusmarkers"), /yellow@1/);
+  assert.equal(cat.get("statusmarkers"), "", "left out: not surprised");
+  assert.equal(orc.get("statusmarkers"), "");
+  // A leader moved to the other side, then a side left empty: a clear whisper, nothing rolled.
+  await commands(sb, "!surprise clear", "!surprise resolve --procedure partial", `!surprise set --side a --leader ${ava.id}`,
+    `!surprise set --token ${ava.id} --join b`, "!surprise roll");
+  assert.match(whispers(sb).at(-1).content, /not on Side A/);
+  await commands(sb, `!surprise set --side a --leader none`, `!surprise set --token ${cat.id} --join b`, "!surprise roll");
+  assert.match(whispers(sb).at(-1).content, /Side A \(friendly\) has no combatants/);
+  assert.equal(sb.read(`state.${GURPS.name}.surprise`), null);
+  assert.deepEqual(sb.takeErrors(), []);
 });

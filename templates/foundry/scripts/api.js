@@ -1,7 +1,7 @@
 import { SYSTEM } from "./constants.js";
 import { foundryTable } from "./adapter.js";
 import { openSurpriseDialog } from "./dialog.js";
-import { defaultInput } from "./draft.js";
+import { draftOf } from "./draft.js";
 import { localize } from "./i18n.js";
 import { PROCEDURES } from "./inputs.js";
 import { getState, saveState, serialized } from "./state.js";
@@ -30,7 +30,7 @@ export function buildApi() {
   return {
     system: SYSTEM,
     procedures: PROCEDURES.map((procedure) => procedure.id),
-    defaults: defaultInput,
+    draft: draftOf,
     openDialog: openSurpriseDialog,
     resolve: resolveSurprise,
     clear: clearSurprise,

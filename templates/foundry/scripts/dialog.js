@@ -1,90 +1,107 @@
-import { inputsAt, PROCEDURES } from "./inputs.js";
 import { escapeHtml } from "./chat.js";
+import { draftOf } from "./draft.js";
 import { localize } from "./i18n.js";
-import { defaultInput } from "./draft.js";
+import { inputsAt, PROCEDURES } from "./inputs.js";
 import { resolveSurprise } from "./surprise.js";
 
 const { DialogV2 } = foundry.applications.api;
 
-/** Render one input as a form field named by its path in the dialog input. */
-function field(path, input, value, members) {
-  const label = escapeHtml(localize(`Input.${input.key}`));
-  const name = escapeHtml(path);
-  if (input.type === "boolean") {
-    return `<label>${label} <input type="checkbox" name="${name}" ${value ? "checked" : ""}></label>`;
-  }
-  if (input.type === "side") {
-    const options = ["a", "b"].map((key) => `<option value="${key}" ${key === value ? "selected" : ""}>${escapeHtml(localize(`Dialog.Side.${key}`))}</option>`);
-    return `<label>${label} <select name="${name}">${options.join("")}</select></label>`;
-  }
-  if (input.type === "member") {
-    const options = [`<option value="">${escapeHtml(localize("Dialog.Nobody"))}</option>`]
-      .concat(members.map(([id, text]) => `<option value="${escapeHtml(id)}" ${id === value ? "selected" : ""}>${escapeHtml(text)}</option>`));
-    return `<label>${label} <select name="${name}">${options.join("")}</select></label>`;
-  }
-  const shown = value === null || value === undefined ? "" : escapeHtml(String(value));
-  return `<label>${label} <input type="number" name="${name}" value="${shown}" step="1"></label>`;
-}
-
+const PLACES = ["a", "b", "out"];
 const OPENER_ROWS = 3;
 
+/** Render a select of choices [value, text], one of them selected. */
+function select(name, choices, value) {
+  const options = choices.map(([key, text]) =>
+    `<option value="${escapeHtml(key)}" ${key === value ? "selected" : ""}>${escapeHtml(text)}</option>`);
+  return `<select name="${escapeHtml(name)}">${options.join("")}</select>`;
+}
+
+/** Render one input as a form field named by its path in the draft; `names` are the members it may choose from. */
+function field(path, input, value, names) {
+  const label = escapeHtml(localize(`Input.${input.key}`));
+  if (input.type === "boolean") {
+    return `<label>${label} <input type="checkbox" name="${escapeHtml(path)}" ${value ? "checked" : ""}></label>`;
+  }
+  if (input.type === "side") {
+    return `<label>${label} ${select(path, ["a", "b"].map((key) => [key, localize(`Dialog.Side.${key}`)]), value)}</label>`;
+  }
+  if (input.type === "member") {
+    const choices = [["", localize("Dialog.Nobody")], ...names.map((name) => [name, name])];
+    return `<label>${label} ${select(path, choices, value ?? "")}</label>`;
+  }
+  const shown = value === null || value === undefined ? "" : escapeHtml(String(value));
+  return `<label>${label} <input type="number" name="${escapeHtml(path)}" value="${shown}" step="1"></label>`;
+}
+
+/** Return every combatant of a draft with his place: side a, side b, or out of the fight. */
+const everyone = (draft) => [
+  ...draft.sides.a.members.map((member) => ["a", member]),
+  ...draft.sides.b.members.map((member) => ["b", member]),
+  ...draft.out.map((member) => ["out", member]),
+];
+
 /** Render the opening attacks: attacker (either side, for a mutual ambush), attack bonus, number to hit. */
-function openerRows(input, everyone) {
+function openerRows(draft, names) {
   const rows = [];
   for (let index = 0; index < OPENER_ROWS; index += 1) {
-    const row = input.scenario.openers[index] ?? { name: null, attack_bonus: null, target_number: null };
-    const path = `scenario.openers.${index}`;
-    rows.push(`<div class="form-group">${field(`${path}.name`, { key: "attacker", type: "member" }, row.name, everyone)}`
+    const row = draft.openers[index] ?? { name: null, attack_bonus: null, target_number: null };
+    const path = `openers.${index}`;
+    rows.push(`<div class="form-group">${field(`${path}.name`, { key: "attacker", type: "member" }, row.name, names)}`
       + ` ${field(`${path}.attack_bonus`, { key: "attack_bonus", type: "number" }, row.attack_bonus, [])}`
       + ` ${field(`${path}.target_number`, { key: "target_number", type: "number" }, row.target_number, [])}</div>`);
   }
   return rows.join("");
 }
 
-/** Render the form of one procedure with the starting values. */
-function formHtml(input) {
-  const members = (key) => input.sides[key].combatants.map((id) => [id, input.members[id].label]);
-  const parts = inputsAt(input.procedure, "scenario").map((i) => (i.type === "openers"
-    ? openerRows(input, [...members("a"), ...members("b")])
-    : field(`scenario.${i.key}`, i, input.scenario[i.key], members("a"))));
+/** Render the form of a draft: the encounter's values, each side's, then every combatant with his side. */
+function formHtml(draft) {
+  const names = everyone(draft).map(([, member]) => member.name);
+  const parts = inputsAt(draft.procedure, "scenario").map((input) => (input.type === "openers"
+    ? openerRows(draft, names)
+    : field(input.key, input, draft[input.key], names)));
   for (const key of ["a", "b"]) {
-    parts.push(`<fieldset><legend>${escapeHtml(localize(`Dialog.Side.${key}`))}</legend>`);
-    parts.push(...inputsAt(input.procedure, "side").map((i) => field(`sides.${key}.${i.key}`, i, input.sides[key][i.key], members(key))));
-    for (const id of input.sides[key].combatants) {
-      const row = inputsAt(input.procedure, "member").map((i) => field(`members.${id}.${i.key}`, i, input.members[id][i.key], []));
-      parts.push(`<div class="form-group"><strong>${escapeHtml(input.members[id].label)}</strong> ${row.join(" ")}</div>`);
-    }
-    parts.push("</fieldset>");
+    const sideInputs = inputsAt(draft.procedure, "side").map((input) => field(`sides.${key}.${input.key}`, input, draft.sides[key][input.key], names));
+    if (sideInputs.length) parts.push(`<fieldset><legend>${escapeHtml(localize(`Dialog.Side.${key}`))}</legend>${sideInputs.join(" ")}</fieldset>`);
+  }
+  const places = PLACES.map((place) => [place, localize(place === "out" ? "Dialog.Out" : `Dialog.Side.${place}`)]);
+  for (const [place, member] of everyone(draft)) {
+    const values = inputsAt(draft.procedure, "member").map((input) => field(`members.${member.id}.${input.key}`, input, member[input.key], []));
+    parts.push(`<div class="form-group"><strong>${escapeHtml(member.name)}</strong> ${select(`place.${member.id}`, places, place)} ${values.join(" ")}</div>`);
   }
   return parts.join("");
 }
 
-/** Read the form back into the dialog input: numbers, booleans and member choices by their field names. */
-function readForm(form, input) {
-  const read = (path, definition) => {
+/** Read the form back into a draft: the values by their field names, each combatant on the side chosen for him. */
+function readForm(form, draft) {
+  const read = (path, input) => {
     const element = form.elements[path];
     if (!element) return undefined;
-    if (definition.type === "boolean") return Boolean(element.checked);
-    if (element.value === "") return definition.type === "member" ? null : undefined;
-    return definition.type === "number" ? Number(element.value) : String(element.value);
+    if (input.type === "boolean") return Boolean(element.checked);
+    if (element.value === "") return input.type === "member" ? null : undefined;
+    return input.type === "number" ? Number(element.value) : String(element.value);
   };
-  const result = structuredClone(input);
-  for (const i of inputsAt(input.procedure, "scenario")) {
-    if (i.type !== "openers") {
-      result.scenario[i.key] = read(`scenario.${i.key}`, i);
+  const result = structuredClone(draft);
+  for (const input of inputsAt(draft.procedure, "scenario")) {
+    if (input.type !== "openers") {
+      result[input.key] = read(input.key, input);
       continue;
     }
-    result.scenario.openers = Array.from({ length: OPENER_ROWS }, (unused, index) => ({
-      name: read(`scenario.openers.${index}.name`, { type: "member" }),
-      attack_bonus: read(`scenario.openers.${index}.attack_bonus`, { type: "number" }) ?? null,
-      target_number: read(`scenario.openers.${index}.target_number`, { type: "number" }) ?? null,
+    result.openers = Array.from({ length: OPENER_ROWS }, (unused, index) => ({
+      name: read(`openers.${index}.name`, { type: "member" }),
+      attack_bonus: read(`openers.${index}.attack_bonus`, { type: "number" }) ?? null,
+      target_number: read(`openers.${index}.target_number`, { type: "number" }) ?? null,
     }));
   }
   for (const key of ["a", "b"]) {
-    for (const i of inputsAt(input.procedure, "side")) result.sides[key][i.key] = read(`sides.${key}.${i.key}`, i);
-    for (const id of input.sides[key].combatants) {
-      for (const i of inputsAt(input.procedure, "member")) result.members[id][i.key] = read(`members.${id}.${i.key}`, i);
-    }
+    for (const input of inputsAt(draft.procedure, "side")) result.sides[key][input.key] = read(`sides.${key}.${input.key}`, input);
+    result.sides[key].members = [];
+  }
+  result.out = [];
+  for (const [place, member] of everyone(draft)) {
+    const values = { ...member };
+    for (const input of inputsAt(draft.procedure, "member")) values[input.key] = read(`members.${member.id}.${input.key}`, input);
+    const chosen = read(`place.${member.id}`, { type: "string" }) ?? place;
+    (chosen === "out" ? result.out : result.sides[chosen === "b" ? "b" : "a"].members).push(values);
   }
   return result;
 }
@@ -102,14 +119,14 @@ async function chooseProcedure() {
   });
 }
 
-/** Open the GM dialog: pick the procedure, review the inputs read from the sheets, then resolve. */
+/** Open the GM dialog: pick the procedure, set the sides and review the values read from the sheets, then resolve. */
 export async function openSurpriseDialog(combat = game.combat) {
   if (!game.user.isGM) return ui.notifications.warn(localize("Notify.GMOnly"));
   if (!combat) return ui.notifications.warn(localize("Notify.NoCombat"));
   const procedure = await chooseProcedure();
   if (!procedure) return null;
-  const start = defaultInput(combat, procedure);
-  const input = await DialogV2.wait({
+  const start = draftOf(combat, procedure);
+  const draft = await DialogV2.wait({
     window: { title: `${localize("Dialog.Title")}: ${localize(`Procedure.${procedure}`)}` },
     content: formHtml(start),
     buttons: [
@@ -118,6 +135,6 @@ export async function openSurpriseDialog(combat = game.combat) {
     ],
     rejectClose: false,
   });
-  if (!input || input === "cancel") return null;
-  return resolveSurprise(input, combat);
+  if (!draft || draft === "cancel") return null;
+  return resolveSurprise(draft, combat);
 }

@@ -1,15 +1,14 @@
 import { ATTRIBUTES } from "./constants.js";
-import { draftInput, PROCEDURES } from "./inputs.js";
+import { draftScenario, PROCEDURES } from "./inputs.js";
 
-/** Split a combat's combatants in turn order: side a is the friendly tokens, side b everyone else. */
-export function sidesByDisposition(combat) {
-  const sides = { a: [], b: [] };
-  const friendly = CONST.TOKEN_DISPOSITIONS.FRIENDLY;
-  for (const combatant of combat.turns) {
-    const disposition = combatant.token?.disposition ?? combatant.actor?.prototypeToken?.disposition;
-    sides[disposition === friendly ? "a" : "b"].push(combatant);
-  }
-  return sides;
+/**
+ * Return the side a combatant takes in a new draft: friendly tokens side a, hostile ones side b. Neutral and secret
+ * tokens (and combatants without a token) stay out of the fight until the GM puts them on a side in the dialog.
+ */
+export function defaultSide(combatant) {
+  const disposition = combatant.token?.disposition ?? combatant.actor?.prototypeToken?.disposition;
+  const { FRIENDLY, HOSTILE } = CONST.TOKEN_DISPOSITIONS;
+  return disposition === FRIENDLY ? "a" : disposition === HOSTILE ? "b" : null;
 }
 
 /** Read one input through the campaign's actor data path; undefined when there is nothing to read. */
@@ -23,13 +22,16 @@ export function readAttribute(actor, key, type) {
   return Number.isFinite(number) ? Math.trunc(number) : undefined;
 }
 
-/** Return the dialog's starting values: sides by disposition, values from the sheets, rule defaults elsewhere. */
-export function defaultInput(combat, procedure = PROCEDURES[0].id) {
-  const sides = sidesByDisposition(combat);
-  const entry = (combatant) => ({
+/**
+ * Return the scenario a surprise in this combat starts from (the dialog's starting values): every combatant on his
+ * default side or out of the fight, named as in the tracker, with the values his sheet holds.
+ */
+export function draftOf(combat = game.combat, procedure = PROCEDURES[0].id) {
+  const combatants = (combat?.turns ?? []).map((combatant) => ({
     id: combatant.id,
     label: combatant.name,
+    side: defaultSide(combatant),
     read: (key, type) => readAttribute(combatant.actor, key, type),
-  });
-  return draftInput(procedure, { a: sides.a.map(entry), b: sides.b.map(entry) });
+  }));
+  return draftScenario(procedure, combatants);
 }

@@ -13,13 +13,14 @@ function refuse(key) {
 }
 
 /**
- * Resolve a surprise in a combat from the dialog's input: roll, post the card, apply the statuses, and store the
- * surprise the turn-by-turn automation follows. Returns the rules outcome, or null.
+ * Resolve a surprise in a combat from a scenario in the shape api.draft returns (its members carry their combatant
+ * ids): roll, post the card, apply the statuses, and store the surprise the turn-by-turn automation follows.
+ * Returns the rules outcome, or null (and the GM is told why).
  */
-export async function resolveSurprise(input, combat = game.combat) {
+export async function resolveSurprise(draft, combat = game.combat) {
   if (!game.user.isGM) return refuse("Notify.GMOnly");
   if (!combat) return refuse("Notify.NoCombat");
-  const { scenario, problem } = buildScenario(input, t);
+  const { scenario, problem } = buildScenario(draft, t);
   if (problem) {
     ui.notifications.warn(problem);
     return null;
