@@ -130,7 +130,7 @@ def test_build_without_campaigns_builds_the_examples(tmp_path):
     assert f"wrote {tmp_path / 'dist' / 'ambush-gurps-example'}" in output
 
 
-def test_installed_console_script_matches(tmp_path):
+def test_installed_console_script_matches():
     script = Path(sys.executable).with_name("ambush")
     if not script.exists():
         pytest.skip("the ambush console script is not installed next to this interpreter")

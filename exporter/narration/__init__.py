@@ -8,6 +8,11 @@ from typing import Any
 from exporter.rules.systems import SYSTEM_MODULES
 
 
+def side_label(scenario: Any, key: str) -> str:
+    """Name a side for the GM: its own name, or "Side A" / "Side B" when it has none"""
+    return scenario.side(key).name or f"Side {key.upper()}"
+
+
 def narrate(scenario: Any, outcome: Any) -> list[str]:
     """Narrate an outcome with its system's narrator"""
     module = SYSTEM_MODULES[scenario.system].rsplit(".", 1)[1]

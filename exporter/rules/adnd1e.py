@@ -218,11 +218,6 @@ def indexed_members(sides: Sides) -> Iterator[tuple[SideKey, int, Member]]:
             yield key, index, member
 
 
-def side_label(side: Side, key: SideKey) -> str:
-    """Return the side's name, or "Side A" / "Side B" when it has none"""
-    return side.name or f"Side {key.upper()}"
-
-
 def dex_adjustment(dex: int) -> int:
     """Return the 1e surprise adjustment of a Dexterity score"""
     return DEX_ADJUSTMENT[dex]
@@ -276,9 +271,8 @@ def surprised_segments(side_threshold: int, roll: int | None) -> int:
     return roll  # RULES.md C1
 
 
-def member_segments(side_segments: int, adjustment: int, options: Options = DEFAULT_OPTIONS) -> int:
-    """Return a member's own surprised segments after his adjustment"""
-    # the options never change own segments: RULES.md C4 only delays acting (see frozen_segments)
+def member_segments(side_segments: int, adjustment: int) -> int:
+    """Return a member's own surprised segments after his adjustment; no option changes them (C4 only delays acting)"""
     if side_segments == 0:
         return 0  # RULES.md C3: Dexterity never creates surprise
     return max(0, side_segments - adjustment)
@@ -332,7 +326,7 @@ def member_results(scenario: Scenario, segments: dict[SideKey, int]) -> tuple[Me
     results = []
     for key, _, member in indexed_members(scenario.sides):
         adjustment = member_adjustment(member, scenario.options)
-        own = member_segments(segments[key], adjustment, scenario.options)
+        own = member_segments(segments[key], adjustment)
         results.append(MemberResult(member.name, key, adjustment, own))
     return tuple(results)
 
@@ -385,6 +379,6 @@ def odds(scenario: Scenario) -> Odds:
         adjustment = member_adjustment(member, scenario.options)
         lost: Distribution = {}
         for seg, p in dist[key].items():
-            lost = add_mass(lost, member_segments(seg, adjustment, scenario.options), p)
+            lost = add_mass(lost, member_segments(seg, adjustment), p)
         members[member.name] = MemberOdds(unit=UNIT, lost=lost, never=Fraction(0), expected_lost=expectation(lost))
     return Odds(SYSTEM, scenario.procedure, surprise, members, free_segments=net)

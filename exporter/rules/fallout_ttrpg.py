@@ -188,11 +188,6 @@ def openers_problem(scenario: Scenario) -> Problem | None:
 # --- members, sides and Sequence -------------------------------------------------------------------
 
 
-def side_label(scenario: Scenario, key: SideKey) -> str:
-    """Return a side's name, or "Side A" / "Side B" when it has none"""
-    return scenario.side(key).name or f"Side {key.upper()}"
-
-
 def members_with_sides(scenario: Scenario) -> list[tuple[SideKey, Member]]:
     """List every member with its side key, in scenario order (side a as listed, then side b)"""
     return [(key, member) for key in SIDE_KEYS for member in scenario.side(key).members]
