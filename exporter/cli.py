@@ -11,6 +11,7 @@ from pathlib import Path
 import click
 
 from exporter.errors import ExportError
+from exporter.rules.systems import SYSTEM_IDS
 
 
 class InputError(click.ClickException):
@@ -80,7 +81,7 @@ class Progress:
 
 
 @main.command()
-@click.option("--system", type=click.Choice(["gurps4e", "adnd1e", "fallout-ttrpg"]), required=True)
+@click.option("--system", type=click.Choice(SYSTEM_IDS), required=True)
 @click.argument("path", type=click.Path(path_type=Path), default=Path("campaign.toml"))
 def init(system: str, path: Path) -> None:
     """Write a new, commented campaign.toml for a system"""

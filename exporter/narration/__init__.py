@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from importlib import import_module
 from typing import Any
 
-from exporter.rules.systems import SYSTEM_MODULES
+from exporter.rules.systems import narration_module
 
 
 def side_label(scenario: Any, key: str) -> str:
@@ -15,5 +14,4 @@ def side_label(scenario: Any, key: str) -> str:
 
 def narrate(scenario: Any, outcome: Any) -> list[str]:
     """Narrate an outcome with its system's narrator"""
-    module = SYSTEM_MODULES[scenario.system].rsplit(".", 1)[1]
-    return import_module(f"exporter.narration.{module}").narrate(scenario, outcome)
+    return narration_module(scenario.system).narrate(scenario, outcome)

@@ -13,6 +13,7 @@ from exporter.rules.dice import Distribution, Roller, die
 from exporter.rules.model import (
     SIDE_KEYS,
     FieldProblem,
+    Inputs,
     MemberOdds,
     Name,
     Odds,
@@ -25,6 +26,15 @@ from exporter.rules.model import (
 SYSTEM = "adnd1e"
 UNIT = "segment"
 PROCEDURES = ("roll",)
+# What the table automation shows and offers: the statuses these rules mark and the GM's rolls outside the dialog.
+STATUSES = ("surprised",)
+GM_ROLLS = ("side-roll",)
+# The inputs each procedure reads, by where they live (scenario, side, member), each with the sides that must
+# give it ("ab", "a", "b", or "" when optional); names are this module's model field names.
+INPUTS: Inputs = {
+    "roll": {"side": (("surprised_on", ""), ("surprises_on", ""), ("aware", "")),
+             "member": (("dex", ""), ("surprise_adjustment", ""))},
+}
 
 DIE = 6
 DEFAULT_RATING = 2

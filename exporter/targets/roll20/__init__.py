@@ -13,6 +13,7 @@ from exporter.definitions import Definitions
 from exporter.dist import source_date_epoch, write_text
 from exporter.targets.environment import make_environment
 from exporter.targets.roll20.macros import chat_macros
+from exporter.targets.roll20.markers import status_markers
 from exporter.targets.rules_js import render_rules_js
 
 
@@ -30,21 +31,19 @@ class Roll20Writer:
 
     def context(self, defs: Definitions) -> dict[str, Any]:
         """Return what the Roll20 templates read"""
-        campaign = defs.campaign
-        markers = {status.id: status.marker for status in defs.statuses}
-        markers["surprised"] = campaign.roll20.marker
+        settings = defs.targets["roll20"].settings
         return {
             "ambush_version": __version__,
-            "script_name": script_name(campaign.id),
-            "campaign": campaign,
-            "version": campaign.version,
+            "script_name": script_name(defs.module.id),
+            "module_id": defs.module.id,
+            "version": defs.module.version,
             "last_update": source_date_epoch(),  # the banner's date: fixed, for reproducible builds
             "system": defs.system,
             "rules_body": render_rules_js(self.env, defs.system, as_module=False, options=defs.options),
             "procedures": [{"id": p.id, "inputs": [asdict(i) for i in p.inputs]} for p in defs.procedures],
-            "attributes": defs.attributes["roll20"],
-            "markers": markers,
-            "side_rule": campaign.roll20.side_rule,
+            "attributes": defs.targets["roll20"].attributes,
+            "markers": status_markers(defs),
+            "side_rule": settings["side_rule"],
             "strings": defs.catalogue,
             "macros": chat_macros(defs),
         }
@@ -62,14 +61,14 @@ class Roll20Writer:
 
 def script_json(defs: Definitions, name: str) -> dict[str, Any]:
     """Return script.json in the format of the public Roll20 script repository"""
-    campaign = defs.campaign
+    module = defs.module
     return {
-        "name": campaign.title,
+        "name": module.title,
         "script": f"{name}.js",
-        "version": campaign.version,
+        "version": module.version,
         "previousversions": [],
-        "description": campaign.description or f"Surprise rules for {defs.system}. Type !surprise help in chat.",
-        "authors": ", ".join(a.name for a in campaign.authors) or "ambush",
+        "description": module.description or f"Surprise rules for {defs.system}. Type !surprise help in chat.",
+        "authors": ", ".join(a.name for a in module.authors) or "ambush",
         "roll20userid": "",
         "useroptions": [],
         "dependencies": [],

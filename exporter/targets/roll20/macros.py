@@ -29,7 +29,7 @@ def nested(inner: str) -> str:
 
 def attribute(defs: Definitions, key: str, fallback_prompt: str, default: int) -> str:
     """Read an input from the selected token's sheet, or ask for it when the campaign maps no attribute"""
-    name = defs.attributes["roll20"].get(key)
+    name = defs.targets["roll20"].attributes.get(key)
     return f"@{{selected|{name}}}" if name else query(fallback_prompt, str(default))
 
 
@@ -41,7 +41,7 @@ def template(title: str, fields: list[tuple[str, str]]) -> str:
 
 def chat_macros(defs: Definitions) -> list[dict[str, Any]]:
     """Return the system's chat macros: {id, name, action}, one per roll procedure"""
-    s = defs.catalogue[defs.campaign.languages[0]]
+    s = defs.catalogue[defs.module.languages[0]]
     c = defs.constants
     if defs.system == "gurps4e":
         d6 = f"1d{c['initiative_die']}"
