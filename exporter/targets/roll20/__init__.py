@@ -14,6 +14,7 @@ from exporter.dist import source_date_epoch, write_text
 from exporter.targets.environment import make_environment
 from exporter.targets.roll20.macros import chat_macros
 from exporter.targets.roll20.markers import status_markers
+from exporter.targets.roll20.strings import script_strings
 from exporter.targets.rules_js import render_rules_js
 
 
@@ -30,9 +31,9 @@ class Roll20Writer:
         self.env = make_environment("roll20")
 
     def context(self, defs: Definitions) -> dict[str, Any]:
-        """Return what the Roll20 templates read"""
+        """Return what the Roll20 templates read; the script's strings are those its rendered code refers to"""
         settings = defs.targets["roll20"].settings
-        return {
+        context = {
             "ambush_version": __version__,
             "script_name": script_name(defs.module.id),
             "module_id": defs.module.id,
@@ -44,9 +45,11 @@ class Roll20Writer:
             "attributes": defs.targets["roll20"].attributes,
             "markers": status_markers(defs),
             "side_rule": settings["side_rule"],
-            "strings": defs.catalogue,
+            "strings": {},
             "macros": chat_macros(defs),
         }
+        context["strings"] = script_strings(defs, self.env.get_template("script.js").render(**context))
+        return context
 
     def write(self, defs: Definitions, folder: Path) -> None:
         """Write the script, script.json, the README and the macros into folder"""
