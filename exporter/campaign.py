@@ -98,7 +98,7 @@ class Roll20Target(StrictModel):
     """How the Roll20 script meets the character sheet and the tokens"""
 
     attributes: dict[str, Roll20Attribute] | None = None
-    marker: Annotated[str, StringConstraints(min_length=1, max_length=100)] = "yellow"
+    marker: Annotated[str, StringConstraints(min_length=1, max_length=100)] | None = None  # None: the target's own
     side_rule: Literal["controlled-by", "turn-order-split"] = "controlled-by"
 
 

@@ -13,6 +13,7 @@ from exporter.campaign import foundry_defaults, load_campaign, member_inputs, ro
 from exporter.dist import write_text
 from exporter.errors import InputFileError
 from exporter.rules.systems import SYSTEMS, system_module
+from exporter.targets.roll20.markers import STATUS_MARKERS
 
 
 def toml_value(value: Any) -> str:
@@ -34,7 +35,8 @@ def campaign_text(system: str, campaign_id: str) -> str:
         options=system_module(system).Options().model_dump(mode="json"),
         foundry_system=foundry_defaults(system)["system_id"],
         foundry_attributes=foundry_defaults(system)["attributes"],
-        roll20_attributes=roll20_defaults(system), inputs=member_inputs(system),
+        roll20_attributes=roll20_defaults(system), roll20_marker=STATUS_MARKERS["surprised"],
+        inputs=member_inputs(system),
     )
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from exporter.definitions import Definitions
 
-# Default marker of each status, by the neutral status ids of the definitions layer; the campaign names the
+# Default marker of each status, by the neutral status ids of the definitions layer; a campaign may name the
 # marker of surprised ([roll20] marker), and a GM may change it with !surprise config.
 STATUS_MARKERS = {"surprised": "yellow", "prone": "brown", "sleep": "purple", "unaware": "red"}
 
@@ -12,5 +12,5 @@ STATUS_MARKERS = {"surprised": "yellow", "prone": "brown", "sleep": "purple", "u
 def status_markers(defs: Definitions) -> dict[str, str]:
     """Return the marker of each of the system's statuses, the campaign's own for surprised"""
     markers = {status.id: STATUS_MARKERS[status.id] for status in defs.statuses}
-    markers["surprised"] = defs.targets["roll20"].settings["marker"]
+    markers["surprised"] = defs.targets["roll20"].settings["marker"] or markers["surprised"]
     return markers
