@@ -7,7 +7,7 @@ campaign and the rules core. How a VTT shows them (icons, marker colours, API na
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Annotated, Any, get_args, get_origin
 
 from exporter.definitions.catalogue import Catalogue, load_catalogue
@@ -58,7 +58,7 @@ class Definitions:
     settings: tuple[SettingDef, ...]
     macros: tuple[MacroDef, ...]
     catalogue: Catalogue
-    targets: dict[str, TargetSettings] = field(default_factory=dict)
+    targets: dict[str, TargetSettings]
 
     @property
     def procedure_ids(self) -> tuple[str, ...]:
