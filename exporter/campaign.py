@@ -9,6 +9,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, Field, StringConstraints, ValidationError, field_validator, model_validator
 
 from exporter.definitions.catalogue import bundled_language
+from exporter.definitions.tables import option_gated_inputs
 from exporter.errors import InputFileError
 from exporter.rules.model import FieldProblem, StrictModel
 from exporter.rules.systems import SYSTEM_IDS, system_module
@@ -153,11 +154,14 @@ class Campaign(StrictModel):
                 if key not in known:
                     raise FieldProblem(f"strings.{language}.{key}", "is not a string the module shows")
         inputs = member_inputs(self.system)
+        gated = option_gated_inputs(self.system)
         for target, mapping in (("foundry", self.foundry.attributes), ("roll20", self.roll20.attributes)):
             for key in mapping or {}:
                 if key not in inputs:
                     raise FieldProblem(f"{target}.attributes.{key}",
                                        f"is not an input of {self.system}; one of {', '.join(inputs)}")
+                if key in gated and not self.options.get(gated[key]):
+                    raise FieldProblem(f"{target}.attributes.{key}", f"is read only with options.{gated[key]} = true")
         return self
 
     @property

@@ -43,9 +43,10 @@ def test_the_inputs_of_every_procedure_are_fields_of_the_rules_models(system):
     for levels in rules.INPUTS.values():
         assert set(levels) <= set(LEVELS)
         for level, entries in levels.items():
-            for key, required in entries:
+            for key, required, *gates in entries:
                 assert key in models[level].model_fields, f"{level}.{key}"
                 assert required in WHO_GIVES
+                assert set(gates) <= set(rules.Options.model_fields), f"{key} is read only with {gates}"
 
 
 @pytest.mark.parametrize("system", SYSTEM_IDS)

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Annotated, Any, get_args, get_origin
 
 from exporter.definitions.catalogue import Catalogue, load_catalogue
 from exporter.definitions.identity import Author, ModuleInfo, TargetSettings
+from exporter.definitions.rolls import RollProcedure, roll_procedures
 from exporter.definitions.tables import SETTINGS, MacroDef, SettingDef, StatusDef, macro_defs, status_defs
 from exporter.rules.systems import system_module
 
@@ -34,6 +35,7 @@ class InputDef:
     default: Any = None
     minimum: int | None = None
     maximum: int | None = None
+    replaces: str | None = None  # an input given instead of another one, never with it
 
 
 @dataclass(frozen=True)
@@ -59,6 +61,7 @@ class Definitions:
     macros: tuple[MacroDef, ...]
     catalogue: Catalogue
     targets: dict[str, TargetSettings]
+    rolls: tuple[RollProcedure, ...] = ()
 
     @property
     def procedure_ids(self) -> tuple[str, ...]:
@@ -66,13 +69,13 @@ class Definitions:
         return tuple(p.id for p in self.procedures)
 
 
-def input_def(model: Any, key: str, level: str, required: str) -> InputDef:
+def input_def(model: Any, key: str, level: str, required: str, replaces: str | None = None) -> InputDef:
     """Describe one field of a rules model as an input, with its type, default and bounds"""
     info = model.model_fields[key]
     kind = "member" if key in MEMBER_REFERENCES else "openers" if key == OPENERS else input_type(info.annotation)
     bounds = {type(m).__name__: getattr(m, type(m).__name__.lower(), None) for m in info.metadata}
     default = None if info.is_required() else info.default
-    return InputDef(key, level, kind, required, default, bounds.get("Ge"), bounds.get("Le"))
+    return InputDef(key, level, kind, required, default, bounds.get("Ge"), bounds.get("Le"), replaces)
 
 
 def input_type(annotation: Any) -> str:
@@ -88,11 +91,13 @@ def procedure_defs(system: str, options: dict[str, Any]) -> tuple[ProcedureDef, 
     """Describe each procedure of a system with the inputs the rules core reads for it"""
     rules = system_module(system)
     models = {"scenario": rules.Scenario, "side": rules.Side, "member": rules.Member}
+    alternatives = getattr(rules, "ALTERNATIVE_INPUTS", {})
     out = []
     for procedure in rules.PROCEDURES:
         levels = rules.INPUTS[procedure]
-        inputs = tuple(input_def(models[level], key, level, widened(required, key, options))
-                       for level, entries in levels.items() for key, required in entries)
+        inputs = tuple(input_def(models[level], key, level, widened(required, key, options), alternatives.get(key))
+                       for level, entries in levels.items() for key, required, *option in entries
+                       if all(options.get(name) for name in option))  # RULES.md C5a/C5b read their inputs only when on
         out.append(ProcedureDef(procedure, inputs))
     return tuple(out)
 
@@ -139,4 +144,5 @@ def build_definitions(campaign: Campaign) -> Definitions:
         macros=macro_defs(rules.GM_ROLLS),
         catalogue=load_catalogue(campaign.languages, campaign.strings),
         targets=target_settings(campaign),
+        rolls=roll_procedures(campaign.system),
     )

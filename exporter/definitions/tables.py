@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from exporter.rules.systems import system_module
+
 
 @dataclass(frozen=True)
 class StatusDef:
@@ -56,3 +58,9 @@ def status_defs(ids: tuple[str, ...]) -> tuple[StatusDef, ...]:
 def macro_defs(gm_rolls: tuple[str, ...]) -> tuple[MacroDef, ...]:
     """Describe a system's macros: the dialog, its GM rolls, clear"""
     return tuple(MacroDef(macro, MACRO_LABELS[macro]) for macro in (OPEN_DIALOG, *gm_rolls, CLEAR))
+
+
+def option_gated_inputs(system: str) -> dict[str, str]:
+    """Return the member inputs of a system that only a rules option reads, with that option"""
+    return {entry[0]: entry[2] for levels in system_module(system).INPUTS.values()
+            for entry in levels.get("member", ()) if len(entry) > 2}

@@ -30,10 +30,12 @@ PROCEDURES = ("roll",)
 STATUSES = ("surprised",)
 GM_ROLLS = ("side-roll",)
 # The inputs each procedure reads, by where they live (scenario, side, member), each with the sides that must
-# give it ("ab", "a", "b", or "" when optional); names are this module's model field names.
+# give it ("ab", "a", "b", or "" when optional) and, for an input only a house rule reads, that rules option;
+# names are this module's model field names.
 INPUTS: Inputs = {
     "roll": {"side": (("surprised_on", ""), ("surprises_on", ""), ("aware", "")),
-             "member": (("dex", ""), ("surprise_adjustment", ""))},
+             "member": (("dex", ""), ("surprise_adjustment", ""), ("surprised_on", "", "side_best_rating"),
+                        ("surprises_on", "", "side_best_rating"), ("encumbered", "", "dex_encumbrance_gate"))},
 }
 
 DIE = 6
@@ -73,6 +75,10 @@ class Options(StrictModel):
 
 
 DEFAULT_OPTIONS = Options()
+
+
+# RULES.md 3.1: a member may give surprise_adjustment directly instead of dex, never both.
+ALTERNATIVE_INPUTS = {"surprise_adjustment": "dex"}
 
 
 class Member(StrictModel):

@@ -1,6 +1,12 @@
-"""Render the JavaScript rules core of one system, as an ES module or as a function body"""
+"""Render the common JavaScript of one system, as ES modules for Foundry or as function bodies for Roll20
+
+The same templates (`templates/common/`) become both: the rules core, the table bookkeeping, the input checks and
+the system's table runtime. Only their import lines (ES module) or closing `return` (function body) differ.
+"""
 
 from __future__ import annotations
+
+from typing import Any
 
 from jinja2 import Environment
 
@@ -17,3 +23,17 @@ def rules_context(system: str, options: dict | None = None) -> dict:
 def render_rules_js(env: Environment, system: str, *, as_module: bool, options: dict | None = None) -> str:
     """Render the rules core; as_module ends it with exports, otherwise with a return of the same names"""
     return env.get_template(f"rules/{system}.js").render(**rules_context(system, options), as_module=as_module)
+
+
+def common_templates(system: str) -> dict[str, str]:
+    """Name the common files of a system, each rendered to <name>.js, in the order the Roll20 IIFE runs them"""
+    return {"rules": f"rules/{system}.js", "table": "table.js", "inputs": "inputs.js",
+            "runtime": f"runtime/{system}.js"}
+
+
+def render_common_js(env: Environment, system: str, *, as_module: bool, options: dict[str, Any],
+                     procedures: list[dict[str, Any]]) -> dict[str, str]:
+    """Render every common file of a system, keyed by its name in common_templates"""
+    context = {**rules_context(system, options), "procedures": procedures, "as_module": as_module}
+    templates = common_templates(system)
+    return {name: env.get_template(path).render(**context).rstrip() + "\n" for name, path in templates.items()}

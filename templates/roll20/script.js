@@ -13,17 +13,26 @@ const {{ script_name }} = (() => {
   const lastUpdate = {{ last_update }};
   const schemaVersion = 2;
   const COMMAND = "!surprise";
-  const MAX_SKIPS = 200;
 
-  /** The ambush rules core of {{ system }}, the same code the Foundry module runs. */
+  // The same code the Foundry module runs, each part one function body: the rules core of {{ system }}, the
+  // bookkeeping of the table runtime (and its contract with this script, the Table), the checks that turn a draft
+  // into a scenario, and the table runtime of {{ system }}.
   const Rules = (() => {
-{{ rules_body | indent(4, first=True) }}
+{{ common.rules | trim | indent(4, first=True) }}
   })();
 
-  const SYSTEM = {{ system | js }};
-  const OPTIONS = Rules.DEFAULT_OPTIONS;
-  /** Each procedure and the inputs it reads, with their level (scenario, side, member), type and bounds. */
-  const PROCEDURES = {{ procedures | js }};
+  const Table = (() => {
+{{ common.table | trim | indent(4, first=True) }}
+  })();
+
+  const Inputs = (() => {
+{{ common.inputs | trim | indent(4, first=True) }}
+  })();
+
+  const Runtime = (() => {
+{{ common.runtime | trim | indent(4, first=True) }}
+  })();
+
   /** Sheet attribute name of each input the rules read; an input without one is asked for. */
   const ATTRIBUTES = {{ attributes | js }};
   /** The marker of each status: a colour, a built-in marker or a custom marker's name. */
@@ -143,16 +152,17 @@ const {{ script_name }} = (() => {
     && ["scenario", "labels", "applied", "outcome"].every((key) => isRecord(surprise[key]));
 
   /** Tell whether a stored draft has the parts the commands read. */
-  const isDraft = (draft) => isRecord(draft) && Boolean(procedureDef(draft.procedure)) && isRecord(draft.scenario)
+  const isDraft = (draft) => isRecord(draft) && Boolean(Inputs.procedureDef(draft.procedure)) && isRecord(draft.scenario)
     && isRecord(draft.members) && ["a", "b"].every((key) => Array.isArray(draft.sides?.[key]?.combatants));
 
   /** Create the GM macros for the commands, unless they exist (ROLL20.md 6). */
   function createMacros() {
     const gm = findObjs({ _type: "player" }).find((player) => playerIsGM(player.id));
     if (!gm) return;
-    const choices = PROCEDURES.map((p) => `${promptText(t(`Procedure.${p.id}`))},${p.id}`).join("|");
+    const procedures = Inputs.PROCEDURES;
+    const choices = procedures.map((p) => `${promptText(t(`Procedure.${p.id}`))},${p.id}`).join("|");
     const macros = [
-      ["Surprise", `${COMMAND} resolve --procedure ${PROCEDURES.length > 1 ? `?{${promptText(t("Dialog.ChooseProcedure"))}|${choices}}` : PROCEDURES[0].id}`],
+      ["Surprise", `${COMMAND} resolve --procedure ${procedures.length > 1 ? `?{${promptText(t("Dialog.ChooseProcedure"))}|${choices}}` : procedures[0].id}`],
       ["Surprise-Roll", `${COMMAND} roll`],
       ["Surprise-Status", `${COMMAND} status`],
       ["Surprise-Clear", `${COMMAND} clear`],
@@ -246,105 +256,70 @@ const {{ script_name }} = (() => {
     return (exact ?? named)?.tag ?? name;
   }
 
-  /** Show or hide a status marker on a token, with a count badge when it is 1..9. */
+  /** Show or hide a status marker on a token, with a count badge when it is 1..9; false when the token is gone. */
   function setMarker(tokenId, status, active, count = null) {
     const token = getObj("graphic", tokenId);
-    if (!token) return;
+    if (!token) return false;
     const tag = markerTag(status === "surprised" ? state[scriptName].config.marker : MARKERS[status]);
     token.set(`status_${tag}`, active ? (count !== null && count >= 1 && count <= 9 ? count : true) : false);
+    return true;
   }
 
-{% include "runtime/" ~ system ~ ".js" %}
+  // --- the table: what the runtime asks of Roll20 (the Table contract above) -------------------------
+
+  /** Write the dice of a card as text: 3d6 (4, 2, 6). */
+  const diceText = (rolls) => rolls.map((roll) => `${roll.count}d${roll.sides} (${roll.faces.join(", ")})`).join("; ");
+
+  /**
+   * Sort the turn order's rows into the given order, each token row's pr showing its Sequence; rows of tokens not
+   * in the order come after them, the script's round row last.
+   */
+  function arrangeTurnorder(order) {
+    const rank = new Map(order.map((entry, index) => [entry.id, index]));
+    const sequence = new Map(order.map((entry) => [entry.id, entry.sequence]));
+    const place = (row) => (isRoundRow(row) ? order.length + 1 : rank.has(row.id) ? rank.get(row.id) : order.length);
+    const rows = readTurnorder().map((row) => (sequence.has(row.id) ? { ...row, pr: String(sequence.get(row.id)) } : row));
+    writeTurnorder(rows.sort((x, y) => place(x) - place(y)));
+  }
+
+  /** Return the table of a surprise: markers with badges, cards with their dice, the turn order, the log in state. */
+  function roll20Table(surprise) {
+    const rolls = [];
+    return {
+      t,
+      async roll(count, sides, purpose) {
+        const faces = Array.from({ length: count }, () => randomInteger(sides));
+        rolls.push({ count, sides, faces, purpose });
+        return faces;
+      },
+      async mark(id, status, on, lasts = null) {
+        return setMarker(id, status, on, lasts ? lasts.left : null);
+      },
+      async post({ title, lines, record }) {
+        if (record) surprise.log.push(record);
+        const dice = rolls.splice(0);
+        post(card(title, [...lines.map(HE), ...(dice.length ? [HE(`${t("Roll20.Dice")}: ${diceText(dice)}`)] : [])]));
+      },
+      async arrange(order) {
+        arrangeTurnorder(order);
+        return false; // the script plays the new top itself
+      },
+    };
+  }
 
   // --- drafts: collect the inputs before rolling ----------------------------------------------------
-
-  /** Return a procedure's definition by id. */
-  const procedureDef = (id) => PROCEDURES.find((procedure) => procedure.id === id);
-
-  /** The inputs of a procedure at one level. */
-  const inputsAt = (procedure, level) => procedureDef(procedure).inputs.filter((input) => input.level === level);
 
   /** Start a draft for the tokens (the selection, else the turn order), values read from the sheets. */
   function startDraft(procedure, tokens, order) {
     const sides = splitSides(tokens, order);
-    const draft = { procedure, scenario: {}, sides: {}, members: {} };
-    for (const input of inputsAt(procedure, "scenario")) {
-      if (input.type === "openers") draft.scenario.openers = sides.a[0] ? [{ name: sides.a[0].id, attack_bonus: null, target_number: null }] : [];
-      else draft.scenario[input.key] = input.type === "member" ? sides.a[0]?.id ?? null : input.default;
-    }
-    for (const key of ["a", "b"]) {
-      draft.sides[key] = { combatants: sides[key].map((token) => token.id) };
-      for (const input of inputsAt(procedure, "side")) {
-        draft.sides[key][input.key] = input.type === "member" ? sides[key][0]?.id ?? null : input.default;
-      }
-      for (const token of sides[key]) {
-        const member = { label: tokenName(token) };
-        for (const input of inputsAt(procedure, "member")) member[input.key] = readAttribute(token, input.key, input.type) ?? input.default;
-        draft.members[token.id] = member;
-      }
-    }
-    return draft;
+    const entry = (token) => ({ id: token.id, label: tokenName(token), read: (key, type) => readAttribute(token, key, type) });
+    return Inputs.draftInput(procedure, { a: sides.a.map(entry), b: sides.b.map(entry) });
   }
 
-  /** Check one value; return a problem text or null. */
-  function problemWith(input, value, sideKey, label) {
-    const field = t(`Input.${input.key}`);
-    if (value === null || value === undefined || value === "") {
-      return input.required.includes(sideKey) ? t("Notify.Missing", { name: label, field }) : null;
-    }
-    if (input.type === "number" && (!Number.isInteger(value)
-      || (input.minimum !== null && value < input.minimum) || (input.maximum !== null && value > input.maximum))) {
-      return t("Notify.Invalid", { name: label, field });
-    }
-    return null;
-  }
-
-  /** Turn a draft into a rules scenario: members are named by token id. Returns {scenario} or {problem}. */
+  /** Turn a draft into a rules scenario, leaving out tokens deleted since. Returns {scenario} or {problem}. */
   function buildScenario(draft) {
-    const scenario = { system: SYSTEM, procedure: draft.procedure, options: { ...OPTIONS }, sides: {} };
-    const everyone = new Set();
-    for (const input of inputsAt(draft.procedure, "scenario").filter((i) => i.type !== "member" && i.type !== "openers")) {
-      const problem = problemWith(input, draft.scenario[input.key], "ab", t("Dialog.Encounter"));
-      if (problem) return { problem };
-      if (draft.scenario[input.key] !== null && draft.scenario[input.key] !== undefined) scenario[input.key] = draft.scenario[input.key];
-    }
-    for (const key of ["a", "b"]) {
-      const given = draft.sides[key];
-      const label = t(`Dialog.Side.${key}`);
-      const alive = given.combatants.filter((id) => getObj("graphic", id));
-      if (!alive.length) return { problem: t("Notify.EmptySide", { side: label }) };
-      const side = { name: label, members: [] };
-      for (const input of inputsAt(draft.procedure, "side")) {
-        const value = given[input.key];
-        if (input.type === "member") {
-          if (value && alive.includes(value)) side[input.key] = value;
-          continue;
-        }
-        const problem = problemWith(input, value, key, label);
-        if (problem) return { problem };
-        if (value !== null && value !== undefined) side[input.key] = value;
-      }
-      for (const id of alive) {
-        const values = draft.members[id];
-        const member = { name: id, label: values.label };
-        for (const input of inputsAt(draft.procedure, "member")) {
-          const problem = problemWith(input, values[input.key], key, values.label);
-          if (problem) return { problem };
-          if (values[input.key] !== null && values[input.key] !== undefined) member[input.key] = values[input.key];
-        }
-        side.members.push(member);
-        everyone.add(id);
-      }
-      scenario.sides[key] = side;
-    }
-    if (draft.scenario.openers) {
-      const openers = draft.scenario.openers.filter((row) => row.name && everyone.has(row.name));
-      if (!openers.length || openers.some((row) => !Number.isInteger(row.attack_bonus) || !Number.isInteger(row.target_number))) {
-        return { problem: t("Notify.Missing", { name: t("Dialog.Encounter"), field: t("Input.attacker") }) };
-      }
-      scenario.openers = openers.map(({ name, attack_bonus, target_number }) => ({ name, attack_bonus, target_number }));
-    }
-    return { scenario };
+    const alive = (key) => ({ ...draft.sides[key], combatants: draft.sides[key].combatants.filter((id) => getObj("graphic", id)) });
+    return Inputs.buildScenario({ ...draft, sides: { a: alive("a"), b: alive("b") } }, t);
   }
 
   /** A button that asks for one value with a roll query and stores it in the draft. */
@@ -360,7 +335,7 @@ const {{ script_name }} = (() => {
   function draftCard(draft) {
     const lines = [];
     const show = (input, value) => (value === null || value === undefined ? `<span style="${STYLE.missing}">?</span>` : HE(value));
-    for (const input of inputsAt(draft.procedure, "scenario").filter((i) => i.type !== "openers")) {
+    for (const input of Inputs.inputsAt(draft.procedure, "scenario").filter((i) => i.type !== "openers")) {
       lines.push(`${HE(t(`Input.${input.key}`))}: ${show(input, draft.scenario[input.key])} ${setButton("✎", { flag: "--scenario", prompt: "" }, input, draft.scenario[input.key])}`);
     }
     (draft.scenario.openers ?? []).forEach((row, index) => {
@@ -372,7 +347,7 @@ const {{ script_name }} = (() => {
     if (draft.scenario.openers) lines.push(button(t("Roll20.AddOpener"), `${COMMAND} set --opener ${draft.scenario.openers.length} --name selected`));
     for (const key of ["a", "b"]) {
       const side = draft.sides[key];
-      const sideInputs = inputsAt(draft.procedure, "side").map((input) => {
+      const sideInputs = Inputs.inputsAt(draft.procedure, "side").map((input) => {
         if (input.type === "member") {
           const choices = [`${promptText(t("Dialog.Nobody"))},none`, ...side.combatants.map((id) => `${promptText(draft.members[id].label)},${id}`)].join("|");
           const shown = side[input.key] ? HE(draft.members[side[input.key]]?.label ?? "?") : HE(t("Dialog.Nobody"));
@@ -383,7 +358,7 @@ const {{ script_name }} = (() => {
       lines.push(`<b>${HE(t(`Dialog.Side.${key}`))}</b> ${sideInputs.join(" · ")}`);
       for (const id of side.combatants) {
         const member = draft.members[id];
-        const values = inputsAt(draft.procedure, "member").map((input) =>
+        const values = Inputs.inputsAt(draft.procedure, "member").map((input) =>
           `${HE(t(`Input.${input.key}`))} ${show(input, member[input.key])}${setButton("✎", { flag: `--token ${id}`, prompt: member.label }, input, member[input.key])}`);
         lines.push(`${HE(member.label)}: ${values.join(" ")}`);
       }
@@ -404,49 +379,27 @@ const {{ script_name }} = (() => {
 
   // --- resolution and the turn by turn automation -----------------------------------------------
 
-  /** Roll dice for the rules core with Roll20's random source, keeping the faces for the card. */
-  const sandboxRoller = (rolls) => async (count, sides, purpose) => {
-    const faces = Array.from({ length: count }, () => randomInteger(sides));
-    rolls.push({ count, sides, faces, purpose });
-    return faces;
-  };
-
-  /** Write the dice of a card as text: 3d6 (4, 2, 6). */
-  const diceText = (rolls) => rolls.map((roll) => `${roll.count}d${roll.sides} (${roll.faces.join(", ")})`).join("; ");
-
   /** Resolve the draft: roll, post the card, set markers, start following the turn order. */
   async function resolveDraft(draft) {
     const { scenario, problem } = buildScenario(draft);
     if (problem) return toGM(card(t("Dialog.Title"), [HE(problem), button(t("Roll20.ShowDraft"), `${COMMAND} draft`)]));
-    clearSurprise(false);
-    const labels = Object.fromEntries(["a", "b"].flatMap((key) => scenario.sides[key].members.map((m) => [m.name, m.label])));
-    const surprise = { scenario, labels, round: 1, applied: {}, done: false, log: [] };
-    const rolls = [];
-    const lines = await Runtime.resolve(surprise, sandboxRoller(rolls));
-    if (rolls.length) lines.push(HE(`${t("Roll20.Dice")}: ${diceText(rolls)}`));
+    await clearSurprise(false);
+    // The script counts its own rounds, so the surprise always begins in its round 1.
+    const surprise = { ...Table.newSurprise(scenario), round: 1, log: [] };
     state[scriptName].surprise = surprise;
     state[scriptName].draft = null;
-    post(card(t(`Procedure.${scenario.procedure}`), lines));
-    if (!surprise.done) startFollowing(surprise);
+    await Runtime.resolve(roll20Table(surprise), surprise, surprise.round);
+    if (!surprise.done) {
+      writeTurnorder([...readTurnorder().filter((row) => !isRoundRow(row)), roundRow(surprise.round)]);
+      await playTop();
+    }
     return surprise;
   }
 
-  /** Put the round row at the end of the turn order and play the current top's turn (round 1 begins). */
-  function startFollowing(surprise) {
-    const order = readTurnorder().filter((row) => !isRoundRow(row));
-    Runtime.arrange?.(surprise, order);
-    const arranged = readTurnorder().filter((row) => !isRoundRow(row));
-    writeTurnorder([...arranged, roundRow(surprise.round)]);
-    if (arranged.length) turnStarted(arranged[0]);
-  }
-
-  /** Mark a token with a status and remember that the script did. */
-  function mark(surprise, id, status, active, count = null) {
-    const applied = new Set(surprise.applied[id] ?? []);
-    setMarker(id, status, active, count);
-    if (active) applied.add(status);
-    else applied.delete(status);
-    surprise.applied[id] = [...applied];
+  /** Return the surprise the script is following, or null. */
+  function following() {
+    const surprise = state[scriptName].surprise;
+    return surprise && !surprise.done && state[scriptName].config.automation ? surprise : null;
   }
 
   /** Once the surprise is over, take the script's round row out of the turn order. */
@@ -454,44 +407,52 @@ const {{ script_name }} = (() => {
     if (surprise.done && readTurnorder().some(isRoundRow)) writeTurnorder(readTurnorder().filter((row) => !isRoundRow(row)));
   }
 
-  /** A new row reached the top: play its turn, passing it on while the rules say it may not act. */
-  function turnStarted(row, depth = 0) {
-    const surprise = state[scriptName].surprise;
-    if (!surprise || surprise.done || !state[scriptName].config.automation || !row) return;
-    if (isRoundRow(row)) {
-      surprise.round += 1;
+  /**
+   * Play the turn order's top row, and go on as long as the script itself moves on (its changes fire no events): past
+   * its round row, which starts the next round, and past every combatant the rules do not let act. It stops at the
+   * first turn someone plays, or when the same rows come round again with nothing changed, in the rules or on the
+   * table: then nobody left in the turn order can ever act, and the GM is told.
+   */
+  async function playTop() {
+    const seen = new Set();
+    for (;;) {
+      const surprise = following();
       const order = readTurnorder();
-      writeTurnorder([...order.slice(1), roundRow(surprise.round)]);
-      Runtime.roundStarted(surprise);
-      finishIfDone(surprise);
-      followOn(depth);
-      return;
-    }
-    if (!getObj("graphic", row.id) || !surprise.labels[row.id]) return;
-    Runtime.turnStarted(surprise, row.id).then((passes) => {
-      finishIfDone(surprise);
-      if (passes && state[scriptName].config.skip && depth < MAX_SKIPS) {
-        const order = readTurnorder();
-        if (order[0]?.id === row.id) {
-          writeTurnorder([...order.slice(1), order[0]]);
-          turnEnded(order[0]);
-          followOn(depth + 1);
-        }
+      const row = order[0];
+      if (!surprise || !row) return;
+      const table = roll20Table(surprise);
+      if (isRoundRow(row)) {
+        surprise.round += 1;
+        writeTurnorder([...order.slice(1), roundRow(surprise.round)]);
+        await Runtime.roundStarted(table, surprise, surprise.round);
+        finishIfDone(surprise);
+        continue;
       }
-    }).catch(reportError);
+      if (!getObj("graphic", row.id) || !Object.prototype.hasOwnProperty.call(surprise.labels, row.id)) return;
+      const passes = await Runtime.turnStarted(table, surprise, row.id, surprise.round);
+      finishIfDone(surprise);
+      if (!passes || !state[scriptName].config.skip) return;
+      const now = readTurnorder();
+      if (now[0]?.id !== row.id) return;
+      // What the rules keep and what the GM sees (the status lines), apart from the round count and the log.
+      const kept = { ...surprise, round: undefined, log: undefined };
+      const signature = JSON.stringify([now.map((r) => r.id), kept, Runtime.statusLines(table, surprise, surprise.round)]);
+      if (seen.has(signature)) {
+        toGM(card(t("Dialog.Title"), [HE(t("Roll20.NobodyCanAct"))]));
+        return;
+      }
+      seen.add(signature);
+      writeTurnorder([...now.slice(1), now[0]]);
+      await Runtime.turnEnded(table, surprise, row.id, surprise.round);
+      finishIfDone(surprise);
+    }
   }
 
-  /** After the script itself moved the turn order, play the new top (scripts' changes fire no events). */
-  function followOn(depth) {
-    const top = readTurnorder()[0];
-    if (top) turnStarted(top, depth + 1);
-  }
-
-  /** A row left the top. */
-  function turnEnded(row) {
-    const surprise = state[scriptName].surprise;
-    if (!surprise || surprise.done || !row || isRoundRow(row) || !surprise.labels[row.id]) return;
-    Runtime.turnEnded(surprise, row.id);
+  /** A row left the top: end its turn. */
+  async function turnEnded(row) {
+    const surprise = following();
+    if (!surprise || !row || isRoundRow(row) || !Object.prototype.hasOwnProperty.call(surprise.labels, row.id)) return;
+    await Runtime.turnEnded(roll20Table(surprise), surprise, row.id, surprise.round);
     finishIfDone(surprise);
   }
 
@@ -503,24 +464,28 @@ const {{ script_name }} = (() => {
 
   /** Turn order changes made by people: a Next is the end of one turn and the start of the next. */
   function onTurnorderChange(campaign, prev) {
-    try {
-      const previous = parseTurnorder(prev?.turnorder);
-      const current = readTurnorder();
-      if (!isAdvance(current, previous)) return;
-      turnEnded(previous[0]);
-      turnStarted(current[0]);
-    } catch (error) {
-      reportError(error);
-    }
+    const previous = parseTurnorder(prev?.turnorder);
+    if (!isAdvance(readTurnorder(), previous)) return;
+    serialized(async () => {
+      await turnEnded(previous[0]);
+      await playTop();
+    });
+  }
+
+  let queue = Promise.resolve();
+
+  /** Run the script's work one task after another: a Next may arrive while a command is still rolling. */
+  function serialized(task) {
+    const run = queue.then(task);
+    queue = run.catch(reportError);
+    return run;
   }
 
   /** Remove every marker the script set, and the surprise. */
-  function clearSurprise(announce = true) {
+  async function clearSurprise(announce = true) {
     const surprise = state[scriptName].surprise;
     if (surprise) {
-      for (const [id, statuses] of Object.entries(surprise.applied ?? {})) {
-        for (const status of statuses) setMarker(id, status, false);
-      }
+      await Table.clearMarks(roll20Table(surprise), surprise);
       writeTurnorder(readTurnorder().filter((row) => !isRoundRow(row)));
     }
     state[scriptName].surprise = null;
@@ -554,9 +519,10 @@ const {{ script_name }} = (() => {
   function setValues(draft, args, msg) {
     if ("opener" in args) {
       const index = Number(args.opener);
-      if (!Number.isInteger(index) || index < 0 || index > 8) return t("Notify.Invalid", { name: t("Input.attacker"), field: "#" });
       const rows = draft.scenario.openers ?? [];
-      rows[index] ??= { name: null, attack_bonus: null, target_number: null };
+      // Any declared opener may trigger the Surprise Round (RULES.md 2.2): an index names a row or adds the next one.
+      if (!Number.isInteger(index) || index < 0 || index > rows.length) return t("Notify.Invalid", { name: t("Input.attacker"), field: "#" });
+      if (!rows[index]) rows[index] = { name: null, attack_bonus: null, target_number: null };
       if (args.name === "selected") rows[index].name = (msg.selected ?? [])[0]?._id ?? rows[index].name;
       else if (args.name) rows[index].name = args.name;
       for (const key of ["attack_bonus", "target_number"]) if (key in args) rows[index][key] = parseValue("number", args[key]);
@@ -566,7 +532,7 @@ const {{ script_name }} = (() => {
     const level = "token" in args ? "member" : "side" in args ? "side" : "scenario";
     const holder = level === "member" ? draft.members[args.token] : level === "side" ? draft.sides[args.side] : draft.scenario;
     if (!holder) return t("Notify.Invalid", { name: t("Dialog.Title"), field: args.token ?? args.side ?? "?" });
-    for (const input of inputsAt(draft.procedure, level)) {
+    for (const input of Inputs.inputsAt(draft.procedure, level)) {
       if (input.key in args) holder[input.key] = parseValue(input.type, args[input.key]);
     }
     return null;
@@ -575,7 +541,7 @@ const {{ script_name }} = (() => {
   /** The help card, with a button per command. */
   const helpCard = () => card(`${scriptName} ${version}`, [
     HE(t("Roll20.Help.Intro")),
-    ...PROCEDURES.map((p) => button(t(`Procedure.${p.id}`), `${COMMAND} resolve --procedure ${p.id}`)),
+    ...Inputs.PROCEDURES.map((p) => button(t(`Procedure.${p.id}`), `${COMMAND} resolve --procedure ${p.id}`)),
     `${button(t("Roll20.Help.Draft"), `${COMMAND} draft`)} ${HE(t("Roll20.Help.DraftText"))}`,
     `${button(t("Dialog.Roll"), `${COMMAND} roll`)} ${HE(t("Roll20.Help.RollText"))}`,
     `${button(t("Roll20.Help.Status"), `${COMMAND} status`)} ${HE(t("Roll20.Help.StatusText"))}`,
@@ -605,7 +571,7 @@ const {{ script_name }} = (() => {
     const store = state[scriptName];
     switch (sub) {
       case "resolve": {
-        const procedure = procedureDef(args.procedure) ? args.procedure : PROCEDURES[0].id;
+        const procedure = Inputs.procedureDef(args.procedure) ? args.procedure : Inputs.PROCEDURES[0].id;
         const order = readTurnorder();
         const selected = (msg.selected ?? []).map((s) => getObj("graphic", s._id)).filter(Boolean);
         const ids = args.ids ? args.ids.split(/[\s,]+/).map((id) => getObj("graphic", id)).filter(Boolean) : [];
@@ -631,7 +597,8 @@ const {{ script_name }} = (() => {
         }
         return clearSurprise(true);
       case "status":
-        return toGM(card(t("Roll20.Help.Status"), store.surprise ? Runtime.status(store.surprise) : [HE(t("Notify.NoSurprise"))]));
+        return toGM(card(t("Roll20.Help.Status"), store.surprise
+          ? Runtime.statusLines(roll20Table(store.surprise), store.surprise, store.surprise.round).map(HE) : [HE(t("Notify.NoSurprise"))]));
       case "config": {
         for (const key of ["automation", "skip", "public"]) if (key in args) store.config[key] = args[key] === "true";
         if (args.marker) store.config.marker = args.marker.trim();
@@ -642,7 +609,7 @@ const {{ script_name }} = (() => {
         // Play the selected tokens' turns now, for tables that advance the tracker by hand.
         const surprise = store.surprise;
         if (!surprise) return toGM(card(t("Dialog.Title"), [HE(t("Notify.NoSurprise"))]));
-        for (const selected of msg.selected ?? []) await Runtime.turnStarted(surprise, selected._id);
+        for (const selected of msg.selected ?? []) await Runtime.turnStarted(roll20Table(surprise), surprise, selected._id, surprise.round);
         return null;
       }
       default:
@@ -653,17 +620,21 @@ const {{ script_name }} = (() => {
   /** Route chat: only api messages that start with !surprise. */
   function onChat(msg) {
     if (msg.type !== "api" || !/^!surprise(\b|$)/.test(msg.content)) return;
-    handleCommand(msg).catch(reportError);
+    serialized(() => handleCommand(msg));
   }
 
   /** Tokens removed mid-fight leave the surprise: their markers go with them, and the rules stop waiting for them. */
   function onTokenDestroyed(token) {
-    const surprise = state[scriptName]?.surprise;
-    if (!surprise) return;
-    delete surprise.applied[token.id];
-    if (surprise.done) return;
-    Runtime.forget?.(surprise, token.id);
-    finishIfDone(surprise);
+    serialized(async () => {
+      const surprise = state[scriptName]?.surprise;
+      if (!surprise) return;
+      if (surprise.done) {
+        delete surprise.applied[token.id];
+        return;
+      }
+      await Runtime.left(roll20Table(surprise), surprise, token.id);
+      finishIfDone(surprise);
+    });
   }
 
   on("ready", () => {

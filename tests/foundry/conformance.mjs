@@ -118,7 +118,7 @@ function finished(scenario, combat) {
     const settled = state.tracks.every((track) => track.lost !== null || track.never);
     return settled && combat.round > Math.max(0, ...state.tracks.map((track) => track.turns.length));
   }
-  const start = scenario.system === "adnd1e" ? state.firstRound : state.srRound;
+  const start = state.firstRound;
   const surpriseRounds = scenario.system === "adnd1e" ? state.outcome.timeline.length : state.outcome.surprise_round ? 1 : 0;
   return combat.round > start + surpriseRounds;
 }

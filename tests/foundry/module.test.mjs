@@ -215,3 +215,46 @@ test("clear removes the module's statuses and the surprise state", async () => {
     env.teardown();
   }
 });
+
+test("the dialog's input is checked as a scenario file is: a leader of the other side, a member twice, both Dex and an adjustment", async () => {
+  const env = await boot(GURPS);
+  try {
+    const { combat } = await gurpsCombat(env);
+    const api = game.modules.get(GURPS).api;
+    const [ava, orc] = combat.turns;
+    const warned = async (input, pattern) => {
+      const before = env.notifications.length;
+      assert.equal(await api.resolve(input, combat), null);
+      assert.match(env.notifications.slice(before).map((n) => n.message).join(" / "), pattern);
+    };
+    const offSide = api.defaults(combat, "partial");
+    offSide.sides.a.leader = orc.id;
+    await warned(offSide, /is not on Side A/);
+    const twice = api.defaults(combat, "total");
+    twice.sides.b.combatants.push(ava.id);
+    await warned(twice, /Ava is listed more than once/);
+    assert.equal(api.state(combat), null, "nothing was rolled");
+  } finally {
+    env.teardown();
+  }
+  const adnd = await boot(ADND, { systemId: "ars" });
+  try {
+    const a = await adnd.createActor({ name: "Ann", system: { abilities: { dex: { value: 17 } } } });
+    const b = await adnd.createActor({ name: "Gob" });
+    const tokens = [
+      await adnd.createToken({ actor: a, name: "Ann", disposition: CONST.TOKEN_DISPOSITIONS.FRIENDLY }),
+      await adnd.createToken({ actor: b, name: "Gob", disposition: CONST.TOKEN_DISPOSITIONS.HOSTILE }),
+    ];
+    const combat = await adnd.createCombat({ combatants: tokens.map((token) => ({ token })) });
+    await adnd.settle();
+    const api = game.modules.get(ADND).api;
+    const input = api.defaults(combat, "roll");
+    const ann = combat.turns[0].id;
+    assert.equal(input.members[ann].dex, 17, "Dexterity read from the sheet");
+    input.members[ann].surprise_adjustment = 1;
+    assert.equal(await api.resolve(input, combat), null);
+    assert.match(adnd.notifications.at(-1).message, /Ann: give .* or .*, not both/);
+  } finally {
+    adnd.teardown();
+  }
+});

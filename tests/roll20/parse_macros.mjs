@@ -1,17 +1,27 @@
 // Parse every inline roll of Roll20 chat macros with a Roll20-syntax dice parser (dice-roller-parser).
 //   node parse_macros.mjs MACRO.txt [MACRO.txt ...]
-// Attribute references become numbers and each roll query takes its default (a nested query, whose
-// entities decode once its option is chosen, then takes its own); what is left must parse as pure dice
-// arithmetic: a parse error or any text the parser keeps as a label fails. One JSON line per inline roll.
+// Attribute references become numbers and each roll query takes its default, or a number when it has
+// none (a nested query, whose entities decode once its option is chosen, then takes its own); what is
+// left must parse as pure dice arithmetic: a parse error or any text the parser keeps as a label fails.
+// One JSON line per inline roll. eval_macros.mjs imports the helpers.
 import { readFile } from "node:fs/promises";
+import { pathToFileURL } from "node:url";
 import parser from "dice-roller-parser";
 
 const { DiceRoller } = parser;
 const roller = new DiceRoller();
-const NESTED = { "&#124;": "|", "&#125;": "}", "&#44;": "," };
+export const NESTED = { "&#124;": "|", "&#125;": "}", "&#44;": "," };
+const NO_DEFAULT = "10";
+
+/** Decode the entities of a nested query once its option is chosen (ROLL20.md 6). */
+export function decoded(value) {
+  let text = value;
+  for (const [entity, ch] of Object.entries(NESTED)) text = text.replaceAll(entity, ch);
+  return text;
+}
 
 /** Find the inline rolls [[...]] of a macro, outermost only. */
-function inlineRolls(text) {
+export function inlineRolls(text) {
   const rolls = [];
   for (let start = text.indexOf("[["); start >= 0; start = text.indexOf("[[", start + 2)) {
     let depth = 0;
@@ -35,11 +45,10 @@ function answerFirstQuery(text) {
   const end = text.indexOf("}", start);
   if (end < 0) throw new Error(`unclosed query in ${text}`);
   const [, ...options] = text.slice(start + 2, end).split("|");
-  const first = options[0] ?? "";
+  const first = options[0] ?? NO_DEFAULT;
   const comma = first.indexOf(",");
-  let value = options.length > 1 && comma >= 0 ? first.slice(comma + 1) : first;
-  for (const [entity, ch] of Object.entries(NESTED)) value = value.replaceAll(entity, ch);
-  return text.slice(0, start) + value + text.slice(end + 1);
+  const value = options.length > 1 && comma >= 0 ? first.slice(comma + 1) : first;
+  return text.slice(0, start) + decoded(value) + text.slice(end + 1);
 }
 
 /** Substitute attribute references and answer every query, nested ones included. */
@@ -50,7 +59,7 @@ function substituted(expression) {
 }
 
 /** Collect every non-empty label in a parsed roll. */
-function labels(node, found = []) {
+export function labels(node, found = []) {
   if (Array.isArray(node)) node.forEach((child) => labels(child, found));
   else if (node && typeof node === "object") {
     if (typeof node.label === "string" && node.label.trim()) found.push(node.label);
@@ -59,17 +68,22 @@ function labels(node, found = []) {
   return found;
 }
 
-for (const file of process.argv.slice(2)) {
-  const text = (await readFile(file, "utf8")).trim();
-  const rolls = inlineRolls(text);
-  if (!rolls.length) console.log(JSON.stringify({ file, ok: false, error: "no inline roll" }));
-  for (const expression of rolls) {
-    const plain = substituted(expression);
-    try {
-      const left = labels(roller.parse(plain));
-      console.log(JSON.stringify({ file, expression, plain, ok: left.length === 0, labels: left }));
-    } catch (error) {
-      console.log(JSON.stringify({ file, expression, plain, ok: false, error: String(error.message).slice(0, 200) }));
+/** Check every inline roll of each macro file, one JSON line per roll. */
+async function main(files) {
+  for (const file of files) {
+    const text = (await readFile(file, "utf8")).trim();
+    const rolls = inlineRolls(text);
+    if (!rolls.length) console.log(JSON.stringify({ file, ok: false, error: "no inline roll" }));
+    for (const expression of rolls) {
+      const plain = substituted(expression);
+      try {
+        const left = labels(roller.parse(plain));
+        console.log(JSON.stringify({ file, expression, plain, ok: left.length === 0, labels: left }));
+      } catch (error) {
+        console.log(JSON.stringify({ file, expression, plain, ok: false, error: String(error.message).slice(0, 200) }));
+      }
     }
   }
 }
+
+if (import.meta.url === pathToFileURL(process.argv[1]).href) await main(process.argv.slice(2));

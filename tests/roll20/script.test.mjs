@@ -2,7 +2,7 @@
 // SCRIPTS_DIR holds <id>/roll20/<Name>.js for the three example campaigns.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { GURPS, ADND, GM, PLAYER, players } from "./examples.mjs";
+import { ADND, FALLOUT, GM, GURPS, PLAYER, players } from "./examples.mjs";
 import { createSandbox } from "./harness.mjs";
 
 
@@ -187,4 +187,101 @@ test("the turn-order-split side rule takes side A from the rows above a custom r
   const draft = sb.read(`state.${split.name}.draft`);
   assert.deepEqual(draft.sides.a.combatants, [tokens[0].id, tokens[2].id]);
   assert.deepEqual(draft.sides.b.combatants, [tokens[1].id]);
+});
+
+/** A sandbox with a script loaded and ready, and these tokens (side a controlled by the player), in the turn order. */
+async function table(script, people) {
+  const sb = createSandbox({ players });
+  const tokens = people.map(({ name, side, attributes = {} }) => {
+    const controlledby = side === "a" ? PLAYER : "";
+    const character = sb.createCharacter({ name, controlledby, attributes });
+    return sb.createToken({ name, represents: character.id, controlledby });
+  });
+  await sb.load(script.file);
+  sb.ready();
+  await sb.settle();
+  sb.user.setTurnorder(rows(tokens));
+  return { sb, tokens };
+}
+
+/** Send GM commands one after another. */
+async function commands(sb, ...lines) {
+  for (const line of lines) {
+    sb.user.chat(GM, line);
+    await sb.settle();
+  }
+}
+
+test("a long run of cancelled AD&D segments with 16 tokens: every frozen turn is passed, the first to act is on top", async () => {
+  // Side a is surprised on 1-5 (the monsters surprise on 1-5), side b on 1-4; everyone has Dex 3 (-3): a 5 and a 4
+  // freeze side a for 8 segments and side b for 7. Segments 1-7 have nobody active (cancelled), in segment 8 the
+  // monsters act alone (RULES.md 3.1 timeline): 7 x 16 + 8 = 120 turns passed on before anyone acts.
+  const people = [...Array(8)].flatMap((unused, i) => [
+    { name: `Hero${i}`, side: "a", attributes: { dexterity: 3 } },
+    { name: `Orc${i}`, side: "b", attributes: { dexterity: 3 } },
+  ]);
+  const { sb, tokens } = await table(ADND, people);
+  await commands(sb, "!surprise resolve --procedure roll", "!surprise set --side a --surprises_on 4",
+    "!surprise set --side b --surprises_on 5");
+  sb.scriptDice(5, 4);
+  await commands(sb, "!surprise roll");
+  const surprise = sb.read(`state.${ADND.name}.surprise`);
+  assert.equal(surprise.outcome.timeline.length, 8);
+  assert.deepEqual(surprise.outcome.timeline.slice(0, 7).map((s) => s.kind), Array(7).fill("cancelled"));
+  assert.equal(surprise.round, 8, "the script played its way to segment 8");
+  assert.equal(sb.turnorder()[0].id, tokens[1].id, "the first monster is the first to act");
+  assert.ok(!whispers(sb).some((c) => /Nobody left in the turn order/.test(c.content)));
+  assert.equal(sb.takeErrors().length, 0);
+});
+
+test("when nobody in the turn order can ever act, the script stops passing turns and tells the GM", async () => {
+  // Total surprise on IQ 2 without Combat Reflexes: never recovers (RULES.md 1.8). Only the stunned are in the order.
+  const { sb, tokens } = await table(GURPS, [
+    { name: "Ava", side: "a", attributes: { intelligence: 12 } },
+    { name: "Gob", side: "b", attributes: { intelligence: 2 } },
+    { name: "Rat", side: "b", attributes: { intelligence: 2 } },
+  ]);
+  await commands(sb, "!surprise resolve --procedure total");
+  sb.user.setTurnorder(rows(tokens.slice(1)));
+  await sb.settle();
+  sb.scriptDice(1);
+  await commands(sb, "!surprise roll");
+  assert.ok(whispers(sb).some((c) => /Nobody left in the turn order/.test(c.content)));
+  assert.equal(sb.takeErrors().length, 0);
+});
+
+test("a tenth declared opener can trigger the Surprise Round", async () => {
+  const people = [...Array(10)].map((unused, i) => ({ name: `Sneak${i}`, side: "a" }));
+  const { sb, tokens } = await table(FALLOUT, [...people, { name: "Mark", side: "b" }]);
+  await commands(sb, "!surprise resolve --procedure sneak-attack");
+  for (let index = 0; index < 10; index += 1) {
+    await commands(sb, `!surprise set --opener ${index} --name ${tokens[index].id} --attack_bonus 0 --target_number 21`);
+  }
+  assert.equal(sb.read(`state.${FALLOUT.name}.draft`).scenario.openers.length, 10);
+  // The openers all have Sequence 0: they roll in listed order, and only the tenth can reach 21 (20 + 1).
+  await commands(sb, `!surprise set --opener 9 --attack_bonus 1`);
+  sb.scriptDice(...Array(18).fill(1), 20, 20);
+  await commands(sb, "!surprise roll");
+  const surprise = sb.read(`state.${FALLOUT.name}.surprise`);
+  assert.equal(surprise.outcome.surprise_round.side, "a");
+  assert.equal(surprise.outcome.openers.at(-1).name, tokens[9].id);
+  assert.match(tokens[10].get("statusmarkers"), /yellow/);
+});
+
+test("the draft refuses a leader who is not on his side and an opener declared twice, and rolls nothing", async () => {
+  const { sb, tokens } = await table(GURPS, [
+    { name: "Ava", side: "a", attributes: { intelligence: 12 } },
+    { name: "Orc", side: "b", attributes: { intelligence: 10 } },
+  ]);
+  await commands(sb, "!surprise resolve --procedure partial", `!surprise set --side a --leader ${tokens[1].id}`, "!surprise roll");
+  assert.match(whispers(sb).at(-1).content, /not on Side A|not on/);
+  assert.equal(sb.read(`state.${GURPS.name}.surprise`), null);
+  const fallout = await table(FALLOUT, [{ name: "Vex", side: "a" }, { name: "Mark", side: "b" }]);
+  const vex = fallout.tokens[0].id;
+  await commands(fallout.sb, "!surprise resolve --procedure sneak-attack",
+    `!surprise set --opener 0 --name ${vex} --attack_bonus 1 --target_number 10`,
+    `!surprise set --opener 1 --name ${vex} --attack_bonus 2 --target_number 10`, "!surprise roll");
+  assert.match(whispers(fallout.sb).at(-1).content, /declared as an opener more than once/);
+  assert.equal(fallout.sb.read(`state.${FALLOUT.name}.surprise`), null);
+  assert.deepEqual(fallout.sb.diceLeft?.() ?? [], []);
 });

@@ -16,7 +16,7 @@ from exporter.targets.environment import make_environment
 from exporter.targets.foundry.look import status_entries
 from exporter.targets.foundry.manifest import PACK_NAME, manifest
 from exporter.targets.foundry.packs import macro_documents, write_leveldb, write_sources
-from exporter.targets.rules_js import render_rules_js
+from exporter.targets.rules_js import render_common_js
 
 SOURCES_DIR = "packs/_source"
 
@@ -34,7 +34,6 @@ class FoundryWriter:
             "ambush_version": __version__,
             "module_id": defs.module.id,
             "system": defs.system,
-            "unit": defs.unit,
             "attributes": defs.targets["foundry"].attributes,
             "statuses": status_entries(defs),
             "procedures": [{"id": p.id, "inputs": [asdict(i) for i in p.inputs]} for p in defs.procedures],
@@ -46,10 +45,10 @@ class FoundryWriter:
         context = self.context(defs)
         for name in self.script_names:
             write_text(folder / "scripts" / name, self.env.get_template(f"scripts/{name}").render(**context))
-        runtime = self.env.get_template(f"scripts/runtime/{defs.system}.js").render(**context)
-        write_text(folder / "scripts" / "runtime.js", runtime)
-        write_text(folder / "scripts" / "rules.js", render_rules_js(self.env, defs.system, as_module=True,
-                                                                   options=defs.options))
+        common = render_common_js(self.env, defs.system, as_module=True, options=defs.options,
+                                  procedures=context["procedures"])
+        for name, text in common.items():
+            write_text(folder / "scripts" / f"{name}.js", text)
         write_text(folder / "styles" / "ambush.css", self.env.get_template("styles/ambush.css").render(**context))
         for language, strings in defs.catalogue.items():
             write_text(folder / "lang" / f"{language}.json", json_text({defs.module.id: nest(strings)}))

@@ -15,7 +15,7 @@ from exporter.targets.environment import make_environment
 from exporter.targets.roll20.macros import chat_macros
 from exporter.targets.roll20.markers import status_markers
 from exporter.targets.roll20.strings import script_strings
-from exporter.targets.rules_js import render_rules_js
+from exporter.targets.rules_js import render_common_js
 
 
 def script_name(campaign_id: str) -> str:
@@ -33,6 +33,7 @@ class Roll20Writer:
     def context(self, defs: Definitions) -> dict[str, Any]:
         """Return what the Roll20 templates read; the script's strings are those its rendered code refers to"""
         settings = defs.targets["roll20"].settings
+        procedures = [{"id": p.id, "inputs": [asdict(i) for i in p.inputs]} for p in defs.procedures]
         context = {
             "ambush_version": __version__,
             "script_name": script_name(defs.module.id),
@@ -40,8 +41,8 @@ class Roll20Writer:
             "version": defs.module.version,
             "last_update": source_date_epoch(),  # the banner's date: fixed, for reproducible builds
             "system": defs.system,
-            "rules_body": render_rules_js(self.env, defs.system, as_module=False, options=defs.options),
-            "procedures": [{"id": p.id, "inputs": [asdict(i) for i in p.inputs]} for p in defs.procedures],
+            "common": render_common_js(self.env, defs.system, as_module=False, options=defs.options,
+                                       procedures=procedures),
             "attributes": defs.targets["roll20"].attributes,
             "markers": status_markers(defs),
             "side_rule": settings["side_rule"],

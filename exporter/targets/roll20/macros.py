@@ -1,15 +1,47 @@
-"""Chat macros for GMs without Mod access: the default roll template, inline rolls and queries"""
+"""Chat macros for GMs without Mod access: the definitions' roll procedures as default-template inline rolls"""
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from exporter.definitions import Definitions
+from exporter.definitions.rolls import (
+    Choice,
+    Constant,
+    Dice,
+    Extreme,
+    Input,
+    Number,
+    Product,
+    Prompt,
+    RollProcedure,
+    Row,
+    Sum,
+    Term,
+    side_label,
+)
 
 # ROLL20.md 6: inside an inner (nested) query these three must be HTML entities, and only there.
 NESTED_QUERY_ESCAPES = {"}": "&#125;", "|": "&#124;", ",": "&#44;"}
 # Characters that would end a query, a template field or an inline roll if they appeared in text.
 UNSAFE_IN_MACRO = str.maketrans({ch: " " for ch in "{}[]|@%#?&,"})
+PLACEHOLDER = re.compile(r"\{(\w+)\}")
+
+
+@dataclass(frozen=True)
+class Context:
+    """What a procedure renders with: the strings of one language, the sheet attributes, the text values"""
+
+    strings: Mapping[str, str]
+    attributes: Mapping[str, str]
+    values: Mapping[str, int]
+
+    def text(self, *keys: str) -> str:
+        """Join catalogue strings with ": ", filling their {name} placeholders"""
+        return ": ".join(PLACEHOLDER.sub(lambda m: str(self.values.get(m[1], m[0])), self.strings[k]) for k in keys)
 
 
 def plain(text: str) -> str:
@@ -18,7 +50,7 @@ def plain(text: str) -> str:
 
 
 def query(prompt: str, *options: str) -> str:
-    """A roll query: ?{Prompt|default} or ?{Prompt|Label,value|...}"""
+    """Write a roll query: ?{Prompt}, ?{Prompt|default} or ?{Prompt|Label,value|...}"""
     return "?{" + "|".join([plain(prompt), *options]) + "}"
 
 
@@ -27,81 +59,104 @@ def nested(inner: str) -> str:
     return "".join(NESTED_QUERY_ESCAPES.get(ch, ch) for ch in inner)
 
 
-def attribute(defs: Definitions, key: str, fallback_prompt: str, default: int) -> str:
-    """Read an input from the selected token's sheet, or ask for it when the campaign maps no attribute"""
-    name = defs.targets["roll20"].attributes.get(key)
-    return f"@{{selected|{name}}}" if name else query(fallback_prompt, str(default))
+def choice(ctx: Context, prompt: str, options: list[tuple[str, Term]]) -> str:
+    """Ask a query whose options are labelled terms, the first being the default"""
+    return query(prompt, *(f"{plain(ctx.text(label))},{nested(grouped(term, ctx))}" for label, term in options))
+
+
+def grouped(term: Term, ctx: Context) -> str:
+    """Write a term that stands beside other operators (a product, a query's answer): a sum in parentheses"""
+    return f"({render(term, ctx)})" if isinstance(term, Sum) else render(term, ctx)
+
+
+def input_query(term: Input, ctx: Context) -> str:
+    """Read an input from the selected token's sheet, or ask for it with the model's default"""
+    name = ctx.attributes.get(term.key)
+    if term.selected and name:
+        return f"@{{selected|{name}}}"
+    prompt = ctx.text(*((side_label(term.side),) if term.side else ()), f"Input.{term.key}")
+    if term.type == "boolean":
+        options = [("RollMacro.No", Number(0)), ("RollMacro.Yes", Number(1))]
+        return choice(ctx, prompt, options[::-1] if term.default else options)
+    return query(prompt) if term.default is None else query(prompt, str(term.default))
+
+
+def prompt_query(term: Prompt, ctx: Context) -> str:
+    """Ask for a number no sheet holds"""
+    prompt = ctx.text(*((side_label(term.side),) if term.side else ()), term.label)
+    return query(prompt) if term.default is None else query(prompt, str(term.default))
+
+
+def render_sum(term: Sum, ctx: Context) -> str:
+    """Add and subtract terms; a subtracted sum keeps its parentheses"""
+    parts = [("- " if sign < 0 else "+ ") + (grouped(part, ctx) if sign < 0 else render(part, ctx))
+             for sign, part in term.terms]
+    return " ".join(parts).removeprefix("+ ")
+
+
+def group(inner: str) -> str:
+    """Write a roll group, keeping braces apart: a {{ or }} would open or close a template field"""
+    return "{" + (" " if inner.startswith("{") else "") + inner + (" " if inner.endswith("}") else "") + "}"
+
+
+def dice(term: Dice, ctx: Context) -> str:
+    """Write dice: 3d6, or 2d20kh1 when only the highest count"""
+    return f"{term.count}d{term.sides}" + (f"kh{term.keep_highest}" if term.keep_highest else "")
+
+
+def number(term: Constant | Number, ctx: Context) -> str:
+    """Write a rule constant or a plain number"""
+    return str(term.value)
+
+
+def product(term: Product, ctx: Context) -> str:
+    """Multiply terms"""
+    return " * ".join(grouped(factor, ctx) for factor in term.factors)
+
+
+def extreme(term: Extreme, ctx: Context) -> str:
+    """Keep the highest or the lowest of a group (ROLL20.md 6: {a, b}kh1)"""
+    return group(", ".join(render(t, ctx) for t in term.terms)) + ("kh1" if term.highest else "kl1")
+
+
+def picked(term: Choice, ctx: Context) -> str:
+    """Ask for one of the choice's options"""
+    return choice(ctx, ctx.text(term.label), list(term.options))
+
+
+RENDERERS: dict[type, Callable[[Any, Context], str]] = {
+    Dice: dice, Constant: number, Number: number, Input: input_query, Prompt: prompt_query, Choice: picked,
+    Sum: render_sum, Product: product, Extreme: extreme,
+}
+
+
+def render(term: Term, ctx: Context) -> str:
+    """Write a term as inline-roll arithmetic"""
+    return RENDERERS[type(term)](term, ctx)
+
+
+def row(line: Row, ctx: Context) -> tuple[str, str]:
+    """Write one template field: an inline roll of the row's term, or its rule as text"""
+    label = ctx.text(*line.label)
+    if line.text is not None:
+        return label, plain(ctx.text(line.text))
+    assert line.term is not None
+    return label, f"[[{render(line.term, ctx)}]]"
 
 
 def template(title: str, fields: list[tuple[str, str]]) -> str:
-    """A default roll template message"""
+    """Write a default roll template message"""
     return "&{template:default} {{name=" + plain(title) + "}} " + " ".join(
         "{{" + plain(label) + "=" + value + "}}" for label, value in fields)
 
 
+def macro(procedure: RollProcedure, ctx: Context) -> dict[str, Any]:
+    """Write one macro: a file name, a display name and its chat text"""
+    title = ctx.text(procedure.title)
+    return {"id": procedure.id, "name": plain(title), "action": template(title, [row(r, ctx) for r in procedure.rows])}
+
+
 def chat_macros(defs: Definitions) -> list[dict[str, Any]]:
-    """Return the system's chat macros: {id, name, action}, one per roll procedure"""
-    s = defs.catalogue[defs.module.languages[0]]
-    c = defs.constants
-    if defs.system == "gurps4e":
-        d6 = f"1d{c['initiative_die']}"
-        success = f"{c['success_dice']}d{c['success_die']}"
-        side_mods = s["RollMacro.Gurps.SideModifiers"]
-        turn = query(s["RollMacro.Gurps.Turn"], "1")
-        kind = query(s["RollMacro.Gurps.Kind"], f"{plain(s['Procedure.partial'])},{nested(turn)} - 1",
-                     f"{plain(s['Procedure.total'])},0")
-        cr = query(s["Input.combat_reflexes"], f"{plain(s['RollMacro.No'])},0",
-                   f"{plain(s['RollMacro.Yes'])},{c['combat_reflexes_recovery']}")
-        return [
-            macro("surprise-initiative", s["RollMacro.Gurps.Initiative"], [
-                (s["Dialog.Side.a"], f"[[{d6} + {query(s['Dialog.Side.a'] + ': ' + side_mods, '0')}]]"),
-                (s["Dialog.Side.b"], f"[[{d6} + {query(s['Dialog.Side.b'] + ': ' + side_mods, '0')}]]"),
-            ]),
-            macro("surprise-contest", s["RollMacro.Gurps.Contest"], [
-                (s["Input.stealth"], f"[[{success}]]"),
-                (f"{s['Input.stealth']}: {s['RollMacro.Skill']}", f"[[{query(s['Input.stealth'], '12')}]]"),
-                (s["Input.per"], f"[[{success}]]"),
-                (f"{s['Input.per']}: {s['RollMacro.Skill']}", f"[[{query(s['Input.per'], '10')}]]"),
-            ]),
-            macro("surprise-freeze", s["RollMacro.Gurps.Freeze"],
-                  [(s["RollMacro.Seconds"], f"[[1d{c['freeze_die']}]]")]),
-            macro("surprise-recovery", s["RollMacro.Gurps.Recovery"], [
-                (s["RollMacro.Roll"], f"[[{success}]]"),
-                (s["RollMacro.Target"], f"[[{attribute(defs, 'iq', s['Input.iq'], 10)} + {cr} + {kind}]]"),
-            ]),
-        ]
-    if defs.system == "adnd1e":
-        die = f"1d{c['die']}"
-        adjustment = attribute(defs, "surprise_adjustment", s["Input.surprise_adjustment"], 0)
-        side_segments = query(s["RollMacro.Adnd.SideSegments"], "2")
-        return [
-            macro("surprise-d6", s["RollMacro.Adnd.SideRoll"], [
-                (s["Dialog.Side.a"], f"[[{die}]]"),
-                (f"{s['Dialog.Side.a']}: {s['Input.surprised_on']}",
-                 f"[[{query(s['Dialog.Side.a'] + ': ' + s['Input.surprised_on'], '2')}]]"),
-                (s["Dialog.Side.b"], f"[[{die}]]"),
-                (f"{s['Dialog.Side.b']}: {s['Input.surprised_on']}",
-                 f"[[{query(s['Dialog.Side.b'] + ': ' + s['Input.surprised_on'], '2')}]]"),
-            ]),
-            macro("surprise-segments", s["RollMacro.Adnd.Member"], [
-                (s["RollMacro.Adnd.OwnSegments"], f"[[{{{side_segments} - {adjustment}, 0}}kh1]]"),
-            ]),
-        ]
-    per = attribute(defs, "per", s["Input.per"], 5)
-    survival = attribute(defs, "survival", s["Input.survival"], 0)
-    return [
-        macro("surprise-spot-test", s["Procedure.world-map"], [
-            (s["RollMacro.Total"], f"[[1d{c['test_die']} + {per} - {c['special_baseline']} + {survival}]]"),
-            (s["Input.dc"], f"[[{query(s['Input.dc'], '15')}]]"),
-        ]),
-        macro("surprise-sneak-attack", s["Procedure.sneak-attack"], [
-            (s["RollMacro.Total"],
-             f"[[{c['advantage_dice']}d{c['test_die']}kh1 + {query(s['Input.attack_bonus'], '0')}]]"),
-            (s["Input.target_number"], f"[[{query(s['Input.target_number'], '15')}]]"),
-        ]),
-    ]
-
-
-def macro(macro_id: str, title: str, fields: list[tuple[str, str]]) -> dict[str, Any]:
-    """One macro: a file name, a display name and its chat text"""
-    return {"id": macro_id, "name": plain(title), "action": template(title, fields)}
+    """Return the system's chat macros: {id, name, action}, one per roll procedure, in the first language"""
+    strings = defs.catalogue[defs.module.languages[0]]
+    return [macro(p, Context(strings, defs.targets["roll20"].attributes, p.values)) for p in defs.rolls]

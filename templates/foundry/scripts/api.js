@@ -1,8 +1,9 @@
-import { PROCEDURES, SYSTEM } from "./constants.js";
-import { foundryRoller } from "./dice.js";
+import { SYSTEM } from "./constants.js";
+import { foundryTable } from "./adapter.js";
 import { openSurpriseDialog } from "./dialog.js";
+import { defaultInput } from "./draft.js";
 import { localize } from "./i18n.js";
-import { defaultInput } from "./inputs.js";
+import { PROCEDURES } from "./inputs.js";
 import { getState, saveState, serialized } from "./state.js";
 import { clearSurprise, resolveSurprise } from "./surprise.js";
 import * as runtime from "./runtime.js";
@@ -12,15 +13,15 @@ async function manualStep(combat = game.combat) {
   if (!game.user.isGM || !combat) return ui.notifications.warn(localize(combat ? "Notify.GMOnly" : "Notify.NoCombat"));
   const tokens = canvas?.tokens?.controlled ?? [];
   return serialized(async () => {
-    const state = getState(combat);
-    if (!state) return ui.notifications.warn(localize("Notify.NoSurprise"));
-    const rolls = [];
+    const surprise = getState(combat);
+    if (!surprise) return ui.notifications.warn(localize("Notify.NoSurprise"));
+    const table = foundryTable(combat, surprise);
     for (const token of tokens) {
       for (const combatant of combat.getCombatantsByToken(token.document ?? token)) {
-        await runtime.onTurnStart(combat, state, combatant, foundryRoller(rolls), rolls);
+        await runtime.turnStarted(table, surprise, combatant.id, combat.round);
       }
     }
-    await saveState(combat, state);
+    await saveState(combat, surprise);
   });
 }
 

@@ -3,21 +3,14 @@
 
 export const MODULE_ID = {{ module_id | js }};
 export const SYSTEM = {{ system | js }};
-export const UNIT = {{ unit | js }};
 export const FLAG = "state";
 export const LOG_PREFIX = `${MODULE_ID} | `;
-
-/** House rules of the campaign (RULES.md option names), as the rules core was rendered with them. */
-export { DEFAULT_OPTIONS as OPTIONS } from "./rules.js";
 
 /** Actor data path of each attribute the rules read; a missing path means the dialog asks. */
 export const ATTRIBUTES = {{ attributes | js }};
 
 /** Statuses the module shows; `reuse` lists ids a game system may already define. */
 export const STATUSES = {{ statuses | js }};
-
-/** Each procedure and the inputs it reads, with their level (scenario, side, member), type and bounds. */
-export const PROCEDURES = {{ procedures | js }};
 
 /** World settings of the automation. */
 export const SETTINGS = {{ settings | js }};

@@ -1,7 +1,7 @@
-import { PROCEDURES } from "./constants.js";
+import { inputsAt, PROCEDURES } from "./inputs.js";
 import { escapeHtml } from "./chat.js";
 import { localize } from "./i18n.js";
-import { defaultInput, inputsAt } from "./inputs.js";
+import { defaultInput } from "./draft.js";
 import { resolveSurprise } from "./surprise.js";
 
 const { DialogV2 } = foundry.applications.api;

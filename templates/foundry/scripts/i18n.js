@@ -8,3 +8,6 @@ export const localize = (key) => game.i18n.localize(i18nKey(key));
 
 /** Translate one of the module's strings, filling {placeholders}. */
 export const format = (key, data) => game.i18n.format(i18nKey(key), data);
+
+/** Translate a string for the table runtime and the input checks: with data, fill its {placeholders}. */
+export const t = (key, data) => (data ? format(key, data) : localize(key));

@@ -1,42 +1,48 @@
 import { LOG_PREFIX } from "./constants.js";
-import { foundryRoller } from "./dice.js";
-import { localize } from "./i18n.js";
-import { buildScenario, labelsOf } from "./inputs.js";
-import { actorRefs, clearMarks } from "./marks.js";
+import { actorRefs, foundryTable } from "./adapter.js";
+import { localize, t } from "./i18n.js";
+import { buildScenario } from "./inputs.js";
 import { dropState, getState, isAutomationClient, saveState, serialized } from "./state.js";
 import * as runtime from "./runtime.js";
+import * as Table from "./table.js";
+
+/** Tell the user why nothing happened. */
+function refuse(key) {
+  ui.notifications.warn(localize(key));
+  return null;
+}
 
 /**
- * Resolve a surprise in a combat from dialog input: roll, post the card, apply statuses, and store
- * the state that the turn-by-turn automation follows. Returns the rules outcome, or null.
+ * Resolve a surprise in a combat from the dialog's input: roll, post the card, apply the statuses, and store the
+ * surprise the turn-by-turn automation follows. Returns the rules outcome, or null.
  */
 export async function resolveSurprise(input, combat = game.combat) {
   if (!game.user.isGM) return refuse("Notify.GMOnly");
   if (!combat) return refuse("Notify.NoCombat");
-  const { scenario, problem } = buildScenario(input);
+  const { scenario, problem } = buildScenario(input, t);
   if (problem) {
     ui.notifications.warn(problem);
     return null;
   }
   return serialized(async () => {
     const previous = getState(combat);
-    if (previous) await clearMarks(combat, previous);
-    const state = { scenario, labels: labelsOf(scenario), actors: actorRefs(combat, scenario), applied: {}, done: false };
-    const rolls = [];
-    await runtime.resolve(combat, state, foundryRoller(rolls), rolls);
-    await saveState(combat, state);
-    return state.outcome;
+    if (previous) await Table.clearMarks(foundryTable(combat, previous), previous);
+    const surprise = { ...Table.newSurprise(scenario), actors: actorRefs(combat, scenario) };
+    // The surprise comes before round 1, or before the next round of a combat already running.
+    await runtime.resolve(foundryTable(combat, surprise), surprise, combat.started ? combat.round + 1 : 1);
+    await saveState(combat, surprise);
+    return surprise.outcome;
   });
 }
 
-/** Remove the module's statuses and surprise state from a combat. */
+/** Remove the module's statuses and surprise from a combat. */
 export async function clearSurprise(combat = game.combat) {
   if (!game.user.isGM) return refuse("Notify.GMOnly");
   if (!combat) return refuse("Notify.NoCombat");
   return serialized(async () => {
-    const state = getState(combat);
-    if (!state) return false;
-    await clearMarks(combat, state);
+    const surprise = getState(combat);
+    if (!surprise) return false;
+    await Table.clearMarks(foundryTable(combat, surprise), surprise);
     await dropState(combat);
     return true;
   });
@@ -49,18 +55,12 @@ export async function clearSurprise(combat = game.combat) {
 export function onDeleteCombat(combat) {
   if (!isAutomationClient()) return undefined;
   return serialized(async () => {
-    const state = getState(combat);
-    if (!state) return;
+    const surprise = getState(combat);
+    if (!surprise) return;
     try {
-      await clearMarks(combat, state);
+      await Table.clearMarks(foundryTable(combat, surprise), surprise);
     } catch (error) {
       console.error(`${LOG_PREFIX}clean-up after a deleted combat failed`, error);
     }
   });
-}
-
-/** Tell the user why nothing happened. */
-function refuse(key) {
-  ui.notifications.warn(localize(key));
-  return null;
 }

@@ -1,0 +1,108 @@
+// AD&D 1e surprise at the table (RULES.md 3): one d6 per side, then the surprise segments before the first normal
+// round (C7). The table plays segment n as its round firstRound + n - 1, turn by turn, with who acts in each.
+{% if as_module %}
+import * as Rules from "./rules.js";
+import * as Table from "./table.js";
+{% endif %}
+
+const SIDE_KEYS = ["a", "b"];
+
+/** Return the segment a table round plays, counting from 1; 0 or less before the segments */
+const segmentOf = (surprise, round) => round - surprise.firstRound + 1;
+
+/** Describe one segment of the timeline */
+function segmentLine(table, surprise, segment) {
+  if (segment.kind === "cancelled") return table.t("Adnd.SegmentCancelled", { segment: segment.segment });
+  return table.t("Adnd.SegmentLine", { segment: segment.segment, acting: Table.names(table, surprise, segment.acting) });
+}
+
+/** Return each member's frozen segments as the timeline counts them (RULES.md 3.1, C4) */
+function frozenByMember(surprise) {
+  const { outcome, scenario } = surprise;
+  const frozen = {};
+  for (const key of SIDE_KEYS) {
+    for (const member of scenario.sides[key].members) {
+      const own = outcome.members[member.name].segments;
+      frozen[member.name] = Rules.frozenSegments(outcome.sides[key].segments, own, Table.optionsOf(surprise));
+    }
+  }
+  return frozen;
+}
+
+/** Show Surprised, with the segments left, on everyone still frozen in a segment; lift it from the others */
+async function refreshMarks(table, surprise, segment, round) {
+  for (const [id, frozen] of Object.entries(surprise.frozen)) {
+    if (frozen >= segment) await Table.mark(table, surprise, id, "surprised", true, { left: frozen - segment + 1, from: round });
+    else await Table.mark(table, surprise, id, "surprised", false);
+  }
+}
+
+/** Roll both sides' d6, post the card with the segment timeline, mark who is frozen */
+async function resolve(table, surprise, firstRound) {
+  const outcome = await Rules.resolve(surprise.scenario, table.roll);
+  surprise.outcome = outcome;
+  surprise.firstRound = firstRound;
+  surprise.frozen = outcome.timeline.length ? frozenByMember(surprise) : {};
+  const lines = SIDE_KEYS.map((key) => {
+    const side = outcome.sides[key];
+    const data = { side: surprise.scenario.sides[key].name, threshold: side.threshold, roll: side.roll, segments: side.segments };
+    return table.t(side.roll === null ? "Adnd.SideNoRoll" : "Adnd.SideRoll", data);
+  });
+  if (!outcome.timeline.length) {
+    lines.push(table.t(outcome.surprise === "none" ? "Chat.NobodySurprised" : "Adnd.NoSegments"));
+    surprise.done = true;
+  } else {
+    lines.push(table.t("Adnd.FirstRound", { round: firstRound, count: outcome.timeline.length }));
+    outcome.timeline.forEach((segment) => lines.push(segmentLine(table, surprise, segment)));
+    await refreshMarks(table, surprise, 1, firstRound);
+  }
+  await table.post({ title: table.t("Procedure.roll"), lines, record: { type: "resolve", outcome } });
+}
+
+/** At each round: announce the segment it plays and who may act; after the last one the surprise is over */
+async function roundStarted(table, surprise, round) {
+  const segment = segmentOf(surprise, round);
+  if (segment < 1 || surprise.done) return false;
+  const timeline = surprise.outcome.timeline;
+  if (segment <= timeline.length) {
+    await refreshMarks(table, surprise, segment, round);
+    await table.post({ title: table.t("Adnd.SegmentTitle"), lines: [segmentLine(table, surprise, timeline[segment - 1])],
+      record: { type: "segment", segment: timeline[segment - 1] } });
+    return false;
+  }
+  // Normal rounds: everyone acts, also a member whose own segments ran past the last surprise segment (C7).
+  for (const id of Object.keys(surprise.frozen)) await Table.mark(table, surprise, id, "surprised", false);
+  surprise.done = true;
+  await table.post({ title: table.t("Adnd.SegmentTitle"), lines: [table.t("Adnd.SegmentsOver")], record: { type: "end" } });
+  return false;
+}
+
+/** In a surprise segment only the combatants the timeline names act; true = this one passes */
+async function turnStarted(table, surprise, id, round) {
+  const segment = segmentOf(surprise, round);
+  const timeline = surprise.outcome.timeline;
+  if (segment < 1 || segment > timeline.length) return false;
+  return !timeline[segment - 1].acting.includes(id);
+}
+
+/** Nothing happens at the end of a turn in AD&D surprise */
+async function turnEnded() {}
+
+/** A combatant left the fight: his statuses go, and he is no longer listed as frozen */
+async function left(table, surprise, id) {
+  await Table.unmarkAll(table, surprise, id);
+  delete surprise.frozen?.[id];
+}
+
+/** Return the segment being played and who is still frozen in it, with the segments each has left */
+function statusLines(table, surprise, round) {
+  const segment = segmentOf(surprise, round);
+  return [
+    table.t("Roll20.Status.Segment", { segment, count: surprise.outcome.timeline.length }),
+    ...Object.entries(surprise.frozen ?? {}).filter(([, frozen]) => frozen >= segment)
+      .map(([id, frozen]) => `${surprise.labels[id] ?? "?"}: ${frozen - segment + 1}`),
+  ];
+}
+
+{% from "exports.js" import exports %}
+{{ exports(["resolve", "turnStarted", "turnEnded", "roundStarted", "left", "statusLines"], as_module) }}

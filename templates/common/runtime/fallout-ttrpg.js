@@ -1,0 +1,107 @@
+// Fallout TTRPG surprise at the table (RULES.md 2): the Surprise Round is the first table round after the trigger;
+// surprised and sleeping combatants pass it; round 2 runs in Sequence order for everyone.
+{% if as_module %}
+import * as Rules from "./rules.js";
+import * as Table from "./table.js";
+{% endif %}
+
+/**
+ * Return the turn order: everyone in the rules' Sequence order (B6 ties: the rules' order), the opener first
+ * when his attack opens his Surprise Round turn (B1)
+ */
+function turnOrder(surprise, openerFirst) {
+  const sequence = {};
+  for (const member of Table.membersOf(surprise.scenario)) sequence[member.name] = member.sequence ?? 0;
+  const ids = surprise.outcome.normal_order;
+  const first = openerFirst ? [surprise.opener] : [];
+  return [...first, ...ids.filter((id) => !first.includes(id))].map((id) => ({ id, sequence: sequence[id] }));
+}
+
+/** Describe the test or the opening attacks */
+function triggerLines(table, surprise) {
+  const { outcome, labels } = surprise;
+  const lines = [];
+  for (const test of [outcome.test, outcome.enemy_test].filter(Boolean)) {
+    lines.push(table.t(`Fallout.Test.${test.result}`, { name: labels[test.leader] ?? "?", roll: test.roll, total: test.total, dc: test.dc }));
+  }
+  for (const attack of outcome.openers ?? []) {
+    const data = { name: labels[attack.name] ?? "?", first: attack.dice[0], second: attack.dice[1], total: attack.total, target: attack.target_number };
+    lines.push(table.t(attack.hit ? "Fallout.Opener.hit" : "Fallout.Opener.miss", data));
+  }
+  return lines;
+}
+
+/** Roll the trigger, post the card, mark the surprised and the sleepers, put the turn order in Sequence order */
+async function resolve(table, surprise, firstRound) {
+  const outcome = await Rules.resolve(surprise.scenario, table.roll);
+  surprise.outcome = outcome;
+  surprise.firstRound = firstRound;
+  const round = outcome.surprise_round;
+  surprise.opener = round && outcome.openers ? round.order[0] : null;
+  surprise.openerFirst = Boolean(surprise.opener) && !Table.optionsOf(surprise).opening_attack_is_free;
+  const lines = triggerLines(table, surprise);
+  if (!round) {
+    lines.push(table.t("Chat.NobodySurprised"));
+    surprise.done = true;
+  } else {
+    const nobody = "Fallout.Nobody";
+    lines.push(table.t("Fallout.SurpriseRound", { side: surprise.scenario.sides[round.side].name, round: firstRound }));
+    lines.push(table.t("Fallout.Order", { names: Table.names(table, surprise, round.order, nobody) }));
+    lines.push(table.t("Fallout.Surprised", { names: Table.names(table, surprise, round.surprised, nobody) }));
+    if (round.prone.length) lines.push(table.t("Fallout.Sleepers", { names: Table.names(table, surprise, round.prone, nobody) }));
+    for (const id of round.surprised) await Table.mark(table, surprise, id, "surprised", true, { left: 1, from: firstRound });
+    for (const id of round.prone) {
+      await Table.mark(table, surprise, id, "prone", true);
+      await Table.mark(table, surprise, id, "sleep", true);
+    }
+  }
+  await table.arrange(turnOrder(surprise, surprise.openerFirst));
+  await table.post({ title: table.t(`Procedure.${surprise.scenario.procedure}`), lines, record: { type: "resolve", outcome } });
+}
+
+/** In the Surprise Round, wake a Cautious Nature sleeper at his turn (B7); true = this combatant passes */
+async function turnStarted(table, surprise, id, round) {
+  const surpriseRound = surprise.outcome.surprise_round;
+  if (!surpriseRound || round !== surprise.firstRound) return false;
+  if (surpriseRound.wake_at_turn_start.includes(id)) await Table.mark(table, surprise, id, "sleep", false);
+  return !surpriseRound.order.includes(id);
+}
+
+/** Nothing happens at the end of a turn in the Fallout Surprise Round */
+async function turnEnded() {}
+
+/**
+ * After the Surprise Round: Surprised falls off, sleepers wake (B8), Sequence order for everyone; the opener who
+ * went first takes his Sequence place again. True when that moved the turn that had just begun.
+ */
+async function roundStarted(table, surprise, round) {
+  const surpriseRound = surprise.outcome.surprise_round;
+  if (!surpriseRound || round !== surprise.firstRound + 1) return false;
+  for (const id of surpriseRound.surprised) await Table.mark(table, surprise, id, "surprised", false);
+  for (const id of surpriseRound.wake_at_end) await Table.mark(table, surprise, id, "sleep", false);
+  surprise.done = true;
+  const everyone = Table.names(table, surprise, surprise.outcome.normal_order, "Fallout.Nobody");
+  await table.post({ title: table.t("Fallout.RoundTwoTitle"), lines: [table.t("Fallout.RoundTwo", { names: everyone })], record: { type: "end" } });
+  if (!surprise.openerFirst) return false;
+  surprise.openerFirst = false;
+  return table.arrange(turnOrder(surprise, false));
+}
+
+/** A combatant left the fight: his statuses go */
+async function left(table, surprise, id) {
+  await Table.unmarkAll(table, surprise, id);
+}
+
+/** Return who acts in the Surprise Round and who is surprised */
+function statusLines(table, surprise) {
+  const surpriseRound = surprise.outcome.surprise_round;
+  if (!surpriseRound) return [table.t("Chat.NobodySurprised")];
+  const nobody = "Fallout.Nobody";
+  return [
+    table.t("Fallout.Order", { names: Table.names(table, surprise, surpriseRound.order, nobody) }),
+    table.t("Fallout.Surprised", { names: Table.names(table, surprise, surpriseRound.surprised, nobody) }),
+  ];
+}
+
+{% from "exports.js" import exports %}
+{{ exports(["resolve", "turnStarted", "turnEnded", "roundStarted", "left", "statusLines"], as_module) }}

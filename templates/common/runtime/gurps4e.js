@@ -1,0 +1,141 @@
+// GURPS 4e surprise at the table (RULES.md 1): who is surprised, then the mental stun turn by turn (RULES.md 1.7).
+// Every turn counts on its own: rounds mean nothing extra to the stun.
+{% if as_module %}
+import * as Rules from "./rules.js";
+import * as Table from "./table.js";
+{% endif %}
+
+const SIDE_KEYS = ["a", "b"];
+
+/** Return the rules member behind a combatant id */
+const memberOf = (surprise, id) => Table.membersOf(surprise.scenario).find((member) => member.name === id);
+
+/** Return the stun track of a combatant, if he is stunned */
+const trackOf = (surprise, id) => (surprise.tracks ?? []).find((track) => track.name === id);
+
+/** Write a modifier with its sign */
+const signed = (value) => (value < 0 ? `${value}` : `+${value}`);
+
+/** Describe one side's initiative roll */
+function initiativeLine(table, surprise, key, roll) {
+  const modifiers = Object.entries(roll.modifiers)
+    .map(([name, value]) => `${table.t(`Gurps.Modifier.${name}`)} ${signed(value)}`)
+    .join(", ") || table.t("Gurps.NoModifiers");
+  return table.t("Gurps.InitiativeLine", { side: surprise.scenario.sides[key].name, roll: roll.roll, modifiers, total: roll.total });
+}
+
+/** Describe one roll of the sneaking contest: the sneak's (no winner) or a watcher's against it */
+function contestLine(table, surprise, attempt, winner) {
+  const roll = attempt.roll === null ? table.t("Gurps.CannotRoll") : attempt.roll;
+  const data = { name: surprise.labels[attempt.name] ?? "?", skill: attempt.skill, roll };
+  return table.t(winner ? `Gurps.Contest.Watcher.${winner}` : "Gurps.Contest.Sneak", data);
+}
+
+/** Tell the surprise is over: everyone recovered or never can, and nothing waits for the end of a turn */
+function settle(surprise) {
+  surprise.done = (surprise.tracks ?? []).every((track) => track.lost !== null && !track.clearAtEnd) && !surprise.unaware;
+}
+
+/** Roll who is surprised, post the card, mark the stunned side; the stun itself follows turn by turn */
+async function resolve(table, surprise) {
+  const opened = await Rules.openSurprise(surprise.scenario, table.roll);
+  const { tracks, loser, ...outcome } = opened;
+  surprise.outcome = { ...outcome, members: {} };
+  surprise.tracks = tracks.map((track) => ({ ...track, clearAtEnd: false }));
+  surprise.kind = opened.surprise_kind;
+  surprise.unaware = false;
+  const lines = [];
+  if (opened.initiative) SIDE_KEYS.forEach((key) => lines.push(initiativeLine(table, surprise, key, opened.initiative[key])));
+  if (opened.contest) {
+    lines.push(contestLine(table, surprise, opened.contest.sneak));
+    opened.contest.watchers.forEach((watcher) => lines.push(contestLine(table, surprise, watcher, watcher.winner)));
+  }
+  if (surprise.scenario.procedure === "total") lines.push(table.t("Gurps.TotalByGM"));
+  if (opened.surprise === "none") {
+    lines.push(table.t("Chat.NobodySurprised"));
+    surprise.done = true;
+  } else {
+    const sides = surprise.scenario.sides;
+    lines.push(table.t(`Gurps.Stunned.${opened.surprise_kind}`, { winner: sides[opened.surprise].name, loser: sides[loser].name }));
+    for (const [id, seconds] of Object.entries(opened.freeze)) {
+      lines.push(table.t("Gurps.Freeze", { name: surprise.labels[id] ?? "?", seconds }));
+    }
+    // No duration in rounds: a stun lasts until the IQ roll succeeds; the badge counts the frozen seconds.
+    for (const track of surprise.tracks) {
+      await Table.mark(table, surprise, track.name, "surprised", true, track.freeze ? { left: track.freeze } : null);
+    }
+    if (opened.contest) {
+      // RULES.md A13: the undetected sneak's opening attack meets no defence.
+      for (const track of surprise.tracks) await Table.mark(table, surprise, track.name, "unaware", true);
+      surprise.unaware = true;
+      lines.push(table.t("Gurps.Unaware"));
+    }
+  }
+  await table.post({ title: table.t(`Procedure.${surprise.scenario.procedure}`), lines, record: { type: "resolve", outcome } });
+}
+
+/** Play a stunned combatant's own turn: the freeze countdown or the IQ roll (RULES.md 1.7); true = Do Nothing */
+async function turnStarted(table, surprise, id) {
+  const track = trackOf(surprise, id);
+  if (!track || track.lost !== null) return false;
+  if (track.never) return true;
+  const turn = track.turns.length + 1;
+  const record = await Rules.takeStunTurn(track, memberOf(surprise, id), surprise.kind, turn, table.roll, Table.optionsOf(surprise));
+  const name = surprise.labels[id] ?? "?";
+  let line;
+  if (record.state === "frozen") {
+    const left = track.freeze - turn;
+    line = table.t("Gurps.FrozenTurn", { name, left });
+    await Table.mark(table, surprise, id, "surprised", true, left ? { left } : null);
+  } else if (record.roll === null) {
+    line = table.t(track.never ? "Gurps.Never" : "Gurps.CannotRecover", { name, target: record.target });
+  } else {
+    line = table.t(record.success ? "Gurps.Recovered" : "Gurps.StillStunned", { name, target: record.target, roll: record.roll });
+  }
+  if (record.state === "stunned" && !record.success) await Table.mark(table, surprise, id, "surprised", true);
+  if (record.success) {
+    // RULES.md A1: rolled at the start, the -4 lifts at once; rolled at the end, it lasts through this turn.
+    if (Table.optionsOf(surprise).stun_roll_timing === "start") await Table.mark(table, surprise, id, "surprised", false);
+    else track.clearAtEnd = true;
+  }
+  surprise.outcome.members[id] = { lost: track.lost, turns: track.turns };
+  settle(surprise);
+  await table.post({ title: table.t("Gurps.TurnTitle"), lines: [line], record: { type: "turn", member: id, turn: record } });
+  return true;
+}
+
+/** End a turn: lift a stun that lasted to the end of its turn, and the unawareness after the opening turn */
+async function turnEnded(table, surprise, id) {
+  const track = trackOf(surprise, id);
+  if (track?.clearAtEnd) {
+    await Table.mark(table, surprise, id, "surprised", false);
+    track.clearAtEnd = false;
+  }
+  if (surprise.unaware) {
+    for (const candidate of surprise.tracks) await Table.mark(table, surprise, candidate.name, "unaware", false);
+    surprise.unaware = false;
+  }
+  settle(surprise);
+}
+
+/** A new round: nothing happens to the stun, which counts the combatants' own turns */
+async function roundStarted() {
+  return false;
+}
+
+/** A combatant left the fight: his statuses go, and his stun no longer keeps the surprise going */
+async function left(table, surprise, id) {
+  await Table.unmarkAll(table, surprise, id);
+  surprise.tracks = (surprise.tracks ?? []).filter((track) => track.name !== id);
+  settle(surprise);
+}
+
+/** Return one line per stunned combatant: recovered after how long, never, or stunned for how many turns */
+function statusLines(table, surprise) {
+  return (surprise.tracks ?? []).map((track) => `${surprise.labels[track.name] ?? "?"}: ${
+    track.lost !== null ? table.t("Roll20.Status.Recovered", { seconds: track.lost })
+      : track.never ? table.t("Roll20.Status.Never") : table.t("Roll20.Status.Stunned", { turns: track.turns.length })}`);
+}
+
+{% from "exports.js" import exports %}
+{{ exports(["resolve", "turnStarted", "turnEnded", "roundStarted", "left", "statusLines"], as_module) }}

@@ -1,0 +1,103 @@
+// The table runtime's contract with a virtual tabletop, and the bookkeeping every system's runtime shares.
+// Written once: the Foundry module imports it as an ES module, the Roll20 script runs the same code inside its IIFE.
+{% if as_module %}
+import * as Rules from "./rules.js";
+{% endif %}
+
+/**
+ * What the runtime asks of a virtual tabletop: the adapter. Foundry implements it with ActiveEffects, chat
+ * messages and the combat tracker's initiative; Roll20 with token markers, sendChat and the turn order.
+ * The adapter keeps the Surprise (combat flags, `state`) between calls; the runtime only changes it.
+ * @typedef {object} Table
+ * @property {(id: string, status: string, on: boolean, lasts?: Lasts | null) => Promise<boolean>} mark
+ *   Show or hide a status on a combatant. Resolves true when showing it applied it (false when the combatant
+ *   is gone, or the VTT already showed it for its own reasons); the runtime then never removes what it did
+ *   not apply.
+ * @property {(card: Card) => Promise<void>} post  Post a card; the adapter adds the dice rolled since the last one.
+ * @property {(key: string, data?: Record<string, unknown>) => string} t  Translate a catalogue key, filling {names}.
+ * @property {Roller} roll  Roll dice for the rules core.
+ * @property {(order: Array<{id: string, sequence: number}>) => Promise<boolean>} arrange
+ *   Put the turn order into this order, combatants not listed after them. Resolves true when the turn that had
+ *   just begun is no longer the current one (the VTT then starts the right turn as a change of its own).
+ */
+
+/**
+ * How long a status lasts, for the VTT to show (a badge) or to expire (an effect duration).
+ * @typedef {object} Lasts
+ * @property {number} left  what is still to come, the current one included: rounds or segments, or GURPS seconds
+ * @property {number} [from]  the table round the count starts in; given only where `left` counts rounds
+ */
+
+/**
+ * A chat card.
+ * @typedef {object} Card
+ * @property {string} title
+ * @property {string[]} lines  plain text: the adapter escapes it
+ * @property {object} [record]  what the card says, kept with it as data
+ */
+
+/**
+ * The dice: `await roll(count, sides, purpose)` returns the faces.
+ * @typedef {(count: number, sides: number, purpose: object) => Promise<number[]>} Roller
+ */
+
+/**
+ * A surprise being played: the scenario, the members' display labels by id, the statuses the module applied by
+ * id, and whatever the system's runtime keeps (outcome, tracks, segments). Plain JSON, so any VTT can store it.
+ * @typedef {object} Surprise
+ * @property {object} scenario
+ * @property {Record<string, string>} labels
+ * @property {Record<string, string[]>} applied
+ * @property {boolean} done
+ */
+
+const SIDE_KEYS = ["a", "b"];
+
+/** Return a fresh surprise for a scenario whose members are named by their combatant ids */
+function newSurprise(scenario) {
+  const labels = {};
+  for (const member of membersOf(scenario)) labels[member.name] = member.label ?? member.name;
+  return { scenario, labels, applied: {}, done: false };
+}
+
+/** Return every member of a scenario, side a first, in listed order */
+function membersOf(scenario) {
+  return SIDE_KEYS.flatMap((key) => scenario.sides[key].members);
+}
+
+/** Return the rules options a surprise was resolved with */
+function optionsOf(surprise) {
+  return { ...Rules.DEFAULT_OPTIONS, ...(surprise.scenario.options ?? {}) };
+}
+
+/** List members' labels as one text; `nobody` names an empty list */
+function names(table, surprise, ids, nobody = null) {
+  const text = ids.map((id) => surprise.labels[id] ?? "?").join(", ");
+  return text || (nobody ? table.t(nobody) : "");
+}
+
+/** Show or hide a status, remembering what the module applied so that it only ever removes its own */
+async function mark(table, surprise, id, status, on, lasts = null) {
+  const applied = new Set(surprise.applied[id] ?? []);
+  if (on) {
+    if (await table.mark(id, status, true, lasts)) applied.add(status);
+  } else if (applied.has(status)) {
+    await table.mark(id, status, false);
+    applied.delete(status);
+  }
+  surprise.applied[id] = [...applied];
+}
+
+/** Remove every status the module applied to one combatant */
+async function unmarkAll(table, surprise, id) {
+  for (const status of surprise.applied[id] ?? []) await mark(table, surprise, id, status, false);
+  delete surprise.applied[id];
+}
+
+/** Remove every status the module applied during a surprise */
+async function clearMarks(table, surprise) {
+  for (const id of Object.keys(surprise.applied ?? {})) await unmarkAll(table, surprise, id);
+}
+
+{% from "exports.js" import exports %}
+{{ exports(["newSurprise", "membersOf", "optionsOf", "names", "mark", "unmarkAll", "clearMarks"], as_module) }}
