@@ -17,7 +17,7 @@ from exporter.targets.foundry.packs import MACRO_CALLS
 from exporter.targets.roll20.markers import STATUS_MARKERS
 
 LEVELS = ("scenario", "side", "member")
-WHO_GIVES = {"", "a", "b", "ab"}
+WHO_GIVES = {"", "a", "b", "ab", "surprising", "watching"}
 ENGLISH = bundled_language("en")
 
 

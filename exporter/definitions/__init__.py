@@ -19,9 +19,11 @@ from exporter.rules.systems import system_module
 if TYPE_CHECKING:
     from exporter.campaign import Campaign
 
-# Inputs that name a member of a side (the leader, the opening attacker), and the list of opening attacks.
+# Inputs that name a member of a side (the leader, the opening attacker), the list of opening attacks, and the
+# inputs that name a side ("a" or "b").
 MEMBER_REFERENCES = ("leader", "attacker")
 OPENERS = "openers"
+SIDE_REFERENCES = ("surprising",)
 
 
 @dataclass(frozen=True)
@@ -72,7 +74,8 @@ class Definitions:
 def input_def(model: Any, key: str, level: str, required: str, replaces: str | None = None) -> InputDef:
     """Describe one field of a rules model as an input, with its type, default and bounds"""
     info = model.model_fields[key]
-    kind = "member" if key in MEMBER_REFERENCES else "openers" if key == OPENERS else input_type(info.annotation)
+    kind = ("member" if key in MEMBER_REFERENCES else "openers" if key == OPENERS
+            else "side" if key in SIDE_REFERENCES else input_type(info.annotation))
     bounds = {type(m).__name__: getattr(m, type(m).__name__.lower(), None) for m in info.metadata}
     default = None if info.is_required() else info.default
     return InputDef(key, level, kind, required, default, bounds.get("Ge"), bounds.get("Le"), replaces)

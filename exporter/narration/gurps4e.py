@@ -58,7 +58,8 @@ def opening_lines(scenario: Scenario, outcome: Outcome) -> list[str]:
             lines.append(f"  {watcher.name} watches (Per {watcher.skill}): "
                          f"{roll_text(watcher.roll, watcher.skill)}; {verdict}")
         return lines
-    return [f"Total surprise by the GM's call: {side_label(scenario, 'a')} fall on {side_label(scenario, 'b')}."]
+    surprising, watching = side_label(scenario, scenario.surprising), side_label(scenario, scenario.watching)
+    return [f"Total surprise by the GM's call: {surprising} fall on {watching}."]
 
 
 def roll_text(roll: int | None, skill: int) -> str:

@@ -32,13 +32,15 @@ PROCEDURES = ("partial", "total", "quick-contest")
 STATUSES = ("surprised", "unaware")  # RULES.md 1.7: stunned and unaware
 GM_ROLLS = ("recovery",)
 # The inputs each procedure reads, by where they live (scenario, side, member), each with the sides that must
-# give it ("ab", "a", "b", or "" when optional); names are this module's model field names.
+# give it ("ab", "a", "b", "surprising" or "watching" for the side the scenario's `surprising` names or the other
+# one, or "" when optional); names are this module's model field names.
 INPUTS: Inputs = {
     "partial": {"side": (("leader", ""), ("animals", ""), ("gm_modifier", "")),
                 "member": (("iq", "ab"), ("combat_reflexes", ""), ("tactics", ""))},
-    "total": {"member": (("iq", "ab"), ("combat_reflexes", ""))},
-    "quick-contest": {"side": (("expecting_trouble", ""),),
-                      "member": (("iq", "ab"), ("combat_reflexes", ""), ("stealth", "a"), ("per", "b"))},
+    "total": {"scenario": (("surprising", ""),), "member": (("iq", "ab"), ("combat_reflexes", ""))},
+    "quick-contest": {"scenario": (("surprising", ""),), "side": (("expecting_trouble", ""),),
+                      "member": (("iq", "ab"), ("combat_reflexes", ""), ("stealth", "surprising"),
+                                 ("per", "watching"))},
 }
 
 STUN_DEFENCE = -4  # B420: mentally stunned, active defences at -4 and no retreat
@@ -133,24 +135,39 @@ class Sides(StrictModel):
     b: Side
 
 
+# The procedures in which the GM names the side that surprises (total) or sneaks (quick-contest).
+SURPRISING_PROCEDURES = ("total", "quick-contest")
+
+
 class Scenario(StrictModel):
     """A GURPS surprise scenario (DESIGN.md scenario file)"""
 
     system: Literal["gurps4e"]
     procedure: Literal["partial", "total", "quick-contest"]
+    # total: the side that surprises the other by the GM's call; quick-contest: the side that sneaks.
+    surprising: SideKey = "a"
     sides: Sides
     options: Options = Options()
 
     @model_validator(mode="after")
     def _consistent(self) -> Scenario:
         check_unique_names(self.sides)
+        if "surprising" in self.model_fields_set and self.procedure not in SURPRISING_PROCEDURES:
+            raise FieldProblem("surprising", f"applies to procedures {' and '.join(SURPRISING_PROCEDURES)}, "
+                                             f"not to {self.procedure}: the initiative roll decides who surprises")
         if self.procedure == "quick-contest":
-            for key, skill in (("a", "stealth"), ("b", "per")):
+            for key, skill, role in ((self.surprising, "stealth", "sneaking"), (self.watching, "per", "watching")):
                 for index, m in enumerate(self.side(key).members):
                     if getattr(m, skill) is None:
                         raise FieldProblem(f"sides.{key}.members[{index}].{skill}",
-                                           f"quick-contest needs {skill} for every member of side {key}")
+                                           f"quick-contest needs {skill} for every member of side {key} "
+                                           f"(the {role} side)")
         return self
+
+    @property
+    def watching(self) -> SideKey:
+        """Return the side that is surprised by GM fiat or watches for the sneaks"""
+        return other(self.surprising)
 
     def side(self, key: SideKey) -> Side:
         """Return side a or b"""
@@ -462,9 +479,9 @@ def contest_kind(watchers: Side) -> Literal["partial", "total"]:
 
 def roll_contest(scenario: Scenario, roller: Roller) -> ContestResult:
     """Roll the worst sneak's Stealth, then each watcher's Per, in listed order"""
-    sneak = worst_sneak(scenario.sides.a)
+    sneak = worst_sneak(scenario.side(scenario.surprising))
     sneak_roll = make_success_roll(roller, sneak.name, sneak.stealth or 0)
-    watchers = tuple(make_success_roll(roller, w.name, w.per or 0) for w in scenario.sides.b.members)
+    watchers = tuple(make_success_roll(roller, w.name, w.per or 0) for w in scenario.side(scenario.watching).members)
     return ContestResult(sneak_roll, watchers)
 
 
@@ -480,10 +497,10 @@ def resolve(scenario: Scenario, roller: Roller) -> Outcome:
         kind: Literal["partial", "total"] | None = "partial"
     elif scenario.procedure == "quick-contest":
         contest = roll_contest(scenario, roller)
-        winner = "a" if contest.sneaks_win else None
-        kind = contest_kind(scenario.sides.b)
+        winner = scenario.surprising if contest.sneaks_win else None
+        kind = contest_kind(scenario.side(scenario.watching))
     else:
-        winner, kind = "a", "total"  # GM fiat: side a surprised side b
+        winner, kind = scenario.surprising, "total"  # GM fiat (RULES.md 1.2)
     if winner is None:
         return Outcome("none", None, initiative, contest, {}, ())
     assert kind is not None
@@ -496,11 +513,12 @@ def resolve(scenario: Scenario, roller: Roller) -> Outcome:
 
 def surprise_chances(scenario: Scenario) -> tuple[dict[str, Fraction], Literal["partial", "total"]]:
     """Return the exact chance that each side gets the jump, and what the loser suffers"""
-    if scenario.procedure == "total":
-        return {"a": Fraction(1), "b": Fraction(0), "none": Fraction(0)}, "total"
-    if scenario.procedure == "quick-contest":
-        win = sneak_win_chance(scenario)
-        return {"a": win, "b": Fraction(0), "none": 1 - win}, contest_kind(scenario.sides.b)
+    if scenario.procedure in SURPRISING_PROCEDURES:
+        win = Fraction(1) if scenario.procedure == "total" else sneak_win_chance(scenario)
+        chances = {"a": Fraction(0), "b": Fraction(0), "none": 1 - win}
+        chances[scenario.surprising] = win
+        kind = "total" if scenario.procedure == "total" else contest_kind(scenario.side(scenario.watching))
+        return chances, kind
     mods = {k: sum(initiative_modifiers(scenario.side(k), scenario.side(other(k)), scenario.options).values())
             for k in SIDE_KEYS}
     chances = {"a": Fraction(0), "b": Fraction(0), "none": Fraction(0)}
@@ -520,11 +538,11 @@ def roll_outcomes(name: str, skill: int) -> list[tuple[SuccessRoll, Fraction]]:
 
 def sneak_win_chance(scenario: Scenario) -> Fraction:
     """Return the chance that the worst sneak beats every watcher"""
-    sneak = worst_sneak(scenario.sides.a)
+    sneak = worst_sneak(scenario.side(scenario.surprising))
     chance = Fraction(0)
     for sneak_roll, p_sneak in roll_outcomes(sneak.name, sneak.stealth or 0):
         beats_all = p_sneak
-        for watcher in scenario.sides.b.members:
+        for watcher in scenario.side(scenario.watching).members:
             beats_all *= sum((p for w, p in roll_outcomes(watcher.name, watcher.per or 0)
                               if watcher_result(sneak_roll, w) == "sneak"), Fraction(0))
         chance += beats_all

@@ -69,22 +69,39 @@ function draftInput(procedure, sides) {
   return input;
 }
 
+/**
+ * Tell whether a side must give an input: the sides it names ("ab", "a", "b"), or the side that surprises (sneaks)
+ * or the other one, which watches
+ */
+function requiredOn(field, sideKey, surprising) {
+  if (field.required === "surprising") return sideKey === surprising;
+  if (field.required === "watching") return sideKey !== surprising && SIDE_KEYS.includes(sideKey);
+  return field.required.includes(sideKey);
+}
+
+/** Tell whether a given value has an input's type and bounds */
+function fits(field, value) {
+  if (field.type === "boolean") return typeof value === "boolean";
+  if (field.type === "side") return SIDE_KEYS.includes(value);
+  if (field.type === "number") {
+    return Number.isInteger(value) && (field.minimum === null || value >= field.minimum)
+      && (field.maximum === null || value <= field.maximum);
+  }
+  return typeof value === "string";
+}
+
 /** Check one value against its input definition; return a problem text or null */
-function problemWith(t, field, value, sideKey, label) {
+function problemWith(t, field, value, sideKey, label, surprising) {
   const data = { name: label, field: t(`Input.${field.key}`) };
-  if (isEmpty(value)) return field.required.includes(sideKey) ? t("Notify.Missing", data) : null;
-  const fits = field.type === "boolean" ? typeof value === "boolean"
-    : field.type === "number" ? Number.isInteger(value) && (field.minimum === null || value >= field.minimum)
-      && (field.maximum === null || value <= field.maximum)
-      : typeof value === "string";
-  return fits ? null : t("Notify.Invalid", data);
+  if (isEmpty(value)) return requiredOn(field, sideKey, surprising) ? t("Notify.Missing", data) : null;
+  return fits(field, value) ? null : t("Notify.Invalid", data);
 }
 
 /** Copy the given values of some inputs into a rules object; return the first problem, or null */
-function copyValues(t, fields, source, target, sideKey, label) {
+function copyValues(t, fields, source, target, sideKey, label, surprising = "a") {
   for (const field of fields) {
     const value = own(source, field.key);
-    const problem = problemWith(t, field, value, sideKey, label);
+    const problem = problemWith(t, field, value, sideKey, label, surprising);
     if (problem) return problem;
     if (!isEmpty(value)) target[field.key] = value;
   }
@@ -101,15 +118,15 @@ function alternativeProblem(t, fields, member) {
   return t("Notify.EitherOr", { name: member.label, field: t(`Input.${both.key}`), other: t(`Input.${both.replaces}`) });
 }
 
-/** Build one side from the input; return {side, ids} or {problem} */
-function buildSide(t, procedure, input, key, seen) {
+/** Build one side from the input; return {side} or {problem} */
+function buildSide(t, procedure, input, key, seen, surprising) {
   const given = own(input.sides, key);
   const label = t(`Dialog.Side.${key}`);
   const ids = Array.isArray(given?.combatants) ? given.combatants : [];
   if (!ids.length) return { problem: t("Notify.EmptySide", { side: label }) };
   const side = { name: label, members: [] };
   const values = inputsAt(procedure, "side").filter((field) => !isReference(field));
-  let problem = copyValues(t, values, given, side, key, label);
+  let problem = copyValues(t, values, given, side, key, label, surprising);
   if (problem) return { problem };
   for (const id of ids) {
     const entry = own(input.members, id);
@@ -119,7 +136,7 @@ function buildSide(t, procedure, input, key, seen) {
     seen.add(id);
     const member = { name: id, label: name };
     const fields = inputsAt(procedure, "member");
-    problem = copyValues(t, fields, entry, member, key, name) ?? alternativeProblem(t, fields, member);
+    problem = copyValues(t, fields, entry, member, key, name, surprising) ?? alternativeProblem(t, fields, member);
     if (problem) return { problem };
     side.members.push(member);
   }
@@ -175,7 +192,7 @@ function buildScenario(input, t) {
   if (problem) return { problem };
   const seen = new Set();
   for (const key of SIDE_KEYS) {
-    const built = buildSide(t, procedure.id, input, key, seen);
+    const built = buildSide(t, procedure.id, input, key, seen, scenario.surprising ?? "a");
     if (built.problem) return { problem: built.problem };
     scenario.sides[key] = built.side;
   }

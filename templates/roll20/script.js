@@ -325,8 +325,9 @@ const {{ script_name }} = (() => {
   /** A button that asks for one value with a roll query and stores it in the draft. */
   function setButton(label, target, input, current) {
     const prompt = promptText(`${t(`Input.${input.key}`)}: ${target.prompt}`);
-    const query = input.type === "boolean"
-      ? `?{${prompt}|${promptText(t("Roll20.Yes"))},true|${promptText(t("Roll20.No"))},false}`
+    const choices = input.type === "boolean" ? [["Roll20.Yes", "true"], ["Roll20.No", "false"]]
+      : input.type === "side" ? [["Dialog.Side.a", "a"], ["Dialog.Side.b", "b"]] : null;
+    const query = choices ? `?{${prompt}|${choices.map(([key, value]) => `${promptText(t(key))},${value}`).join("|")}}`
       : `?{${prompt}|${current ?? ""}}`;
     return button(label, `${COMMAND} set ${target.flag} --${input.key} ${query}`);
   }
@@ -334,7 +335,8 @@ const {{ script_name }} = (() => {
   /** Render the draft for the GM: every value, what is missing, buttons to change any of it, and Roll. */
   function draftCard(draft) {
     const lines = [];
-    const show = (input, value) => (value === null || value === undefined ? `<span style="${STYLE.missing}">?</span>` : HE(value));
+    const show = (input, value) => (value === null || value === undefined ? `<span style="${STYLE.missing}">?</span>`
+      : HE(input?.type === "side" ? t(`Dialog.Side.${value}`) : value));
     for (const input of Inputs.inputsAt(draft.procedure, "scenario").filter((i) => i.type !== "openers")) {
       lines.push(`${HE(t(`Input.${input.key}`))}: ${show(input, draft.scenario[input.key])} ${setButton("✎", { flag: "--scenario", prompt: "" }, input, draft.scenario[input.key])}`);
     }
@@ -372,7 +374,7 @@ const {{ script_name }} = (() => {
     const text = String(raw ?? "").trim();
     if (type === "boolean") return ["true", "yes", "1", "on"].includes(text.toLowerCase());
     if (text === "" || text === "none") return null;
-    if (type === "member") return text;
+    if (type === "member" || type === "side") return text;
     const number = Number(text);
     return Number.isInteger(number) ? number : Number.NaN;
   }

@@ -429,7 +429,7 @@ def test_odds_are_probability_distributions(sc):
 
 
 def improved(sc: g.Scenario, name: str, **changes) -> g.Scenario:
-    data = sc.model_dump()
+    data = sc.model_dump(exclude_unset=True)
     for key in ("a", "b"):
         for m in data["sides"][key]["members"]:
             if m["name"] == name:
@@ -453,3 +453,50 @@ def test_more_iq_combat_reflexes_or_tactics_never_hurts_a_side(sc, trait):
     assert mine_after.never <= mine_before.never
     if mine_before.expected_lost is not None and mine_after.expected_lost is not None:
         assert mine_after.expected_lost <= mine_before.expected_lost
+
+
+# --- either side surprises (surprising) -------------------------------------------------------------------------
+
+
+def mirrored(sc: g.Scenario) -> g.Scenario:
+    """Swap the two sides, and the side that surprises or sneaks"""
+    data = sc.model_dump(exclude_unset=True)
+    data["sides"] = {"a": data["sides"]["b"], "b": data["sides"]["a"]}
+    if sc.procedure in g.SURPRISING_PROCEDURES:
+        data["surprising"] = "b" if sc.surprising == "a" else "a"
+    return scenario_from_dict(data)  # type: ignore[return-value]
+
+
+@settings(max_examples=60, deadline=None)
+@given(gurps_scenarios(), st.sampled_from(["a", "b"]))
+def test_swapping_the_sides_and_the_surpriser_mirrors_the_odds_exactly(sc, surprising):
+    if sc.procedure in g.SURPRISING_PROCEDURES:
+        sc = scenario_from_dict({**sc.model_dump(exclude_unset=True), "surprising": surprising})  # type: ignore
+    odds, mirror = g.odds(sc), g.odds(mirrored(sc))
+    assert (mirror.surprise["a"], mirror.surprise["b"], mirror.surprise["none"]) == (
+        odds.surprise["b"], odds.surprise["a"], odds.surprise["none"])
+    assert mirror.members == odds.members
+
+
+@pytest.mark.parametrize("procedure", ["total", "quick-contest"])
+def test_side_b_surprises_when_the_gm_says_so(procedure):
+    a = {"members": [member("Ava", 12, stealth=9, per=12)], "expecting_trouble": False}
+    b = {"members": [member("Rook", 10, stealth=18, per=8)]}
+    sc = scenario_from_dict({"system": "gurps4e", "procedure": procedure, "surprising": "b",
+                             "sides": {"a": a, "b": b}})
+    outcome = g.resolve(sc, ScriptedRoller([3, 3, 3, 6, 6, 6, 1] + [1, 1, 1] * 3))
+    assert outcome.surprise == "b"
+    assert [t.member.name for t in outcome.tracks] == ["Ava"]
+    assert g.odds(sc).surprise["a"] == 0
+    if procedure == "quick-contest":
+        assert outcome.contest is not None and outcome.contest.sneak.name == "Rook"
+
+
+@pytest.mark.parametrize(("procedure", "value", "message"), [
+    ("partial", "a", "applies to procedures total and quick-contest"),
+    ("total", "c", "Input should be 'a' or 'b'"),
+])
+def test_surprising_is_refused_where_it_has_no_meaning(procedure, value, message):
+    with pytest.raises(InputFileError, match=message):
+        scenario_from_dict({"system": "gurps4e", "procedure": procedure, "surprising": value,
+                            "sides": {"a": {"members": [member("A")]}, "b": {"members": [member("B")]}}})

@@ -153,12 +153,15 @@ function watcherResult(sneak, watcher) {
   return { first: "sneak", second: "watcher", tie: "tie" }[quickContest(sneak, watcher)];
 }
 
+/** Return the side that surprises by the GM's call (total) or sneaks (quick-contest): side a unless the scenario says */
+const surprisingSide = (scenario) => scenario.surprising ?? "a";
+
 /** Roll the worst sneak's Stealth, then each watcher's Per in listed order, and decide each contest */
 async function rollContest(scenario, roller) {
-  const sneakMember = worstSneak(scenario.sides.a);
+  const sneakMember = worstSneak(scenario.sides[surprisingSide(scenario)]);
   const sneak = await makeSuccessRoll(roller, sneakMember.name, sneakMember.stealth ?? 0, "contest");
   const watchers = [];
-  for (const watcher of scenario.sides.b.members) {
+  for (const watcher of scenario.sides[other(surprisingSide(scenario))].members) {
     const attempt = await makeSuccessRoll(roller, watcher.name, watcher.per ?? 0, "contest");
     watchers.push({ ...attempt, winner: watcherResult(sneak, attempt) });
   }
@@ -246,10 +249,10 @@ async function openSurprise(scenario, roller) {
     kind = "partial";
   } else if (scenario.procedure === "quick-contest") {
     contest = await rollContest(scenario, roller);
-    winner = sneaksWin(contest) ? "a" : null;
-    kind = contestKind(scenario.sides.b);
+    winner = sneaksWin(contest) ? surprisingSide(scenario) : null;
+    kind = contestKind(scenario.sides[other(surprisingSide(scenario))]);
   } else {
-    winner = "a"; // RULES.md 1.2: total surprise by GM fiat
+    winner = surprisingSide(scenario); // RULES.md 1.2: total surprise by GM fiat
     kind = "total";
   }
   if (winner === null) {

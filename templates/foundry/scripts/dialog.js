@@ -13,6 +13,10 @@ function field(path, input, value, members) {
   if (input.type === "boolean") {
     return `<label>${label} <input type="checkbox" name="${name}" ${value ? "checked" : ""}></label>`;
   }
+  if (input.type === "side") {
+    const options = ["a", "b"].map((key) => `<option value="${key}" ${key === value ? "selected" : ""}>${escapeHtml(localize(`Dialog.Side.${key}`))}</option>`);
+    return `<label>${label} <select name="${name}">${options.join("")}</select></label>`;
+  }
   if (input.type === "member") {
     const options = [`<option value="">${escapeHtml(localize("Dialog.Nobody"))}</option>`]
       .concat(members.map(([id, text]) => `<option value="${escapeHtml(id)}" ${id === value ? "selected" : ""}>${escapeHtml(text)}</option>`));
