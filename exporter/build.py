@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import fcntl
 import filecmp
 import shutil
 import tempfile
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -18,8 +16,7 @@ from exporter.campaign import Campaign, load_campaign
 from exporter.definitions import build_definitions
 from exporter.dist import normalise_tree, sorted_files, write_zip
 from exporter.errors import ExportError, InputFileError
-
-LOCK_FILE = ".ambush.lock"
+from exporter.lock import folder_lock
 
 
 @dataclass
@@ -27,7 +24,6 @@ class BuildReport:
     """What a build wrote, or what --check found different"""
 
     written: list[Path] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
     differences: list[str] = field(default_factory=list)
 
 
@@ -48,10 +44,9 @@ def writer(target: str) -> Any:
     return Roll20Writer()
 
 
-def write_campaign(campaign: Campaign, folder: Path, target: str, make_zip: bool) -> list[str]:
-    """Write one campaign's output into folder; return notes about what was left out"""
+def write_campaign(campaign: Campaign, folder: Path, target: str, make_zip: bool) -> None:
+    """Write one campaign's output into folder"""
     defs = build_definitions(campaign)
-    notes: list[str] = []
     targets = chosen_targets(campaign, target)
     if "foundry" in targets:
         writer("foundry").write(defs, folder / "foundry")
@@ -60,7 +55,6 @@ def write_campaign(campaign: Campaign, folder: Path, target: str, make_zip: bool
     if "roll20" in targets:
         writer("roll20").write(defs, folder / "roll20")
     normalise_tree(folder)
-    return notes
 
 
 def load_all(paths: list[Path]) -> list[Campaign]:
@@ -91,17 +85,6 @@ def staging_root(out: Path) -> Path:
     """Create the staging folder next to the output folder, so moving into place is a rename"""
     out.mkdir(parents=True, exist_ok=True)
     return Path(tempfile.mkdtemp(prefix=".ambush-staging-", dir=out))
-
-
-@contextmanager
-def output_lock(out: Path) -> Iterator[None]:
-    """Hold an exclusive lock on the output folder while trees are moved into place"""
-    with (out / LOCK_FILE).open("a") as handle:
-        fcntl.flock(handle, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 def remove_path(path: Path) -> None:
@@ -147,15 +130,14 @@ def move_into_place(moves: list[tuple[Path, Path]]) -> None:
 
 
 def write_all(campaigns: list[Campaign], staging: Path, target: str, make_zip: bool, jobs: int,
-              progress: Callable[[str], None] | None) -> list[str]:
-    """Write every campaign into staging, in worker processes when jobs > 1; return the notes"""
-    notes: list[str] = []
+              progress: Callable[[str], None] | None) -> None:
+    """Write every campaign into staging, in worker processes when jobs > 1"""
     if jobs <= 1 or len(campaigns) <= 1:
         for campaign in campaigns:
-            notes += write_campaign(campaign, staging / campaign.id, target, make_zip)
+            write_campaign(campaign, staging / campaign.id, target, make_zip)
             if progress:
                 progress(campaign.id)
-        return notes
+        return
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor, as_completed
 
@@ -164,10 +146,9 @@ def write_all(campaigns: list[Campaign], staging: Path, target: str, make_zip: b
     with ProcessPoolExecutor(max_workers=min(jobs, len(campaigns)), mp_context=context) as pool:
         futures = {pool.submit(write_campaign, c, staging / c.id, target, make_zip): c.id for c in campaigns}
         for future in as_completed(futures):
-            notes += future.result()
+            future.result()
             if progress:
                 progress(futures[future])
-    return sorted(notes)
 
 
 def build_campaigns(paths: list[Path], out: Path, target: str = "all", make_zip: bool = True,
@@ -182,12 +163,12 @@ def build_campaigns(paths: list[Path], out: Path, target: str = "all", make_zip:
     except OSError as err:
         raise InputFileError(out, None, f"cannot write the output folder ({err.strerror})") from None
     try:
-        report.notes += write_all(campaigns, staging, target, make_zip, jobs, progress)
+        write_all(campaigns, staging, target, make_zip, jobs, progress)
         if check:
             for campaign in campaigns:
                 report.differences += tree_differences(staging / campaign.id, out / campaign.id, campaign.id)
             return report
-        with output_lock(out):  # another build into the same folder waits here, so trees never mix
+        with folder_lock(out):  # another build into the same folder waits here, so trees never mix
             move_into_place([(staging / campaign.id, out / campaign.id) for campaign in campaigns])
         report.written += [out / campaign.id for campaign in campaigns]
     finally:

@@ -15,7 +15,7 @@ from exporter.rules.model import FieldProblem, StrictModel
 from exporter.rules.systems import SYSTEM_IDS, system_module
 from exporter.validation import describe_first_error, read_toml
 
-SystemId = Literal["gurps4e", "adnd1e", "fallout-ttrpg"]
+SystemId = Literal[SYSTEM_IDS]  # type: ignore[valid-type]  # the registry's ids
 Language = Literal["en", "de", "zh-CN"]
 Target = Literal["foundry", "roll20"]
 LANGUAGES: tuple[Language, ...] = ("en", "de", "zh-CN")
@@ -29,23 +29,33 @@ URL = re.compile(r"^https?://[^\s\"'<>\\]+$")
 SYSTEM_PACKAGE_ID = re.compile(r"^[A-Za-z0-9_-]+$")
 
 # The game system each rules system usually runs on in Foundry (FOUNDRY.md 1.4) and the actor data paths
-# of the attributes the rules read; an attribute without a path is asked for in the dialog.
+# of the attributes the rules read; an attribute without a path is asked for in the dialog. A system without
+# an entry (the Fallout homebrew) runs system-agnostic and asks for every attribute.
 FOUNDRY_DEFAULTS: dict[str, dict[str, Any]] = {
     "gurps4e": {"system_id": "gurps", "attributes": {"iq": "system.attributes.IQ.value",
                                                      "per": "system.attributes.PER.value"}},
     "adnd1e": {"system_id": "ars", "attributes": {"dex": "system.abilities.dex.value"}},
-    "fallout-ttrpg": {"system_id": None, "attributes": {}},
 }
-# ROLL20.md 7: sheet attribute names of the GURPS and AD&D 1e sheets; the Fallout homebrew has no sheet.
+NO_FOUNDRY_DEFAULTS: dict[str, Any] = {"system_id": None, "attributes": {}}
+# ROLL20.md 7: sheet attribute names of the GURPS and AD&D 1e sheets; a system without a sheet has no entry.
 ROLL20_DEFAULTS: dict[str, dict[str, str]] = {
     "gurps4e": {"iq": "intelligence", "per": "perception"},
     "adnd1e": {"dex": "dexterity", "surprise_adjustment": "surprisebonus"},
-    "fallout-ttrpg": {},
 }
 
 Title = Annotated[str, StringConstraints(min_length=1, max_length=20_000)]
 AttributePath = Annotated[str, StringConstraints(pattern=r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z0-9_]+)*$")]
 Roll20Attribute = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_|-]+$", max_length=100)]
+
+
+def foundry_defaults(system: str) -> dict[str, Any]:
+    """Return the Foundry game system and actor data paths a system usually meets"""
+    return FOUNDRY_DEFAULTS.get(system, NO_FOUNDRY_DEFAULTS)
+
+
+def roll20_defaults(system: str) -> dict[str, str]:
+    """Return the Roll20 sheet attribute names a system usually meets"""
+    return ROLL20_DEFAULTS.get(system, {})
 
 
 def member_inputs(system: str) -> tuple[str, ...]:
@@ -89,7 +99,7 @@ class Roll20Target(StrictModel):
     """How the Roll20 script meets the character sheet and the tokens"""
 
     attributes: dict[str, Roll20Attribute] | None = None
-    marker: Annotated[str, StringConstraints(min_length=1, max_length=100)] = "yellow"
+    marker: Annotated[str, StringConstraints(min_length=1, max_length=100)] | None = None  # None: the target's own
     side_rule: Literal["controlled-by", "turn-order-split"] = "controlled-by"
 
 
@@ -164,21 +174,21 @@ class Campaign(StrictModel):
         """Return the Foundry game-system id, the system's default unless the campaign names one"""
         if "system_id" in self.foundry.model_fields_set:
             return self.foundry.system_id or None
-        return FOUNDRY_DEFAULTS[self.system]["system_id"]
+        return foundry_defaults(self.system)["system_id"]
 
     @property
     def foundry_attributes(self) -> dict[str, str]:
         """Return the actor data path of each attribute the rules read, defaults first"""
         if self.foundry.attributes is not None:
             return dict(sorted(self.foundry.attributes.items()))
-        return dict(sorted(FOUNDRY_DEFAULTS[self.system]["attributes"].items()))
+        return dict(sorted(foundry_defaults(self.system)["attributes"].items()))
 
     @property
     def roll20_attributes(self) -> dict[str, str]:
         """Return the sheet attribute name of each attribute the rules read"""
         if self.roll20.attributes is not None:
             return dict(sorted(self.roll20.attributes.items()))
-        return dict(sorted(ROLL20_DEFAULTS[self.system].items()))
+        return dict(sorted(roll20_defaults(self.system).items()))
 
     def release_url(self, template: str | None) -> str | None:
         """Fill {id} and {version} into a release URL template"""

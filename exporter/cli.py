@@ -11,6 +11,7 @@ from pathlib import Path
 import click
 
 from exporter.errors import ExportError
+from exporter.rules.systems import SYSTEM_IDS
 
 
 class InputError(click.ClickException):
@@ -51,8 +52,6 @@ def build(campaigns: tuple[Path, ...], out: Path, target: str, make_zip: bool, c
         report = build_campaigns(list(campaigns), out, target, make_zip, check, progress=progress, jobs=jobs)
     if progress:
         progress.done()
-    for note in report.notes:
-        click.echo(f"note: {note}", err=True)
     if check:
         if report.differences:
             click.echo("\n".join(["out of date:", *report.differences]))
@@ -82,7 +81,7 @@ class Progress:
 
 
 @main.command()
-@click.option("--system", type=click.Choice(["gurps4e", "adnd1e", "fallout-ttrpg"]), required=True)
+@click.option("--system", type=click.Choice(SYSTEM_IDS), required=True)
 @click.argument("path", type=click.Path(path_type=Path), default=Path("campaign.toml"))
 def init(system: str, path: Path) -> None:
     """Write a new, commented campaign.toml for a system"""

@@ -9,12 +9,11 @@ from typing import Any
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
 from exporter._resources import templates_root
-from exporter.campaign import FOUNDRY_DEFAULTS, ROLL20_DEFAULTS, load_campaign, member_inputs
+from exporter.campaign import foundry_defaults, load_campaign, member_inputs, roll20_defaults
 from exporter.dist import write_text
 from exporter.errors import InputFileError
-from exporter.rules.systems import system_module
-
-TITLES = {"gurps4e": "GURPS Surprise", "adnd1e": "AD&D 1e Surprise", "fallout-ttrpg": "Fallout TTRPG Surprise"}
+from exporter.rules.systems import SYSTEMS, system_module
+from exporter.targets.roll20.markers import STATUS_MARKERS
 
 
 def toml_value(value: Any) -> str:
@@ -32,11 +31,12 @@ def campaign_text(system: str, campaign_id: str) -> str:
                       keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True)
     env.filters["toml"] = toml_value
     return env.get_template("campaign.toml").render(
-        id=campaign_id, title=TITLES[system], system=system,
+        id=campaign_id, title=SYSTEMS[system].title, system=system,
         options=system_module(system).Options().model_dump(mode="json"),
-        foundry_system=FOUNDRY_DEFAULTS[system]["system_id"],
-        foundry_attributes=FOUNDRY_DEFAULTS[system]["attributes"],
-        roll20_attributes=ROLL20_DEFAULTS[system], inputs=member_inputs(system),
+        foundry_system=foundry_defaults(system)["system_id"],
+        foundry_attributes=foundry_defaults(system)["attributes"],
+        roll20_attributes=roll20_defaults(system), roll20_marker=STATUS_MARKERS["surprised"],
+        inputs=member_inputs(system),
     )
 
 

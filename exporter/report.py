@@ -6,7 +6,7 @@ import json
 from fractions import Fraction
 from typing import Any
 
-from exporter.narration import narrate
+from exporter.narration import narrate, side_label
 from exporter.rules.dice import SeededRoller
 from exporter.rules.model import MemberOdds, Odds
 from exporter.rules.systems import system_module
@@ -47,11 +47,6 @@ def percent(p: Fraction) -> str:
     return f"{float(p) * 100:6.2f}%"
 
 
-def side_name(scenario: Any, key: str) -> str:
-    """Name a side, falling back to its key"""
-    return getattr(scenario.sides, key).name or f"Side {key.upper()}"
-
-
 BAR_WIDTH = 40
 EIGHTHS = " ▏▎▍▌▋▊▉"
 
@@ -86,7 +81,7 @@ def distribution_rows(member: MemberOdds) -> list[tuple[str, Fraction]]:
 def odds_table(scenario: Any) -> str:
     """Compute a scenario's odds and render them as readable tables with bar charts"""
     odds = system_module(scenario.system).odds(scenario)
-    labels = {"a": side_name(scenario, "a"), "b": side_name(scenario, "b"), "none": "nobody"}
+    labels = {"a": side_label(scenario, "a"), "b": side_label(scenario, "b"), "none": "nobody"}
     lines = [f"{odds.system} · {odds.procedure}", "", "Who gets the jump"]
     lines += chart_rows([(labels[k], odds.surprise[k]) for k in SURPRISE_KEYS])
     if odds.free_segments is not None:
@@ -110,7 +105,7 @@ def odds_svg(scenario: Any) -> str:
     from exporter.targets.environment import make_environment  # Jinja only when a chart is asked for
 
     odds = system_module(scenario.system).odds(scenario)
-    labels = {"a": side_name(scenario, "a"), "b": side_name(scenario, "b"), "none": "nobody"}
+    labels = {"a": side_label(scenario, "a"), "b": side_label(scenario, "b"), "none": "nobody"}
     items: list[dict[str, Any]] = []
     y = 10
 

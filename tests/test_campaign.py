@@ -9,6 +9,7 @@ from click.testing import CliRunner
 
 from exporter.campaign import load_campaign
 from exporter.cli import main
+from exporter.rules.systems import SYSTEM_IDS
 from tests.conftest import CAMPAIGNS, relative_files
 
 GOOD = '''id = "my-campaign"
@@ -119,7 +120,7 @@ def test_two_campaigns_with_one_id_are_refused(tmp_path):
     assert code == 2 and "id: 'my-campaign' is also the id of" in output
 
 
-@pytest.mark.parametrize("system", ["gurps4e", "adnd1e", "fallout-ttrpg"])
+@pytest.mark.parametrize("system", SYSTEM_IDS)
 def test_init_writes_a_campaign_that_validates_and_builds(system, tmp_path):
     path = tmp_path / "campaign.toml"
     code, output = run("init", "--system", system, str(path))

@@ -13,6 +13,7 @@ from click.testing import CliRunner
 
 from exporter import __version__
 from exporter.cli import main
+from exporter.rules.systems import SYSTEM_IDS
 from tests.conftest import ROOT, SCENARIOS, relative_files
 
 
@@ -130,7 +131,7 @@ def test_build_without_campaigns_builds_the_examples(tmp_path):
     assert f"wrote {tmp_path / 'dist' / 'ambush-gurps-example'}" in output
 
 
-def test_installed_console_script_matches(tmp_path):
+def test_installed_console_script_matches():
     script = Path(sys.executable).with_name("ambush")
     if not script.exists():
         pytest.skip("the ambush console script is not installed next to this interpreter")
@@ -174,7 +175,7 @@ def test_odds_svg_to_an_unwritable_path_is_bad_input(tmp_path):
 def test_systems_lists_every_system_procedure_and_option(snapshot):
     code, output = run("systems")
     assert code == 0
-    for word in ("gurps4e", "adnd1e", "fallout-ttrpg", "quick-contest", "stun_roll_timing", "cautious_sleeper_wakes"):
+    for word in (*SYSTEM_IDS, "quick-contest", "stun_roll_timing", "cautious_sleeper_wakes"):
         assert word in output
     assert output == snapshot
 

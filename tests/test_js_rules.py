@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from exporter._resources import templates_root
 from exporter.rules.dice import ScriptedRoller
 from exporter.rules.systems import SYSTEM_IDS, system_module
 from exporter.scenario import scenario_from_dict
@@ -24,16 +25,10 @@ RUNNER = ROOT / "tests" / "js" / "run_vectors.mjs"
 FORMS = ("module", "function-body")
 NODE_TIMEOUT = 120
 
-EXPORTS = {
-    "gurps4e": {"RULES", "DEFAULT_OPTIONS", "successThreshold", "succeeds", "quickContest", "initiativeModifiers",
-                "initiativeWinner", "worstSneak", "recoveryTarget", "neverRecovers", "openSurprise", "takeStunTurn",
-                "resolve"},
-    "adnd1e": {"RULES", "DEFAULT_OPTIONS", "dexAdjustment", "memberAdjustment", "threshold", "surprisedSegments",
-               "memberSegments", "frozenSegments", "freeSegments", "surpriseSide", "timeline", "resolve"},
-    "fallout-ttrpg": {"RULES", "DEFAULT_OPTIONS", "testTotal", "testResult", "groupLeader", "needsEnemyTest",
-                      "worldMapSurprise", "sequenceOrder", "openingOrder", "attackHits", "actsWhenSurprised",
-                      "surpriseRound", "roundsLost", "resolve"},
-}
+# The export block that ends a module rendering: `export {`, one name per line, `};`.
+EXPORT_BLOCK = re.compile(r"^export \{\n((?:  [A-Za-z_$][\w$]*,\n)+)\};\n\Z", re.M)
+# What the table runtimes read from the rules core: `rules.x` in Foundry, `Rules.x` in Roll20.
+RUNTIME_USE = re.compile(r"(?<![\w$./])[Rr]ules\.([A-Za-z_$][\w$]*)")  # not the file ./rules.js
 
 # Comments and string literals, matched in one left-to-right pass so quotes in comments don't confuse it.
 COMMENT_OR_STRING = re.compile(
@@ -64,6 +59,21 @@ def node() -> str:
 def render(system: str, *, as_module: bool) -> str:
     """Render a system's rules core as the Foundry target does"""
     return render_rules_js(make_environment("foundry"), system, as_module=as_module)
+
+
+def declared_exports(system: str) -> set[str]:
+    """Return the names the rules template lists for export, read from its module rendering"""
+    block = EXPORT_BLOCK.search(render(system, as_module=True))
+    assert block, "the module rendering does not end with its export block"
+    return {line.strip().rstrip(",") for line in block.group(1).splitlines()}
+
+
+def runtime_texts(system: str) -> dict[str, str]:
+    """Return the table runtime templates of a system, wherever they live, by path"""
+    root = templates_root()
+    paths = [root / "common" / "runtime" / f"{system}.js", root / "foundry" / "scripts" / "runtime" / f"{system}.js",
+             root / "roll20" / "runtime" / f"{system}.js"]
+    return {str(path.relative_to(root)): path.read_text(encoding="utf-8") for path in paths if path.is_file()}
 
 
 def wrapped(body: str) -> str:
@@ -148,14 +158,22 @@ def test_rendered_rules_parse(system, as_module, tmp_path):
 def test_exported_names(system, tmp_path):
     script = "console.log(JSON.stringify(Object.keys(rules)));"
     names = run_node_module(tmp_path, render(system, as_module=True), script)
-    assert set(names) == EXPORTS[system]
+    assert set(names) == declared_exports(system)
 
 
 @pytest.mark.parametrize("system", SYSTEM_IDS)
 def test_function_body_returns_the_module_names(system, tmp_path):
     text = wrapped(render(system, as_module=False)) + "export const names = Object.keys(SurpriseRules);\n"
     names = run_node_module(tmp_path, text, "console.log(JSON.stringify(rules.names));")
-    assert set(names) == EXPORTS[system]
+    assert set(names) == declared_exports(system)
+
+
+@pytest.mark.parametrize("system", SYSTEM_IDS)
+def test_the_runtimes_use_only_exported_names(system):
+    texts = runtime_texts(system)
+    assert texts, f"{system} has no table runtime template"
+    for path, text in texts.items():
+        assert set(RUNTIME_USE.findall(text)) <= declared_exports(system), path
 
 
 @pytest.mark.parametrize("system", SYSTEM_IDS)

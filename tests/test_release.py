@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from exporter.lock import LOCK_FILE
 from tests.conftest import ROOT, relative_files
 
 GOOD = '''id = "release-check"
@@ -87,6 +88,7 @@ def test_concurrent_builds_into_one_folder_leave_one_whole_tree(tmp_path):
         assert [run.wait(timeout=300) for run in runs] == [0, 0]
         assert tree(out / "release-check") in references
         assert not [p for p in out.iterdir() if p.name.startswith(".ambush-staging") or p.name.endswith(".old")]
+        assert not [p for p in out.iterdir() if p.name.startswith(LOCK_FILE)], "the lock file was left behind"
 
 
 @pytest.mark.slow

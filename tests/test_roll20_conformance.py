@@ -24,7 +24,7 @@ def runner_config(campaign_path: Path, dist: Path) -> dict:
     return {
         "script": str(dist / campaign.id / "roll20" / f"{name}.js"),
         "scriptName": name,
-        "attributes": campaign.roll20_attributes,
+        "attributes": defs.targets["roll20"].attributes,
         "markers": context["markers"],
         "procedures": {p.id: [asdict(i) for i in p.inputs] for p in defs.procedures},
     }

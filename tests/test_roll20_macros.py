@@ -60,12 +60,13 @@ class Faces:
 
 def variant(defs: Definitions, attributes: dict[str, str]) -> Definitions:
     """Return the definitions with another map of Roll20 sheet attributes"""
-    return dataclasses.replace(defs, attributes={**defs.attributes, "roll20": attributes})
+    roll20 = dataclasses.replace(defs.targets["roll20"], attributes=attributes)
+    return dataclasses.replace(defs, targets={**defs.targets, "roll20": roll20})
 
 
 def variants(defs: Definitions, sheet: dict[str, str] | None = None) -> Iterator[tuple[Definitions, bool]]:
     """Yield the definitions reading the sheet, then asking for everything: (defs, reads the sheet)"""
-    yield variant(defs, sheet if sheet is not None else defs.attributes["roll20"]), True
+    yield variant(defs, sheet if sheet is not None else defs.targets["roll20"].attributes), True
     yield variant(defs, {}), False
 
 
@@ -76,7 +77,7 @@ def macro_text(defs: Definitions, macro_id: str) -> str:
 
 def label(defs: Definitions, *keys: str, values: dict[str, int] | None = None) -> str:
     """Return the text a macro shows for catalogue keys joined, as a query prompt or a row label"""
-    return plain(Context(defs.catalogue[defs.campaign.languages[0]], {}, values or {}).text(*keys))
+    return plain(Context(defs.catalogue[defs.module.languages[0]], {}, values or {}).text(*keys))
 
 
 def yes_no(defs: Definitions, flag: bool) -> str:
@@ -174,7 +175,7 @@ def recovery_cases(defs: Definitions) -> Iterator[Case]:
             answers: dict[str, Any] = {label(run, "Input.combat_reflexes"): yes_no(run, cr),
                                        label(run, "RollMacro.Gurps.Turn"): turn,
                                        label(run, "RollMacro.Gurps.Kind"): label(run, f"Procedure.{kind}")}
-            attributes = {run.attributes["roll20"]["iq"]: iq} if sheet else {}
+            attributes = {run.targets["roll20"].attributes["iq"]: iq} if sheet else {}
             if not sheet:
                 answers[label(run, "Input.iq")] = iq
             yield Case("surprise-recovery", text, expected, answers, attributes, faces,
@@ -222,9 +223,9 @@ def member_segment_cases(defs: Definitions) -> Iterator[Case]:
         text = macro_text(run, "surprise-segments")
         for side_segments, adjustment in product(range(0, 7), range(-5, 6)):
             member = adnd1e.Member(name="m", surprise_adjustment=adjustment)
-            own = adnd1e.member_segments(side_segments, adnd1e.member_adjustment(member, options), options)
+            own = adnd1e.member_segments(side_segments, adnd1e.member_adjustment(member, options))
             answers: dict[str, Any] = {label(run, "RollMacro.Adnd.SideSegments"): side_segments}
-            attributes = {run.attributes["roll20"]["surprise_adjustment"]: adjustment} if sheet else {}
+            attributes = {run.targets["roll20"].attributes["surprise_adjustment"]: adjustment} if sheet else {}
             if not sheet:
                 answers[label(run, "Input.surprise_adjustment")] = adjustment
             yield Case("surprise-segments", text, {label(run, "RollMacro.Adnd.OwnSegments"): own}, answers, attributes)

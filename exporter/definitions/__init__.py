@@ -1,17 +1,19 @@
 """Definitions: what a virtual tabletop must offer for a campaign, free of any VTT's words
 
-Writers read only this layer: statuses, inputs per procedure, roll procedures, automation settings,
-macros, translations and the rule constants, all derived from the campaign and the rules core.
+Writers read only this layer: the module's identity, statuses, inputs per procedure, automation settings,
+macros, translations, the rule constants and what the campaign tells each target, all derived from the
+campaign and the rules core. How a VTT shows them (icons, marker colours, API names) is the target's business.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Annotated, Any, get_args, get_origin
 
 from exporter.definitions.catalogue import Catalogue, load_catalogue
+from exporter.definitions.identity import Author, ModuleInfo, TargetSettings
 from exporter.definitions.rolls import RollProcedure, roll_procedures
-from exporter.definitions.tables import MACROS, PROCEDURE_INPUTS, SETTINGS, STATUSES, MacroDef, SettingDef, StatusDef
+from exporter.definitions.tables import SETTINGS, MacroDef, SettingDef, StatusDef, macro_defs, status_defs
 from exporter.rules.systems import system_module
 
 if TYPE_CHECKING:
@@ -50,7 +52,7 @@ class ProcedureDef:
 class Definitions:
     """Everything the target writers render for one campaign"""
 
-    campaign: Campaign
+    module: ModuleInfo
     system: str
     unit: str
     options: dict[str, Any]
@@ -60,7 +62,7 @@ class Definitions:
     settings: tuple[SettingDef, ...]
     macros: tuple[MacroDef, ...]
     catalogue: Catalogue
-    attributes: dict[str, dict[str, str]] = field(default_factory=dict)
+    targets: dict[str, TargetSettings]
     rolls: tuple[RollProcedure, ...] = ()
 
     @property
@@ -95,7 +97,7 @@ def procedure_defs(system: str, options: dict[str, Any]) -> tuple[ProcedureDef, 
     alternatives = getattr(rules, "ALTERNATIVE_INPUTS", {})
     out = []
     for procedure in rules.PROCEDURES:
-        levels = PROCEDURE_INPUTS[system][procedure]
+        levels = rules.INPUTS[procedure]
         inputs = tuple(input_def(models[level], key, level, widened(required, key, options), alternatives.get(key))
                        for level, entries in levels.items() for key, required, *option in entries
                        if all(options.get(name) for name in option))  # RULES.md C5a/C5b read their inputs only when on
@@ -110,20 +112,40 @@ def widened(required: str, key: str, options: dict[str, Any]) -> str:
     return required
 
 
+def module_info(campaign: Campaign) -> ModuleInfo:
+    """Return the identity of the campaign's module"""
+    authors = tuple(Author(**author.model_dump()) for author in campaign.authors)
+    return ModuleInfo(campaign.id, campaign.title, campaign.version, campaign.description, authors,
+                      tuple(campaign.languages))
+
+
+def target_settings(campaign: Campaign) -> dict[str, TargetSettings]:
+    """Return what the campaign gives each target, its defaults filled in and its release URLs expanded"""
+    foundry, roll20 = campaign.foundry, campaign.roll20
+    return {
+        "foundry": TargetSettings(campaign.foundry_attributes, {
+            "system_id": campaign.foundry_system_id,
+            "manifest": campaign.release_url(foundry.manifest),
+            "download": campaign.release_url(foundry.download),
+        }),
+        "roll20": TargetSettings(campaign.roll20_attributes, {"marker": roll20.marker, "side_rule": roll20.side_rule}),
+    }
+
+
 def build_definitions(campaign: Campaign) -> Definitions:
     """Derive the definitions of a campaign"""
     rules = system_module(campaign.system)
     return Definitions(
-        campaign=campaign,
+        module=module_info(campaign),
         system=campaign.system,
         unit=rules.UNIT,
         options=campaign.rules_options.model_dump(mode="json"),
         constants=rules.CONSTANTS,
         procedures=procedure_defs(campaign.system, campaign.rules_options.model_dump()),
-        statuses=STATUSES[campaign.system],
+        statuses=status_defs(rules.STATUSES),
         settings=SETTINGS,
-        macros=MACROS[campaign.system],
+        macros=macro_defs(rules.GM_ROLLS),
         catalogue=load_catalogue(campaign.languages, campaign.strings),
-        attributes={"foundry": campaign.foundry_attributes, "roll20": campaign.roll20_attributes},
+        targets=target_settings(campaign),
         rolls=roll_procedures(campaign.system),
     )

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from importlib import import_module
 from typing import Any
 
-from exporter.rules.systems import SYSTEM_MODULES
+from exporter.rules.systems import narration_module
+
+
+def side_label(scenario: Any, key: str) -> str:
+    """Name a side for the GM: its own name, or "Side A" / "Side B" when it has none"""
+    return scenario.side(key).name or f"Side {key.upper()}"
 
 
 def narrate(scenario: Any, outcome: Any) -> list[str]:
     """Narrate an outcome with its system's narrator"""
-    module = SYSTEM_MODULES[scenario.system].rsplit(".", 1)[1]
-    return import_module(f"exporter.narration.{module}").narrate(scenario, outcome)
+    return narration_module(scenario.system).narrate(scenario, outcome)

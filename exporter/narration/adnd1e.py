@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from exporter.narration import side_label
 from exporter.rules import adnd1e
 from exporter.rules.adnd1e import Member, MemberResult, Outcome, Scenario, Segment, SideResult
 from exporter.rules.model import SIDE_KEYS, SideKey, other
@@ -19,11 +20,6 @@ def narrate(scenario: Scenario, outcome: Outcome) -> list[str]:
     return lines
 
 
-def label(scenario: Scenario, key: SideKey) -> str:
-    """Return the side's display name"""
-    return adnd1e.side_label(scenario.sides[key], key)
-
-
 def chance(top: int) -> str:
     """Render a chance on a d6 as "1" or "1-3" """
     return "1" if top == 1 else f"1-{top}"
@@ -37,14 +33,14 @@ def segments_text(count: int) -> str:
 def side_line(scenario: Scenario, key: SideKey, result: SideResult) -> str:
     """Tell a side's threshold and its d6"""
     side, opponent, options = scenario.sides[key], scenario.sides[other(key)], scenario.options
-    name = label(scenario, key)
+    name = side_label(scenario, key)
     own = adnd1e.surprised_on(side, options)
     if side.aware:
         return f"{name}: aware, does not roll."
     if own == 0:
         return f"{name}: cannot be surprised, does not roll."
     shift = adnd1e.surprises_on(opponent, options)
-    why = f" (own {chance(own)}, {label(scenario, other(key))} surprise on {chance(shift)})" if shift != 2 else ""
+    why = f" (own {chance(own)}, {side_label(scenario, other(key))} surprise on {chance(shift)})" if shift != 2 else ""
     if result.threshold == 0:
         return f"{name}: the chance to be surprised drops to 0{why}, does not roll."
     roll = f"rolls {result.roll}: " + (
@@ -56,7 +52,7 @@ def side_line(scenario: Scenario, key: SideKey, result: SideResult) -> str:
 def summary_line(scenario: Scenario, outcome: Outcome) -> str:
     """Tell what the two sides' segments give at side level"""
     seg_a, seg_b = outcome.sides["a"].segments, outcome.sides["b"].segments
-    name_a, name_b = label(scenario, "a"), label(scenario, "b")
+    name_a, name_b = side_label(scenario, "a"), side_label(scenario, "b")
     winner = {"a": name_a, "b": name_b}.get(outcome.surprise)
     free = f"{segments_text(abs(outcome.free_segments))} free for {winner}."
     if not seg_a and not seg_b:
@@ -77,7 +73,7 @@ def adjustment_lines(scenario: Scenario, outcome: Outcome) -> list[str]:
         side_segments = outcome.sides[key].segments
         result = outcome.member(member.name)
         if side_segments and (result.adjustment or adnd1e.raw_adjustment(member)):
-            lines.append(adjustment_line(scenario, member, result, side_segments, label(scenario, key)))
+            lines.append(adjustment_line(scenario, member, result, side_segments, side_label(scenario, key)))
     return lines
 
 
@@ -125,7 +121,7 @@ def frozen_text(scenario: Scenario, frozen: Sequence[str]) -> tuple[str, str]:
     for key in SIDE_KEYS:
         names = [member.name for member in scenario.sides[key].members if member.name in frozen]
         if len(names) > 1 and len(names) == len(scenario.sides[key].members):
-            parts.append(f"all of {label(scenario, key)}")
+            parts.append(f"all of {side_label(scenario, key)}")
         else:
             parts += names
     plural = len(parts) > 1 or parts[0].startswith("all of ")

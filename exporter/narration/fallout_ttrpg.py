@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from exporter.narration import side_label
 from exporter.rules import fallout_ttrpg as rules
 from exporter.rules.fallout_ttrpg import Outcome, Scenario, SneakAttack, SpotTest, SurpriseRound
 from exporter.rules.model import SideKey, other
@@ -21,11 +22,6 @@ def narrate(scenario: Scenario, outcome: Outcome) -> list[str]:
     round_number = 1 if outcome.surprise_round is None else 2
     lines.append(f"Round {round_number}: everyone in Sequence order: {', '.join(outcome.normal_order)}.")
     return lines
-
-
-def label(scenario: Scenario, key: SideKey) -> str:
-    """Return a side's display name"""
-    return rules.side_label(scenario, key)
 
 
 def signed(value: int) -> str:
@@ -57,7 +53,7 @@ def spot_test_line(scenario: Scenario, key: SideKey, test: SpotTest) -> str:
     """Describe one leader's test: the d20, PER - 5, Survival, the total against the DC"""
     leader = rules.member_named(scenario, test.leader)
     per, survival = leader.per or 0, leader.survival or 0
-    return (f"{test.leader} rolls for {label(scenario, key)} (highest PER + Survival): d20 {test.roll}, "
+    return (f"{test.leader} rolls for {side_label(scenario, key)} (highest PER + Survival): d20 {test.roll}, "
             f"PER {per} ({signed(per - rules.SPECIAL_BASELINE)}), Survival {signed(survival)}, "
             f"total {test.total} vs DC {test.dc}: {RESULT_TEXT[test.result]}.")
 
@@ -80,9 +76,9 @@ def opener_lines(scenario: Scenario, outcome: Outcome) -> list[str]:
 def attack_line(scenario: Scenario, attack: SneakAttack) -> str:
     """Describe one Sneak Attack: the two d20, the kept one, the bonus, the total against the target"""
     first, second = attack.dice
-    return (f"{attack.name} ({label(scenario, attack.side)}) opens with a Sneak Attack, Advantage: d20 {first} and "
-            f"{second}, keeps {attack.kept}, {signed(attack.attack_bonus)} = {attack.total} vs {attack.target_number}: "
-            f"{'hit' if attack.hit else 'miss'}.")
+    return (f"{attack.name} ({side_label(scenario, attack.side)}) opens with a Sneak Attack, Advantage: "
+            f"d20 {first} and {second}, keeps {attack.kept}, {signed(attack.attack_bonus)} = {attack.total} "
+            f"vs {attack.target_number}: {'hit' if attack.hit else 'miss'}.")
 
 
 # --- who gets the jump -------------------------------------------------------------------------------
@@ -92,7 +88,7 @@ def verdict_lines(scenario: Scenario, outcome: Outcome) -> list[str]:
     """Say who gets the Surprise Round, or why nobody does"""
     if outcome.surprise != "none":
         winner, loser = outcome.surprise, other(outcome.surprise)
-        return [f"Surprise Round for {label(scenario, winner)} against {label(scenario, loser)}."]
+        return [f"Surprise Round for {side_label(scenario, winner)} against {side_label(scenario, loser)}."]
     if scenario.procedure == "sneak-attack":
         return ["No opening Sneak Attack hit: the targets are alerted and there is no Surprise Round."]
     if outcome.enemy_test is not None:
@@ -141,7 +137,7 @@ def cautious_line(scenario: Scenario, name: str, asleep: bool) -> str:
 
 def turn_text(scenario: Scenario, sr: SurpriseRound, name: str, again: bool) -> str:
     """Describe one turn of the Surprise Round"""
-    who = f"{name} ({label(scenario, rules.side_of(scenario, name))})"
+    who = f"{name} ({side_label(scenario, rules.side_of(scenario, name))})"
     if name == sr.opener and not again:
         if scenario.options.opening_attack_is_free:
             return f"{who}: the opening Sneak Attack that hit, a free action; {name} acts again in Sequence order."

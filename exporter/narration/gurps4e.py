@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from exporter.narration import side_label
 from exporter.rules.gurps4e import Outcome, Scenario, StunTurn, succeeds
 from exporter.rules.model import SIDE_KEYS, other
 
@@ -13,11 +14,6 @@ MODIFIER_LABELS = {
     "leaderless": "leaderless",
     "gm": "GM modifier",
 }
-
-
-def side_label(scenario: Scenario, key: str) -> str:
-    """Name a side for the narration"""
-    return scenario.side(key).name or f"Side {key.upper()}"  # type: ignore[arg-type]
 
 
 def signed(value: int) -> str:
@@ -41,7 +37,7 @@ def narrate(scenario: Scenario, outcome: Outcome) -> list[str]:
     else:
         lines.extend(f"Freeze roll for {name} (1d6): {seconds} seconds frozen."
                      for name, seconds in outcome.freeze.items())
-    lines.extend(turn_lines(scenario, outcome))
+    lines.extend(turn_lines(outcome))
     return lines
 
 
@@ -73,7 +69,7 @@ def roll_text(roll: int | None, skill: int) -> str:
     return f"rolled {roll}, {'made it' if succeeds(skill, roll) else 'failed'} by {abs(skill - roll)}"
 
 
-def turn_lines(scenario: Scenario, outcome: Outcome) -> list[str]:
+def turn_lines(outcome: Outcome) -> list[str]:
     """Narrate every stunned member's turns, second by second"""
     lines: list[str] = []
     last_turn = max((len(t.turns) for t in outcome.tracks), default=0)

@@ -13,6 +13,7 @@ from exporter.rules.dice import Distribution, Roller, die
 from exporter.rules.model import (
     SIDE_KEYS,
     FieldProblem,
+    Inputs,
     MemberOdds,
     Name,
     Odds,
@@ -25,6 +26,17 @@ from exporter.rules.model import (
 SYSTEM = "adnd1e"
 UNIT = "segment"
 PROCEDURES = ("roll",)
+# What the table automation shows and offers: the statuses these rules mark and the GM's rolls outside the dialog.
+STATUSES = ("surprised",)
+GM_ROLLS = ("side-roll",)
+# The inputs each procedure reads, by where they live (scenario, side, member), each with the sides that must
+# give it ("ab", "a", "b", or "" when optional) and, for an input only a house rule reads, that rules option;
+# names are this module's model field names.
+INPUTS: Inputs = {
+    "roll": {"side": (("surprised_on", ""), ("surprises_on", ""), ("aware", "")),
+             "member": (("dex", ""), ("surprise_adjustment", ""), ("surprised_on", "", "side_best_rating"),
+                        ("surprises_on", "", "side_best_rating"), ("encumbered", "", "dex_encumbrance_gate"))},
+}
 
 DIE = 6
 DEFAULT_RATING = 2
@@ -222,11 +234,6 @@ def indexed_members(sides: Sides) -> Iterator[tuple[SideKey, int, Member]]:
             yield key, index, member
 
 
-def side_label(side: Side, key: SideKey) -> str:
-    """Return the side's name, or "Side A" / "Side B" when it has none"""
-    return side.name or f"Side {key.upper()}"
-
-
 def dex_adjustment(dex: int) -> int:
     """Return the 1e surprise adjustment of a Dexterity score"""
     return DEX_ADJUSTMENT[dex]
@@ -280,9 +287,8 @@ def surprised_segments(side_threshold: int, roll: int | None) -> int:
     return roll  # RULES.md C1
 
 
-def member_segments(side_segments: int, adjustment: int, options: Options = DEFAULT_OPTIONS) -> int:
-    """Return a member's own surprised segments after his adjustment"""
-    # the options never change own segments: RULES.md C4 only delays acting (see frozen_segments)
+def member_segments(side_segments: int, adjustment: int) -> int:
+    """Return a member's own surprised segments after his adjustment; no option changes them (C4 only delays acting)"""
     if side_segments == 0:
         return 0  # RULES.md C3: Dexterity never creates surprise
     return max(0, side_segments - adjustment)
@@ -336,7 +342,7 @@ def member_results(scenario: Scenario, segments: dict[SideKey, int]) -> tuple[Me
     results = []
     for key, _, member in indexed_members(scenario.sides):
         adjustment = member_adjustment(member, scenario.options)
-        own = member_segments(segments[key], adjustment, scenario.options)
+        own = member_segments(segments[key], adjustment)
         results.append(MemberResult(member.name, key, adjustment, own))
     return tuple(results)
 
@@ -389,6 +395,6 @@ def odds(scenario: Scenario) -> Odds:
         adjustment = member_adjustment(member, scenario.options)
         lost: Distribution = {}
         for seg, p in dist[key].items():
-            lost = add_mass(lost, member_segments(seg, adjustment, scenario.options), p)
+            lost = add_mass(lost, member_segments(seg, adjustment), p)
         members[member.name] = MemberOdds(unit=UNIT, lost=lost, never=Fraction(0), expected_lost=expectation(lost))
     return Odds(SYSTEM, scenario.procedure, surprise, members, free_segments=net)

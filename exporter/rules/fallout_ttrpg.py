@@ -13,6 +13,7 @@ from exporter.rules.dice import Roller, die, highest_of, roll_dice
 from exporter.rules.model import (
     SIDE_KEYS,
     FieldProblem,
+    Inputs,
     MemberOdds,
     Name,
     Odds,
@@ -26,6 +27,18 @@ from exporter.rules.model import (
 SYSTEM = "fallout-ttrpg"
 UNIT = "round"
 PROCEDURES = ("world-map", "sneak-attack")
+# What the table automation shows and offers: the statuses these rules mark and the GM's rolls outside the dialog.
+STATUSES = ("surprised", "prone", "sleep")
+GM_ROLLS = ("spot-test",)
+# The inputs each procedure reads, by where they live (scenario, side, member), each with the sides that must
+# give it ("ab", "a", "b", or "" when optional); names are this module's model field names.
+INPUTS: Inputs = {
+    "world-map": {"scenario": (("dc", "ab"), ("hunting", "")),
+                  "member": (("per", "a"), ("survival", "a"), ("cautious_nature", ""), ("asleep", ""),
+                             ("sequence", ""))},
+    "sneak-attack": {"scenario": (("openers", "ab"),),
+                     "member": (("cautious_nature", ""), ("asleep", ""), ("sequence", ""))},
+}
 
 TEST_DIE = 20  # RULES.md 2.1 [F1]: 1d20 + (SPECIAL - 5) + Skill >= DC
 SPECIAL_BASELINE = 5  # [F1]: SPECIAL 5 gives +0, 1 gives -4, 10 gives +5
@@ -186,11 +199,6 @@ def openers_problem(scenario: Scenario) -> Problem | None:
 
 
 # --- members, sides and Sequence -------------------------------------------------------------------
-
-
-def side_label(scenario: Scenario, key: SideKey) -> str:
-    """Return a side's name, or "Side A" / "Side B" when it has none"""
-    return scenario.side(key).name or f"Side {key.upper()}"
 
 
 def members_with_sides(scenario: Scenario) -> list[tuple[SideKey, Member]]:

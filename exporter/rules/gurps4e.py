@@ -14,6 +14,7 @@ from exporter.rules.model import (
     SIDE_KEYS,
     TAIL_CUT,
     FieldProblem,
+    Inputs,
     MemberOdds,
     Name,
     Odds,
@@ -27,6 +28,20 @@ from exporter.rules.model import (
 SYSTEM = "gurps4e"
 UNIT = "second"
 PROCEDURES = ("partial", "total", "quick-contest")
+# What the table automation shows and offers: the statuses these rules mark and the GM's rolls outside the dialog.
+STATUSES = ("surprised", "unaware")  # RULES.md 1.7: stunned and unaware
+GM_ROLLS = ("recovery",)
+# The inputs each procedure reads, by where they live (scenario, side, member), each with the sides that must
+# give it ("ab", "a", "b", "surprising" or "watching" for the side the scenario's `surprising` names or the other
+# one, or "" when optional); names are this module's model field names.
+INPUTS: Inputs = {
+    "partial": {"side": (("leader", ""), ("animals", ""), ("gm_modifier", "")),
+                "member": (("iq", "ab"), ("combat_reflexes", ""), ("tactics", ""))},
+    "total": {"scenario": (("surprising", ""),), "member": (("iq", "ab"), ("combat_reflexes", ""))},
+    "quick-contest": {"scenario": (("surprising", ""),), "side": (("expecting_trouble", ""),),
+                      "member": (("iq", "ab"), ("combat_reflexes", ""), ("stealth", "surprising"),
+                                 ("per", "watching"))},
+}
 
 STUN_DEFENCE = -4  # B420: mentally stunned, active defences at -4 and no retreat
 COMBAT_REFLEXES_RECOVERY = 6  # B43: +6 on IQ rolls to recover from surprise

@@ -11,6 +11,9 @@ from pydantic import BaseModel, ConfigDict, StringConstraints
 SideKey = Literal["a", "b"]
 SIDE_KEYS: tuple[SideKey, SideKey] = ("a", "b")
 Name = Annotated[str, StringConstraints(min_length=1, max_length=200)]
+# Procedure id -> level (scenario, side, member) -> (input field, the sides that must give it, and for an input
+# only a house rule reads, that rules option); see INPUTS of each rules module.
+Inputs = dict[str, dict[str, tuple[tuple[str, ...], ...]]]
 
 # Odds tails are cut once the mass still to come is this small (DESIGN.md, odds JSON).
 TAIL_CUT = Fraction(1, 10**12)

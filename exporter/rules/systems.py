@@ -1,18 +1,41 @@
-"""The registry of rules systems: system id to its rules module"""
+"""The registry of rules systems: each system id and where its rules core and narration live
+
+Adding a system means one entry here and the modules it names: a rules module that provides RulesSystem
+(exporter/rules/protocol.py) and a narration module with narrate(scenario, outcome).
+"""
 
 from __future__ import annotations
 
 from importlib import import_module
 from types import ModuleType
+from typing import TYPE_CHECKING, NamedTuple, cast
 
-SYSTEM_MODULES = {
-    "gurps4e": "exporter.rules.gurps4e",
-    "adnd1e": "exporter.rules.adnd1e",
-    "fallout-ttrpg": "exporter.rules.fallout_ttrpg",
+if TYPE_CHECKING:
+    from exporter.rules.protocol import RulesSystem
+
+
+class SystemEntry(NamedTuple):
+    """One rules system: its rules module, its narration module and the title `ambush init` gives a campaign"""
+
+    rules: str
+    narration: str
+    title: str
+
+
+SYSTEMS: dict[str, SystemEntry] = {
+    "gurps4e": SystemEntry("exporter.rules.gurps4e", "exporter.narration.gurps4e", "GURPS Surprise"),
+    "adnd1e": SystemEntry("exporter.rules.adnd1e", "exporter.narration.adnd1e", "AD&D 1e Surprise"),
+    "fallout-ttrpg": SystemEntry("exporter.rules.fallout_ttrpg", "exporter.narration.fallout_ttrpg",
+                                 "Fallout TTRPG Surprise"),
 }
-SYSTEM_IDS = tuple(SYSTEM_MODULES)
+SYSTEM_IDS = tuple(SYSTEMS)
 
 
-def system_module(system: str) -> ModuleType:
+def system_module(system: str) -> RulesSystem:
     """Return the rules module of a system id"""
-    return import_module(SYSTEM_MODULES[system])
+    return cast("RulesSystem", import_module(SYSTEMS[system].rules))
+
+
+def narration_module(system: str) -> ModuleType:
+    """Return the narration module of a system id"""
+    return import_module(SYSTEMS[system].narration)

@@ -27,7 +27,8 @@ def render_rules_js(env: Environment, system: str, *, as_module: bool, options: 
 
 def common_templates(system: str) -> dict[str, str]:
     """Name the common files of a system, each rendered to <name>.js, in the order the Roll20 IIFE runs them"""
-    return {"rules": f"rules/{system}.js", "table": "table.js", "inputs": "inputs.js", "runtime": f"runtime/{system}.js"}
+    return {"rules": f"rules/{system}.js", "table": "table.js", "inputs": "inputs.js",
+            "runtime": f"runtime/{system}.js"}
 
 
 def render_common_js(env: Environment, system: str, *, as_module: bool, options: dict[str, Any],

@@ -39,7 +39,15 @@ const {{ script_name }} = (() => {
   const MARKERS = {{ markers | js }};
   const SIDE_RULE = {{ side_rule | js }};
   /** Every string the script shows, per language; the first is the default. */
-  const STRINGS = {{ strings | js }};
+  const STRINGS = {
+{% for language, table in strings.items() %}
+    {{ language | js }}: {
+{% for key, text in table.items() %}
+      {{ key | js }}: {{ text | js }},
+{% endfor %}
+    },
+{% endfor %}
+  };
   const LANGUAGES = Object.keys(STRINGS);
 
   // --- text and chat --------------------------------------------------------------------------------

@@ -1,5 +1,6 @@
 // Check one built campaign's JavaScript: every Foundry script compiles as an ES module, the Roll20 script
-// compiles as a classic script, and the Roll20 script's data literals evaluate to what the build put in.
+// compiles as a classic script, and the Roll20 script's data literals evaluate to what the build put in; a literal
+// on several lines (STRINGS) holds one entry per line, each of which evaluates on its own.
 //   node --experimental-vm-modules check_output.mjs CAMPAIGN_DIR
 // Prints {problems: [...], roll20: {STRINGS, MARKERS, PROCEDURES}}.
 import { readdir, readFile } from "node:fs/promises";
@@ -24,14 +25,26 @@ try {
 } catch (error) {
   problems.push(`roll20/${script}: ${error.message}`);
 }
+const lines = source.split("\n");
 for (const constant of ["STRINGS", "MARKERS", "PROCEDURES", "ATTRIBUTES"]) {
-  const line = source.split("\n").find((l) => l.trimStart().startsWith(`const ${constant} = `));
-  if (!line) {
+  const start = lines.findIndex((l) => l.trimStart().startsWith(`const ${constant} = `));
+  if (start < 0) {
     problems.push(`roll20/${script}: no ${constant} line`);
     continue;
   }
-  // The literal must be one line and evaluate on its own: nothing in it may end the statement early.
-  const literal = line.trim().slice(`const ${constant} = `.length).replace(/;$/, "");
+  // The literal ends on its first line, or at the closing brace indented as its first line: nothing in it may
+  // end the statement early, and it must evaluate on its own.
+  const indent = lines[start].length - lines[start].trimStart().length;
+  const end = lines[start].trimEnd().endsWith(";") ? start : lines.indexOf(`${" ".repeat(indent)}};`, start);
+  const inner = lines.slice(start + 1, end).filter((l) => !/^\s*("[^"]+": \{|\},)$/.test(l));
+  for (const entry of inner) {
+    try {
+      vm.runInNewContext(`({${entry}})`);
+    } catch (error) {
+      problems.push(`roll20/${script}: ${constant} has an entry that is not one line: ${entry.slice(0, 80)}`);
+    }
+  }
+  const literal = lines.slice(start, end + 1).join("\n").trim().slice(`const ${constant} = `.length).replace(/;$/, "");
   try {
     roll20[constant] = vm.runInNewContext(`(${literal})`);
   } catch (error) {

@@ -277,7 +277,7 @@ def test_explicit_adjustment_and_no_adjustment():
     [(2, -3, 5), (2, 2, 0), (2, 3, 0), (2, 1, 1), (1, -1, 2), (3, 2, 1), (4, 3, 1), (0, -3, 0), (0, 3, 0)],
 )
 def test_member_segments(side_segments, adjustment, own):
-    assert adnd1e.member_segments(side_segments, adjustment, adnd1e.Options()) == own
+    assert adnd1e.member_segments(side_segments, adjustment) == own
 
 
 def test_dex_3_on_a_side_surprised_for_2_loses_5():
@@ -427,9 +427,8 @@ def test_c4_on_frozen_segments_are_the_own_ones():
 
 
 def test_c4_does_not_change_own_segments():
-    off = adnd1e.Options(dex_unsurprised_may_act=False)
-    assert adnd1e.member_segments(2, 2, off) == 0
-    assert adnd1e.member_segments(2, -1, off) == 3
+    assert adnd1e.member_segments(2, 2) == 0
+    assert adnd1e.member_segments(2, -1) == 3
 
 
 # --- C5 options --------------------------------------------------------------------------------
@@ -735,8 +734,8 @@ def test_dex_never_creates_surprise(sc, key, draw):
 def test_more_dex_never_adds_segments(side_segments, low, high, may_act):
     low, high = sorted((low, high))
     options = adnd1e.Options(dex_unsurprised_may_act=may_act)
-    own_high = adnd1e.member_segments(side_segments, high, options)
-    own_low = adnd1e.member_segments(side_segments, low, options)
+    own_high = adnd1e.member_segments(side_segments, high)
+    own_low = adnd1e.member_segments(side_segments, low)
     assert own_high <= own_low
     assert adnd1e.frozen_segments(side_segments, own_high, options) <= adnd1e.frozen_segments(
         side_segments, own_low, options

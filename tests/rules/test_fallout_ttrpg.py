@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from pydantic import ValidationError
 
 from exporter.errors import DiceExhausted, InputFileError
+from exporter.narration import side_label
 from exporter.narration.fallout_ttrpg import narrate
 from exporter.rules import fallout_ttrpg as ft
 from exporter.rules.dice import ScriptedRoller, SeededRoller
@@ -450,13 +451,6 @@ def test_side_needs_a_member_and_margin_is_positive():
     assert first_error(raw)["loc"] == ("options", "poor_failure_margin")
 
 
-def test_side_labels_default():
-    raw = data("sneak-attack", [member("Vex")], [member("R")], **lone())
-    del raw["sides"]["b"]["name"]
-    scenario = ft.Scenario.model_validate(raw)
-    assert ft.side_label(scenario, "a") == "Party" and ft.side_label(scenario, "b") == "Side B"
-
-
 # --- exact odds, derived by hand ----------------------------------------------------------------------
 
 
@@ -537,6 +531,13 @@ def test_odds_agree_with_every_dice_sequence(scenario):
 
 
 # --- narration ---------------------------------------------------------------------------------------
+
+
+def test_side_labels_default():
+    raw = data("sneak-attack", [member("Vex")], [member("R")], **lone())
+    del raw["sides"]["b"]["name"]
+    scenario = ft.Scenario.model_validate(raw)
+    assert side_label(scenario, "a") == "Party" and side_label(scenario, "b") == "Side B"
 
 
 def test_narration_of_a_sneak_attack_surprise_round():

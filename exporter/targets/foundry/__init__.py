@@ -13,6 +13,7 @@ from exporter.definitions import Definitions
 from exporter.definitions.catalogue import nest
 from exporter.dist import write_text
 from exporter.targets.environment import make_environment
+from exporter.targets.foundry.look import status_entries
 from exporter.targets.foundry.manifest import PACK_NAME, manifest
 from exporter.targets.foundry.packs import macro_documents, write_leveldb, write_sources
 from exporter.targets.rules_js import render_common_js
@@ -31,10 +32,10 @@ class FoundryWriter:
         """Return what the script templates read"""
         return {
             "ambush_version": __version__,
-            "module_id": defs.campaign.id,
+            "module_id": defs.module.id,
             "system": defs.system,
-            "attributes": defs.attributes["foundry"],
-            "statuses": [asdict(s) for s in defs.statuses],
+            "attributes": defs.targets["foundry"].attributes,
+            "statuses": status_entries(defs),
             "procedures": [{"id": p.id, "inputs": [asdict(i) for i in p.inputs]} for p in defs.procedures],
             "settings": [asdict(s) for s in defs.settings],
         }
@@ -50,8 +51,8 @@ class FoundryWriter:
             write_text(folder / "scripts" / f"{name}.js", text)
         write_text(folder / "styles" / "ambush.css", self.env.get_template("styles/ambush.css").render(**context))
         for language, strings in defs.catalogue.items():
-            write_text(folder / "lang" / f"{language}.json", json_text({defs.campaign.id: nest(strings)}))
-        write_text(folder / "module.json", json_text(manifest(defs, defs.campaign.foundry_system_id)))
+            write_text(folder / "lang" / f"{language}.json", json_text({defs.module.id: nest(strings)}))
+        write_text(folder / "module.json", json_text(manifest(defs)))
         documents = macro_documents(defs)
         write_sources(documents, folder / SOURCES_DIR / PACK_NAME)
         write_leveldb(documents, folder / "packs" / PACK_NAME)

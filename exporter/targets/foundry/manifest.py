@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from typing import Any
 
 from exporter.definitions import Definitions
+from exporter.definitions.identity import Author
 
 PACK_NAME = "surprise-macros"
 LANGUAGE_NAMES = {"en": "English", "de": "Deutsch", "zh-CN": "中文（简体）"}
@@ -12,33 +14,34 @@ LANGUAGE_NAMES = {"en": "English", "de": "Deutsch", "zh-CN": "中文（简体）
 COMPATIBILITY = {"minimum": "12", "verified": "13", "maximum": "13"}
 
 
-def author_entry(author: Any) -> dict[str, str]:
+def author_entry(author: Author) -> dict[str, str]:
     """Return one author with only the fields given"""
-    return {k: v for k, v in author.model_dump().items() if v is not None}
+    return {k: v for k, v in asdict(author).items() if v is not None}
 
 
-def manifest(defs: Definitions, game_system: str | None) -> dict[str, Any]:
+def manifest(defs: Definitions) -> dict[str, Any]:
     """Return the module manifest, keys in a fixed order"""
-    campaign = defs.campaign
+    module = defs.module
+    settings = defs.targets["foundry"].settings
+    game_system = settings["system_id"]
     english = defs.catalogue["en"]
     data: dict[str, Any] = {
-        "id": campaign.id,
-        "title": campaign.title,
-        "description": campaign.description,
-        "version": campaign.version,
+        "id": module.id,
+        "title": module.title,
+        "description": module.description,
+        "version": module.version,
         "compatibility": COMPATIBILITY,
-        "authors": [author_entry(a) for a in campaign.authors],
+        "authors": [author_entry(a) for a in module.authors],
         "esmodules": ["scripts/main.js"],
         "styles": ["styles/ambush.css"],
         "languages": [{"lang": lang, "name": LANGUAGE_NAMES[lang], "path": f"lang/{lang}.json"}
-                      for lang in campaign.languages],
+                      for lang in module.languages],
         "packs": [{"name": PACK_NAME, "label": english["Pack.Macros"], "path": f"packs/{PACK_NAME}", "type": "Macro",
                    "ownership": {"PLAYER": "OBSERVER", "ASSISTANT": "OWNER"}}],
-        "packFolders": [{"name": campaign.title, "sorting": "a", "packs": [PACK_NAME]}],
+        "packFolders": [{"name": module.title, "sorting": "a", "packs": [PACK_NAME]}],
         "relationships": {"systems": [{"id": game_system, "type": "system"}] if game_system else []},
     }
     for key in ("manifest", "download"):
-        url = campaign.release_url(getattr(campaign.foundry, key))
-        if url:
-            data[key] = url
+        if settings[key]:
+            data[key] = settings[key]
     return data

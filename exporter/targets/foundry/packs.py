@@ -12,6 +12,11 @@ from typing import Any
 from exporter.definitions import Definitions
 from exporter.dist import write_text
 from exporter.targets.escaping import js_literal
+from exporter.targets.foundry.look import MACRO_ICONS
+
+# The method of the module's API (templates/foundry/scripts/api.js) each macro calls, by neutral macro id.
+MACRO_CALLS = {"surprise": "openDialog", "clear": "clear", "recovery": "recoveryRoll", "side-roll": "sideRoll",
+               "spot-test": "spotTest"}
 
 # Files a LevelDB writer leaves that carry wall-clock times or only guard an open database (STYLE.md 5).
 VOLATILE_FILES = ("LOG", "LOG.old", "LOCK")
@@ -32,19 +37,19 @@ def safe_name(name: str) -> str:
 
 def macro_documents(defs: Definitions) -> list[dict[str, Any]]:
     """Return the macros as Macro documents with their LevelDB keys"""
-    module_id = defs.campaign.id
+    module_id = defs.module.id
     english = defs.catalogue["en"]
     documents = []
     for index, macro in enumerate(defs.macros):
         doc_id = document_id(module_id, "macro", macro.id)
         command = (f"const api = game.modules.get({js_literal(module_id)})?.api;\n"
-                   f"if (api) await api.{macro.call}();\n"
+                   f"if (api) await api.{MACRO_CALLS[macro.id]}();\n"
                    f"else ui.notifications.error({js_literal(english['Notify.ModuleInactive'])});")
         documents.append({
             "_id": doc_id,
             "name": english[macro.label],
             "type": "script",
-            "img": macro.icon,
+            "img": MACRO_ICONS[macro.id],
             "scope": "global",
             "command": command,
             "folder": None,

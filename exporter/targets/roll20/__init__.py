@@ -13,6 +13,8 @@ from exporter.definitions import Definitions
 from exporter.dist import source_date_epoch, write_text
 from exporter.targets.environment import make_environment
 from exporter.targets.roll20.macros import chat_macros
+from exporter.targets.roll20.markers import status_markers
+from exporter.targets.roll20.strings import script_strings
 from exporter.targets.rules_js import render_common_js
 
 
@@ -29,26 +31,26 @@ class Roll20Writer:
         self.env = make_environment("roll20")
 
     def context(self, defs: Definitions) -> dict[str, Any]:
-        """Return what the Roll20 templates read"""
-        campaign = defs.campaign
-        markers = {status.id: status.marker for status in defs.statuses}
-        markers["surprised"] = campaign.roll20.marker
+        """Return what the Roll20 templates read; the script's strings are those its rendered code refers to"""
+        settings = defs.targets["roll20"].settings
         procedures = [{"id": p.id, "inputs": [asdict(i) for i in p.inputs]} for p in defs.procedures]
-        return {
+        context = {
             "ambush_version": __version__,
-            "script_name": script_name(campaign.id),
-            "campaign": campaign,
-            "version": campaign.version,
+            "script_name": script_name(defs.module.id),
+            "module_id": defs.module.id,
+            "version": defs.module.version,
             "last_update": source_date_epoch(),  # the banner's date: fixed, for reproducible builds
             "system": defs.system,
             "common": render_common_js(self.env, defs.system, as_module=False, options=defs.options,
                                        procedures=procedures),
-            "attributes": defs.attributes["roll20"],
-            "markers": markers,
-            "side_rule": campaign.roll20.side_rule,
-            "strings": defs.catalogue,
+            "attributes": defs.targets["roll20"].attributes,
+            "markers": status_markers(defs),
+            "side_rule": settings["side_rule"],
+            "strings": {},
             "macros": chat_macros(defs),
         }
+        context["strings"] = script_strings(defs, self.env.get_template("script.js").render(**context))
+        return context
 
     def write(self, defs: Definitions, folder: Path) -> None:
         """Write the script, script.json, the README and the macros into folder"""
@@ -63,14 +65,14 @@ class Roll20Writer:
 
 def script_json(defs: Definitions, name: str) -> dict[str, Any]:
     """Return script.json in the format of the public Roll20 script repository"""
-    campaign = defs.campaign
+    module = defs.module
     return {
-        "name": campaign.title,
+        "name": module.title,
         "script": f"{name}.js",
-        "version": campaign.version,
+        "version": module.version,
         "previousversions": [],
-        "description": campaign.description or f"Surprise rules for {defs.system}. Type !surprise help in chat.",
-        "authors": ", ".join(a.name for a in campaign.authors) or "ambush",
+        "description": module.description or f"Surprise rules for {defs.system}. Type !surprise help in chat.",
+        "authors": ", ".join(a.name for a in module.authors) or "ambush",
         "roll20userid": "",
         "useroptions": [],
         "dependencies": [],

@@ -158,5 +158,5 @@ def macro(procedure: RollProcedure, ctx: Context) -> dict[str, Any]:
 
 def chat_macros(defs: Definitions) -> list[dict[str, Any]]:
     """Return the system's chat macros: {id, name, action}, one per roll procedure, in the first language"""
-    strings = defs.catalogue[defs.campaign.languages[0]]
-    return [macro(p, Context(strings, defs.attributes["roll20"], p.values)) for p in defs.rolls]
+    strings = defs.catalogue[defs.module.languages[0]]
+    return [macro(p, Context(strings, defs.targets["roll20"].attributes, p.values)) for p in defs.rolls]

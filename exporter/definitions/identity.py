@@ -1,0 +1,36 @@
+"""Who and what a generated module is, and what the campaign tells each target, as plain data"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Author:
+    """One author of the generated module; only name is required"""
+
+    name: str
+    email: str | None = None
+    url: str | None = None
+    discord: str | None = None
+
+
+@dataclass(frozen=True)
+class ModuleInfo:
+    """The module's identity: id, title, version, description, authors and languages (the first is the default)"""
+
+    id: str
+    title: str
+    version: str
+    description: str
+    authors: tuple[Author, ...]
+    languages: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class TargetSettings:
+    """What the campaign gives one target, passed on untouched: sheet attribute of each input, and its settings"""
+
+    attributes: dict[str, str]
+    settings: dict[str, Any]

@@ -1,0 +1,43 @@
+"""What every rules module provides: the interface the registry, the definitions and the CLI rely on"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol, runtime_checkable
+
+from pydantic import BaseModel
+
+from exporter.rules.dice import Roller
+from exporter.rules.model import Inputs, Odds
+
+
+class Outcome(Protocol):
+    """A played procedure: what happened, as the JSON the vectors and `ambush simulate --json` show"""
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the outcome as JSON data"""
+        ...
+
+
+@runtime_checkable
+class RulesSystem(Protocol):
+    """A rules module: its procedures and their inputs, its models, its constants, resolve and odds"""
+
+    SYSTEM: str  # the system id, the key of the module in the registry
+    UNIT: str  # what a member loses to surprise: second, segment, round
+    PROCEDURES: tuple[str, ...]
+    INPUTS: Inputs  # per procedure, the model fields it reads and who must give them
+    STATUSES: tuple[str, ...]  # the neutral ids of the statuses the rules mark
+    GM_ROLLS: tuple[str, ...]  # the neutral ids of the rolls a GM makes outside the dialog
+    CONSTANTS: dict[str, Any]  # every rule number, as plain data for the JS rules core
+    Options: type[BaseModel]  # the house rules, every field with a default
+    Scenario: type[BaseModel]  # a scenario file of this system; has side(key)
+    Side: type[BaseModel]
+    Member: type[BaseModel]
+
+    def resolve(self, scenario: Any, roller: Roller) -> Outcome:
+        """Play a scenario with the dice of roller"""
+        ...
+
+    def odds(self, scenario: Any) -> Odds:
+        """Return the exact outcome distribution of a scenario"""
+        ...

@@ -1,0 +1,86 @@
+"""The systems registry: every registered system provides the declared interface and everything a target needs"""
+
+from __future__ import annotations
+
+import inspect
+import re
+
+import pytest
+
+from exporter._resources import templates_root
+from exporter.definitions.catalogue import bundled_language
+from exporter.definitions.tables import MACRO_LABELS, STATUS_LABELS, macro_defs
+from exporter.rules.protocol import RulesSystem
+from exporter.rules.systems import SYSTEM_IDS, SYSTEMS, narration_module, system_module
+from exporter.targets.foundry.look import MACRO_ICONS, STATUS_ICONS, STATUS_REUSE
+from exporter.targets.foundry.packs import MACRO_CALLS
+from exporter.targets.roll20.markers import STATUS_MARKERS
+
+LEVELS = ("scenario", "side", "member")
+WHO_GIVES = {"", "a", "b", "ab", "surprising", "watching"}
+ENGLISH = bundled_language("en")
+
+
+@pytest.mark.parametrize("system", SYSTEM_IDS)
+def test_every_registered_module_provides_the_rules_interface(system):
+    rules = system_module(system)
+    assert isinstance(rules, RulesSystem)
+    assert rules.SYSTEM == system
+    assert rules.PROCEDURES and all(isinstance(p, str) for p in rules.PROCEDURES)
+    assert isinstance(rules.UNIT, str) and isinstance(rules.CONSTANTS, dict)
+    assert rules.Options().model_dump()  # every house rule has a default
+    assert callable(rules.Scenario.side)
+    assert len(inspect.signature(rules.resolve).parameters) == 2
+    assert len(inspect.signature(rules.odds).parameters) == 1
+    assert callable(narration_module(system).narrate)
+
+
+@pytest.mark.parametrize("system", SYSTEM_IDS)
+def test_the_inputs_of_every_procedure_are_fields_of_the_rules_models(system):
+    rules = system_module(system)
+    models = {"scenario": rules.Scenario, "side": rules.Side, "member": rules.Member}
+    assert list(rules.INPUTS) == list(rules.PROCEDURES)
+    for levels in rules.INPUTS.values():
+        assert set(levels) <= set(LEVELS)
+        for level, entries in levels.items():
+            for key, required, *gates in entries:
+                assert key in models[level].model_fields, f"{level}.{key}"
+                assert required in WHO_GIVES
+                assert set(gates) <= set(rules.Options.model_fields), f"{key} is read only with {gates}"
+
+
+@pytest.mark.parametrize("system", SYSTEM_IDS)
+def test_every_procedure_status_and_macro_has_its_strings(system):
+    rules = system_module(system)
+    for procedure in rules.PROCEDURES:
+        assert f"Procedure.{procedure}" in ENGLISH
+    for status in rules.STATUSES:
+        assert STATUS_LABELS[status] in ENGLISH
+    for macro in macro_defs(rules.GM_ROLLS):
+        assert MACRO_LABELS[macro.id] == macro.label and macro.label in ENGLISH
+
+
+@pytest.mark.parametrize("system", SYSTEM_IDS)
+def test_every_target_knows_how_to_show_the_statuses_and_macros(system):
+    rules = system_module(system)
+    api = (templates_root() / "foundry" / "scripts" / "api.js").read_text(encoding="utf-8")
+    for status in rules.STATUSES:
+        assert STATUS_ICONS[status] and STATUS_REUSE[status] and STATUS_MARKERS[status]
+    for macro in macro_defs(rules.GM_ROLLS):
+        assert MACRO_ICONS[macro.id]
+        assert re.search(rf"^\s+{MACRO_CALLS[macro.id]}:", api, re.M), f"api.js has no {MACRO_CALLS[macro.id]}"
+
+
+@pytest.mark.parametrize("system", SYSTEM_IDS)
+def test_every_system_has_its_templates(system):
+    root = templates_root()
+    assert (root / "common" / "rules" / f"{system}.js").is_file()
+    shared = root / "common" / "runtime" / f"{system}.js"  # the table runtime, once for both VTTs, or one per VTT
+    for folder in ("foundry/scripts/runtime", "roll20/runtime"):
+        own = root / folder / f"{system}.js"
+        assert shared.is_file() or own.is_file(), own
+
+
+def test_the_registry_names_each_module_once():
+    assert len({entry.rules for entry in SYSTEMS.values()}) == len(SYSTEMS)
+    assert len({entry.narration for entry in SYSTEMS.values()}) == len(SYSTEMS)
