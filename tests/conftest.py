@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import json
 import os
-import re
 import shutil
 import subprocess
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
@@ -67,16 +68,116 @@ def run_node(*args: str, cwd: Path = ROOT, timeout: int = 300) -> subprocess.Com
     return subprocess.run([NODE, *args], capture_output=True, text=True, cwd=cwd, timeout=timeout, check=False)
 
 
-NODE_SUMMARY = re.compile(r"^# (tests|pass|fail|cancelled) (\d+)$", re.MULTILINE)
+NODE_REPORTER = ROOT / "tests" / "js" / "jsonl_reporter.mjs"
+NO_TEST_MATCHES = "^(?!)"  # a name pattern no test matches: node:test then lists every case as skipped
+NODE_TIMEOUT = 600
 
 
-def assert_node_tests_pass(test_file: Path, env: dict[str, str] | None = None) -> None:
-    """Run a node:test file and fail with its output unless every one of its tests passed"""
-    assert NODE, "node is not on PATH; the Node tests need Node 18+"
-    done = subprocess.run([NODE, "--test", "--test-reporter=tap", str(test_file)], cwd=ROOT,
-                          env={**os.environ, **(env or {})}, capture_output=True, text=True, timeout=600, check=False)
-    counts = {name: int(value) for name, value in NODE_SUMMARY.findall(done.stdout)}
-    passed = (done.returncode == 0 and counts.get("tests", 0) > 0 and counts.get("pass") == counts.get("tests")
-              and not counts.get("fail") and not counts.get("cancelled"))
-    output = f"{done.stdout[-8000:]}\n{done.stderr[-3000:]}"
-    assert passed, f"node --test {test_file.name}: exit {done.returncode}, {counts}\n{output}"
+@dataclass
+class NodeRun:
+    """What one `node --test` run of a file reported: its top-level cases by name, and everything else"""
+
+    file: Path
+    returncode: int
+    cases: dict[str, dict] = field(default_factory=dict)
+    nested: list[dict] = field(default_factory=list)
+    duplicates: list[str] = field(default_factory=list)
+    output: str = ""
+    stderr: str = ""
+
+    def tail(self) -> str:
+        """Return the end of what the file printed, for failure messages"""
+        return f"--- output ---\n{self.output[-4000:]}\n--- stderr ---\n{self.stderr[-2000:]}"
+
+
+def _node_test(test_files: list[Path], args: list[str], env: dict[str, str] | None) -> dict[Path, NodeRun]:
+    """Run node:test files in one `node --test` with the JSON-lines reporter and collect each file's records"""
+    assert NODE, "node is not on PATH; the Node tests need Node 20+"
+    done = subprocess.run([NODE, "--test", f"--test-reporter={NODE_REPORTER.as_uri()}", *args, *map(str, test_files)],
+                          cwd=ROOT, env={**os.environ, **(env or {})}, capture_output=True, text=True,
+                          encoding="utf-8", timeout=NODE_TIMEOUT, check=False)
+    runs = {path: NodeRun(path, done.returncode, stderr=done.stderr) for path in test_files}
+    output: dict[Path, list[str]] = {path: [] for path in test_files}
+    for line in done.stdout.splitlines():
+        try:
+            record = json.loads(line)
+            run = runs[Path(record["file"])]
+        except (json.JSONDecodeError, KeyError, TypeError):
+            for path in test_files:
+                output[path].append(line + "\n")
+            continue
+        if "output" in record:
+            output[run.file].append(record["output"])
+        elif record.get("nesting", 0) > 0:
+            run.nested.append(record)
+        elif record["name"] in run.cases:
+            run.duplicates.append(record["name"])
+        else:
+            run.cases[record["name"]] = record
+    for path, run in runs.items():
+        run.output = "".join(output[path])
+    return runs
+
+
+# Every node:test file a pytest module reports case by case: collection lists them all in one Node process.
+NODE_TEST_FILES = [ROOT / "tests" / folder / name for folder, name in [
+    ("foundry", "harness.test.mjs"), ("roll20", "harness.test.mjs"), ("foundry", "module.test.mjs"),
+    ("roll20", "script.test.mjs"), ("foundry", "robustness.test.mjs"), ("roll20", "robustness.test.mjs")]]
+_LISTED: dict[Path, NodeRun] = {}
+
+
+def node_cases(test_file: Path) -> list:
+    """List a node:test file's top-level cases as pytest params, without running them (once per session)
+
+    A listing that crashed, found no case or found a name twice gives one param whose test fails with the reason.
+    """
+    if test_file not in _LISTED:
+        files = [path for path in dict.fromkeys([*NODE_TEST_FILES, test_file]) if path not in _LISTED]
+        _LISTED.update(_node_test(files, [f"--test-name-pattern={NO_TEST_MATCHES}"], None))
+    listed = _LISTED[test_file]
+    unmatched = "test name does not match pattern"
+    names = [name for name, record in listed.cases.items() if record.get("reason") == unmatched]
+    if not names or len(names) != len(listed.cases) or listed.duplicates:
+        return [pytest.param(None, id="listing-failed")]
+    return [pytest.param(name, id=name) for name in names]
+
+
+def _listing_problem(test_file: Path) -> str:
+    """Explain why a file's cases could not be listed"""
+    listed = _LISTED[test_file]
+    return (f"node --test {test_file.name} could not list its cases: exit {listed.returncode}, "
+            f"cases {list(listed.cases)}, names given twice {listed.duplicates}\n{listed.tail()}")
+
+
+def run_node_tests(test_file: Path, env: dict[str, str] | None = None) -> NodeRun:
+    """Run every case of a node:test file once (call it from a module-scoped fixture)"""
+    return _node_test([test_file], [], env)[test_file]
+
+
+def assert_node_case(run: NodeRun, name: str | None) -> None:
+    """Fail with the case's own error unless Node reported it as passed; skip it if Node skipped it"""
+    if name is None:
+        pytest.fail(_listing_problem(run.file))
+    record = run.cases.get(name)
+    assert record is not None, f"node --test {run.file.name} did not report this case (exit {run.returncode}; " \
+                               f"did the file crash?)\n{run.tail()}"
+    if record["status"] in ("skip", "todo"):
+        pytest.skip(f"skipped in Node: {record.get('reason') or record['status']}")
+    if record["status"] != "pass":
+        error = record.get("error", {})
+        compared = f"\nactual:   {error['actual']}\nexpected: {error['expected']}" if "actual" in error else ""
+        nested = [f"  {r['name']}: {r.get('error', {}).get('message', '')}" for r in run.nested
+                  if r["status"] == "fail"]
+        pytest.fail(f"{error.get('message', 'failed')}{compared}\n{error.get('stack', '')}\n" + "\n".join(nested),
+                    pytrace=False)
+
+
+def assert_node_file(run: NodeRun) -> None:
+    """Fail if the run reported a case the listing did not, a name twice, or exited badly with every case passed"""
+    expected = {param.values[0] for param in node_cases(run.file)}
+    unexpected = [name for name in run.cases if name not in expected]
+    assert not unexpected, f"node --test {run.file.name} reported cases pytest did not collect: {unexpected}\n" \
+                           f"{[run.cases[name].get('error') for name in unexpected]}\n{run.tail()}"
+    assert not run.duplicates, f"node --test {run.file.name} reported these names twice: {run.duplicates}"
+    failed = [name for name, record in run.cases.items() if record["status"] == "fail"]
+    assert run.returncode == 0 or failed, f"node --test {run.file.name} exited {run.returncode}\n{run.tail()}"

@@ -2,10 +2,25 @@
 
 from __future__ import annotations
 
+import pytest
+
 from exporter.build import build_campaigns
-from tests.conftest import ROOT, assert_node_tests_pass
+from tests.conftest import ROOT, assert_node_case, assert_node_file, node_cases, run_node_tests
+
+FILE = ROOT / "tests" / "foundry" / "module.test.mjs"
 
 
-def test_module_behaviour(tmp_path):
-    build_campaigns([], tmp_path, target="foundry", make_zip=False)
-    assert_node_tests_pass(ROOT / "tests" / "foundry" / "module.test.mjs", {"MODULES_DIR": str(tmp_path)})
+@pytest.fixture(scope="module")
+def run(tmp_path_factory):
+    modules = tmp_path_factory.mktemp("foundry-modules")
+    build_campaigns([], modules, target="foundry", make_zip=False)
+    return run_node_tests(FILE, {"MODULES_DIR": str(modules)})
+
+
+@pytest.mark.parametrize("case", node_cases(FILE))
+def test_module_behaviour(case, run):
+    assert_node_case(run, case)
+
+
+def test_module_behaviour_file(run):
+    assert_node_file(run)

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-from exporter.build import build_campaigns
-from tests.conftest import ROOT, assert_node_tests_pass
+import pytest
 
+from exporter.build import build_campaigns
+from tests.conftest import ROOT, assert_node_case, assert_node_file, node_cases, run_node_tests
+
+FILE = ROOT / "tests" / "roll20" / "script.test.mjs"
 SPLIT = """id = "split-sides"
 title = "Split"
 version = "1.0.0"
@@ -14,12 +17,22 @@ side_rule = "turn-order-split"
 """
 
 
-def test_script_behaviour(tmp_path):
-    build_campaigns([], tmp_path, target="roll20", make_zip=False)
-    split = tmp_path / "split.toml"
+@pytest.fixture(scope="module")
+def run(tmp_path_factory):
+    scripts = tmp_path_factory.mktemp("roll20-scripts")
+    build_campaigns([], scripts, target="roll20", make_zip=False)
+    split = scripts / "split.toml"
     split.write_text(SPLIT, encoding="utf-8")
-    build_campaigns([split], tmp_path / "split", target="roll20", make_zip=False)
-    split_script = tmp_path / "split" / "split-sides" / "roll20" / "SplitSides.js"
+    build_campaigns([split], scripts / "split", target="roll20", make_zip=False)
+    split_script = scripts / "split" / "split-sides" / "roll20" / "SplitSides.js"
     assert split_script.is_file()
-    assert_node_tests_pass(ROOT / "tests" / "roll20" / "script.test.mjs",
-                           {"SCRIPTS_DIR": str(tmp_path), "SPLIT_SCRIPT": str(split_script)})
+    return run_node_tests(FILE, {"SCRIPTS_DIR": str(scripts), "SPLIT_SCRIPT": str(split_script)})
+
+
+@pytest.mark.parametrize("case", node_cases(FILE))
+def test_script_behaviour(case, run):
+    assert_node_case(run, case)
+
+
+def test_script_behaviour_file(run):
+    assert_node_file(run)

@@ -3,15 +3,42 @@ old or damaged saved state, a damaged turn order, a restart or reload mid-surpri
 
 from __future__ import annotations
 
+import pytest
+
 from exporter.build import build_campaigns
-from tests.conftest import ROOT, assert_node_tests_pass
+from tests.conftest import ROOT, assert_node_case, assert_node_file, node_cases, run_node_tests
+
+FOUNDRY = ROOT / "tests" / "foundry" / "robustness.test.mjs"
+ROLL20 = ROOT / "tests" / "roll20" / "robustness.test.mjs"
 
 
-def test_foundry_module_robustness(tmp_path):
-    build_campaigns([], tmp_path, target="foundry", make_zip=False)
-    assert_node_tests_pass(ROOT / "tests" / "foundry" / "robustness.test.mjs", {"MODULES_DIR": str(tmp_path)})
+@pytest.fixture(scope="module")
+def foundry_run(tmp_path_factory):
+    modules = tmp_path_factory.mktemp("foundry-modules")
+    build_campaigns([], modules, target="foundry", make_zip=False)
+    return run_node_tests(FOUNDRY, {"MODULES_DIR": str(modules)})
 
 
-def test_roll20_script_robustness(tmp_path):
-    build_campaigns([], tmp_path, target="roll20", make_zip=False)
-    assert_node_tests_pass(ROOT / "tests" / "roll20" / "robustness.test.mjs", {"SCRIPTS_DIR": str(tmp_path)})
+@pytest.fixture(scope="module")
+def roll20_run(tmp_path_factory):
+    scripts = tmp_path_factory.mktemp("roll20-scripts")
+    build_campaigns([], scripts, target="roll20", make_zip=False)
+    return run_node_tests(ROLL20, {"SCRIPTS_DIR": str(scripts)})
+
+
+@pytest.mark.parametrize("case", node_cases(FOUNDRY))
+def test_foundry_module_robustness(case, foundry_run):
+    assert_node_case(foundry_run, case)
+
+
+def test_foundry_module_robustness_file(foundry_run):
+    assert_node_file(foundry_run)
+
+
+@pytest.mark.parametrize("case", node_cases(ROLL20))
+def test_roll20_script_robustness(case, roll20_run):
+    assert_node_case(roll20_run, case)
+
+
+def test_roll20_script_robustness_file(roll20_run):
+    assert_node_file(roll20_run)

@@ -1,0 +1,249 @@
+// Combat and Combatant: turn order, the turn and round methods and their hooks (FOUNDRY.md §7,
+// https://foundryvtt.com/api/classes/foundry.documents.Combat.html).
+
+import { CONST, checkId, defineFields, env, optionalNumber, pickKnown } from "./core.mjs";
+import { Document } from "./documents.mjs";
+
+export class Combatant extends Document {
+  static documentName = "Combatant";
+
+  static _cleanData(data) {
+    const source = pickKnown("Combatant", data, [
+      "_id", "type", "actorId", "tokenId", "sceneId", "name", "img", "initiative", "hidden", "defeated", "group",
+      "system", "flags", "_stats",
+    ]);
+    const scene = env()._world.scenes.active;
+    const token = source.tokenId ? scene?.tokens.get(source.tokenId) : null;
+    return {
+      _id: checkId("Combatant", source._id ?? null),
+      type: source.type ?? "base",
+      actorId: source.actorId ?? token?.actorId ?? null,
+      tokenId: source.tokenId ?? null,
+      sceneId: source.sceneId ?? (token ? scene.id : null),
+      name: source.name ?? null,
+      img: source.img ?? null,
+      initiative: optionalNumber("Combatant", "initiative", source.initiative),
+      hidden: source.hidden ?? false,
+      defeated: source.defeated ?? false,
+      group: source.group ?? null,
+      system: source.system ?? {},
+      flags: source.flags ?? {},
+    };
+  }
+
+  static _cleanSource(source) {
+    return { ...source, initiative: optionalNumber("Combatant", "initiative", source.initiative) };
+  }
+
+  get combat() {
+    return this.parent;
+  }
+
+  get name() {
+    return this._source.name || this.token?.name || this.actor?.name || env()._softLocalize("COMBAT.UnknownCombatant");
+  }
+
+  get token() {
+    const scene = env()._world.scenes.get(this.sceneId);
+    return scene?.tokens.get(this.tokenId) ?? null;
+  }
+
+  /** The token's actor, or the world actor by id; null once deleted */
+  get actor() {
+    const token = this.token;
+    if (token) return token.actor;
+    return env()._world.actors.get(this.actorId) ?? null;
+  }
+
+  get isDefeated() {
+    return this.defeated || Boolean(this.actor?.statuses.has(env().CONFIG.specialStatusEffects.DEFEATED));
+  }
+
+  _ownershipLevel(user) {
+    return this.actor?._ownershipLevel(user) ?? CONST.DOCUMENT_OWNERSHIP_LEVELS.NONE;
+  }
+
+  _canCreate(user) {
+    return user.isGM || this.testUserPermission(user, "OWNER");
+  }
+
+  _onCreate() {
+    this.combat._refreshTurns();
+  }
+
+  _onUpdate(changed) {
+    if ("initiative" in changed) this.combat._refreshTurns();
+  }
+
+  _onDelete() {
+    this.combat._refreshTurns();
+  }
+}
+defineFields(Combatant, [
+  "type", "actorId", "tokenId", "sceneId", "img", "initiative", "hidden", "defeated", "group", "system",
+]);
+
+export class Combat extends Document {
+  static documentName = "Combat";
+  static embedded = { Combatant: "combatants" };
+  static CONFIG_SETTING = "combatTrackerConfig";
+  #turns = Object.freeze([]);
+
+  constructor(source, options) {
+    const { combatants = [], ...rest } = source;
+    super(rest, options);
+    this._embed("combatants", Combatant, combatants);
+    this.setupTurns();
+    /** FOUNDRY.md §7: CombatHistoryData {round, turn, combatantId, tokenId} */
+    this.current = this._getCurrentState();
+    this.previous = undefined;
+  }
+
+  static _cleanData(data) {
+    const source = pickKnown("Combat", data, [
+      "_id", "type", "scene", "active", "round", "turn", "combatants", "flags", "sort", "system", "_stats",
+    ]);
+    return {
+      _id: checkId("Combat", source._id ?? null),
+      type: source.type ?? "base",
+      scene: source.scene ?? env()._world.scenes.active?.id ?? null,
+      active: source.active ?? false,
+      round: optionalNumber("Combat", "round", source.round ?? 0, { integer: true, min: 0 }),
+      turn: optionalNumber("Combat", "turn", source.turn ?? null, { integer: true, min: 0 }),
+      combatants: source.combatants ?? [],
+      flags: source.flags ?? {},
+    };
+  }
+
+  static _cleanSource(source) {
+    return {
+      ...source,
+      round: optionalNumber("Combat", "round", source.round, { integer: true, min: 0 }) ?? 0,
+      turn: optionalNumber("Combat", "turn", source.turn, { integer: true, min: 0 }),
+    };
+  }
+
+  get name() {
+    return undefined;
+  }
+
+  get turns() {
+    return this.#turns;
+  }
+
+  get combatant() {
+    return this.turn === null ? undefined : this.#turns[this.turn];
+  }
+
+  /** FOUNDRY.md §7: round is 0 before the start */
+  get started() {
+    return this.#turns.length > 0 && this.round > 0;
+  }
+
+  get settings() {
+    return env().game.settings.get("core", Combat.CONFIG_SETTING);
+  }
+
+  toObject() {
+    return { ...super.toObject(), combatants: this.combatants.map((c) => c.toObject()) };
+  }
+
+  /**
+   * Order combatants: without initiative values the given order is kept; with them, descending
+   * initiative with nulls last, ties keeping the given order (harness choice).
+   */
+  setupTurns() {
+    const combatants = this.combatants.contents;
+    const value = (c) => (Number.isFinite(c.initiative) ? c.initiative : -Infinity);
+    if (combatants.some((c) => Number.isFinite(c.initiative))) combatants.sort((a, b) => value(b) - value(a));
+    this.#turns = Object.freeze(combatants);
+    return this.#turns;
+  }
+
+  /** Re-sort after combatant changes, keeping the current combatant's turn locally */
+  _refreshTurns() {
+    const currentId = this.current?.combatantId;
+    this.setupTurns();
+    if (this.turn !== null) {
+      const index = this.#turns.findIndex((c) => c.id === currentId);
+      const turn = index >= 0 ? index : Math.max(Math.min(this.turn, this.#turns.length - 1), 0);
+      if (turn !== this.turn) this._replaceSource({ ...this._source, turn });
+    }
+    this.current = this._getCurrentState();
+  }
+
+  _getCurrentState() {
+    const combatant = this.combatant;
+    return { round: this.round, turn: this.turn, combatantId: combatant?.id ?? null, tokenId: combatant?.tokenId ?? null };
+  }
+
+  /** FOUNDRY.md §7: the plural form (the singular getCombatantByToken is deprecated and not emulated) */
+  getCombatantsByToken(tokenOrId) {
+    const id = typeof tokenOrId === "string" ? tokenOrId : tokenOrId?.id;
+    return this.combatants.filter((c) => c.tokenId === id);
+  }
+
+  #assertStarted(method) {
+    if (!this.started) throw new Error(`harness: Combat#${method} before startCombat() is not emulated`);
+  }
+
+  /** FOUNDRY.md §7: combatStart(combat, updateData) fires on the initiating client before the update */
+  async startCombat() {
+    const updateData = { round: 1, turn: 0 };
+    env()._initiatingHook("combatStart", this, updateData);
+    return this.update(updateData);
+  }
+
+  /** FOUNDRY.md §7: combatTurn(combat, updateData, updateOptions) before the update; skips the defeated if set */
+  async nextTurn() {
+    this.#assertStarted("nextTurn");
+    const skip = this.settings.skipDefeated;
+    let next = null;
+    for (let i = (this.turn ?? -1) + 1; i < this.#turns.length; i++) {
+      if (skip && this.#turns[i].isDefeated) continue;
+      next = i;
+      break;
+    }
+    if (next === null) return this.nextRound();
+    const updateData = { round: this.round, turn: next };
+    const updateOptions = { direction: 1, advanceTime: env().CONFIG.time.turnTime };
+    env()._initiatingHook("combatTurn", this, updateData, updateOptions);
+    return this.update(updateData, updateOptions);
+  }
+
+  /** FOUNDRY.md §7: combatRound(combat, updateData, updateOptions) before the update */
+  async nextRound() {
+    this.#assertStarted("nextRound");
+    let turn = 0;
+    if (this.settings.skipDefeated) turn = Math.max(this.#turns.findIndex((c) => !c.isDefeated), 0);
+    const { turnTime, roundTime } = env().CONFIG.time;
+    const advanceTime = Math.max(this.#turns.length - (this.turn ?? 0), 0) * turnTime + roundTime;
+    const updateData = { round: this.round + 1, turn };
+    const updateOptions = { direction: 1, advanceTime };
+    env()._initiatingHook("combatRound", this, updateData, updateOptions);
+    return this.update(updateData, updateOptions);
+  }
+
+  _canUpdate(user, diff) {
+    if (user.isGM) return true;
+    // Players may advance the turn when they own the current combatant (harness choice)
+    const keys = Object.keys(diff).filter((key) => key !== "_id");
+    const turnOnly = keys.every((key) => key === "round" || key === "turn");
+    return turnOnly && Boolean(this.combatant?.testUserPermission(user, "OWNER"));
+  }
+
+  /** FOUNDRY.md §7: combatTurnChange(combat, prior, current) on all clients after updateCombat */
+  _onUpdate(changed, options, userId) {
+    const prior = this.current;
+    this.current = this._getCurrentState();
+    const stateChanged = ["round", "turn", "combatantId"].some((key) => prior[key] !== this.current[key]);
+    if (stateChanged) this.previous = prior;
+    const turnChange = () => env().Hooks.callAll("combatTurnChange", this, prior, this.current);
+    if (stateChanged && env().options.turnChangeFirst) turnChange();
+    return () => {
+      if (stateChanged && !env().options.turnChangeFirst) turnChange();
+      if (options.advanceTime) env()._advanceWorldTime(options.advanceTime, options, userId);
+    };
+  }
+}
+defineFields(Combat, ["type", "scene", "active", "round", "turn"]);

@@ -1,0 +1,612 @@
+// Documents: the base class (flags, ownership, update/delete through the database) and the User, Actor,
+// ActiveEffect, Scene and Token documents. Sources: FOUNDRY.md §3-§6, https://foundryvtt.com/api/.
+
+import {
+  CONST, DocumentCollection, checkId, deepClone, deepFreeze, defineFields, env, getProperty, isPlainObject,
+  optionalNumber, pickKnown, randomID, requireString, validationError,
+} from "./core.mjs";
+
+/** The error core reports when the server refuses a write */
+export function permissionError(user, action, documentName, id) {
+  return new Error(`User ${user?.name ?? "unknown"} lacks permission to ${action} ${documentName} [${id}]`);
+}
+
+export class Document {
+  static documentName = "Document";
+  static embedded = {};
+
+  #source;
+
+  constructor(source = {}, { parent = null } = {}) {
+    this.#source = deepFreeze(source);
+    Object.defineProperty(this, "parent", { value: parent, enumerable: false });
+  }
+
+  /** Clean and validate creation data; subclasses define their schema */
+  static _cleanData(data) {
+    return data;
+  }
+
+  /** Clean and validate a whole source after an update is merged into it */
+  static _cleanSource(source) {
+    return source;
+  }
+
+  get _source() {
+    return this.#source;
+  }
+
+  _replaceSource(next) {
+    this.#source = deepFreeze(next);
+  }
+
+  get id() {
+    return this.#source._id ?? null;
+  }
+
+  get _id() {
+    return this.#source._id ?? null;
+  }
+
+  get name() {
+    return this.#source.name;
+  }
+
+  get flags() {
+    return this.#source.flags;
+  }
+
+  get documentName() {
+    return this.constructor.documentName;
+  }
+
+  get uuid() {
+    const own = `${this.documentName}.${this.id}`;
+    return this.parent ? `${this.parent.uuid}.${own}` : own;
+  }
+
+  /** The collection this document lives in */
+  get collection() {
+    if (this.parent) return this.parent.getEmbeddedCollection(this.documentName);
+    return env()._worldCollection(this.documentName);
+  }
+
+  testUserPermission(user, permission, { exact = false } = {}) {
+    if (!user) return false;
+    const level = typeof permission === "string" ? CONST.DOCUMENT_OWNERSHIP_LEVELS[permission] : permission;
+    if (user.isGM) return true;
+    const actual = this._ownershipLevel(user);
+    return exact ? actual === level : actual >= level;
+  }
+
+  _ownershipLevel(user) {
+    if (this.parent) return this.parent._ownershipLevel(user);
+    const ownership = this.#source.ownership ?? {};
+    const explicit = ownership[user.id];
+    const inherit = explicit === undefined || explicit === CONST.DOCUMENT_OWNERSHIP_LEVELS.INHERIT;
+    return inherit ? ownership.default ?? CONST.DOCUMENT_OWNERSHIP_LEVELS.NONE : explicit;
+  }
+
+  toObject() {
+    return deepClone(this.#source);
+  }
+
+  toJSON() {
+    return this.toObject();
+  }
+
+  /** FOUNDRY.md §3: flags are namespaced by an active package id; other scopes throw */
+  getFlag(scope, key) {
+    env()._assertFlagScope(scope);
+    return getProperty(this.#source.flags?.[scope], key);
+  }
+
+  async setFlag(scope, key, value) {
+    env()._assertFlagScope(scope);
+    return this.update({ [`flags.${scope}.${key}`]: value });
+  }
+
+  async unsetFlag(scope, key) {
+    env()._assertFlagScope(scope);
+    const parts = key.split(".");
+    const last = parts.pop();
+    return this.update({ [["flags", scope, ...parts, `-=${last}`].join(".")]: null });
+  }
+
+  async update(data = {}, operation = {}) {
+    const [updated] = await env()._updateDocuments([{ doc: this, changes: data }], operation);
+    return updated;
+  }
+
+  async delete(operation = {}) {
+    const [deleted] = await env()._deleteDocuments([this], operation);
+    return deleted;
+  }
+
+  static async create(data, operation = {}) {
+    const created = await env()._createDocuments(this, [data], operation);
+    return created[0];
+  }
+
+  getEmbeddedCollection(embeddedName) {
+    const field = this.constructor.embedded[embeddedName];
+    if (!field) throw new Error(`${embeddedName} is not an embedded Document type within ${this.documentName}`);
+    return this[field];
+  }
+
+  async createEmbeddedDocuments(embeddedName, data = [], operation = {}) {
+    this.getEmbeddedCollection(embeddedName);
+    return env()._createDocuments(env()._documentClass(embeddedName), data, { ...operation, parent: this });
+  }
+
+  async updateEmbeddedDocuments(embeddedName, updates = [], operation = {}) {
+    const collection = this.getEmbeddedCollection(embeddedName);
+    const entries = updates.map(({ _id, ...changes }) => {
+      const doc = collection.get(_id);
+      if (!doc) throw new Error(`${embeddedName} [${_id}] does not exist in the ${this.documentName} [${this.id}]`);
+      return { doc, changes };
+    });
+    return env()._updateDocuments(entries, operation);
+  }
+
+  async deleteEmbeddedDocuments(embeddedName, ids = [], operation = {}) {
+    const collection = this.getEmbeddedCollection(embeddedName);
+    const docs = ids.map((id) => {
+      const doc = collection.get(id);
+      if (!doc) throw new Error(`${embeddedName} [${id}] does not exist in the ${this.documentName} [${this.id}]`);
+      return doc;
+    });
+    return env()._deleteDocuments(docs, operation);
+  }
+
+  /** Build an embedded collection from source data, as the world loads it */
+  _embed(field, cls, entries) {
+    Object.defineProperty(this, field, { value: new DocumentCollection(), enumerable: true });
+    for (const data of entries) {
+      const doc = new cls(cls._cleanData({ ...data, _id: data._id ?? randomID() }), { parent: this });
+      this[field]._set(doc.id, doc);
+    }
+  }
+
+  // Lifecycle callbacks; permission checks run "on the server" with the requesting user
+  _preCreate() {}
+  _onCreate() {}
+  _onUpdate() {}
+  _onDelete() {}
+
+  _canCreate(user) {
+    return user.isGM;
+  }
+
+  _canUpdate(user) {
+    return this.testUserPermission(user, "OWNER");
+  }
+
+  _canDelete(user) {
+    return this.testUserPermission(user, "OWNER");
+  }
+}
+defineFields(Document, ["ownership"]);
+
+export class User extends Document {
+  static documentName = "User";
+  #active;
+
+  constructor(source, options) {
+    const { active = false, ...rest } = source;
+    super(rest, options);
+    this.#active = Boolean(active);
+  }
+
+  static _cleanData(data) {
+    const role = data.role ?? (data.isGM ? CONST.USER_ROLES.GAMEMASTER : CONST.USER_ROLES.PLAYER);
+    if (data.isGM !== undefined && Boolean(data.isGM) !== role >= CONST.USER_ROLES.ASSISTANT) {
+      throw validationError("User", "role", `role ${role} contradicts isGM ${data.isGM}`);
+    }
+    return {
+      _id: requireString("User", "_id", data.id ?? data._id),
+      name: requireString("User", "name", data.name),
+      role,
+      character: data.character ?? null,
+      flags: data.flags ?? {},
+      active: data.active ?? false,
+    };
+  }
+
+  get active() {
+    return this.#active;
+  }
+
+  _setActive(active) {
+    this.#active = Boolean(active);
+  }
+
+  /** Assistants count as GMs (https://foundryvtt.com/api/classes/foundry.documents.User.html#isGM) */
+  get isGM() {
+    return this.role >= CONST.USER_ROLES.ASSISTANT;
+  }
+
+  get isSelf() {
+    return this.id === env().localUserId;
+  }
+
+  get character() {
+    const id = this._source.character;
+    return id ? env()._world.actors.get(id) ?? null : null;
+  }
+
+  _canUpdate(user) {
+    return user.isGM || user.id === this.id;
+  }
+}
+defineFields(User, ["role"]);
+
+const STATUS_EFFECT_FIELDS = ["id", "hud", "order"];
+const EFFECT_KEYS = [
+  "_id", "name", "img", "type", "system", "changes", "disabled", "duration", "description", "origin",
+  "tint", "transfer", "statuses", "sort", "flags", "_stats",
+];
+// FOUNDRY.md §5: the V12/V13 duration shape; V14's {value, units, expiry, expired} is not valid here
+const DURATION_KEYS = ["startTime", "seconds", "combat", "rounds", "turns", "startRound", "startTurn"];
+
+export class ActiveEffect extends Document {
+  static documentName = "ActiveEffect";
+
+  /** FOUNDRY.md §5: legacy label/icon are migrated with a deprecation warning */
+  static _migrate(data) {
+    if ("label" in data) {
+      env()._deprecate("ActiveEffect", `ActiveEffect "label" is deprecated in favour of "name" (FOUNDRY.md §5)`);
+      if (data.name === undefined) data.name = data.label;
+      delete data.label;
+    }
+    if ("icon" in data) {
+      env()._deprecate("ActiveEffect", `ActiveEffect "icon" is deprecated in favour of "img" (FOUNDRY.md §5)`);
+      if (data.img === undefined) data.img = data.icon;
+      delete data.icon;
+    }
+    return data;
+  }
+
+  static _cleanData(data) {
+    const source = pickKnown("ActiveEffect", this._migrate({ ...data }), EFFECT_KEYS);
+    return this._validate({
+      _id: checkId("ActiveEffect", source._id ?? null),
+      name: source.name,
+      img: source.img ?? null,
+      type: source.type ?? "base",
+      system: source.system ?? {},
+      changes: source.changes ?? [],
+      disabled: source.disabled ?? false,
+      duration: source.duration ?? {},
+      description: source.description ?? "",
+      origin: source.origin ?? null,
+      tint: source.tint ?? "#ffffff",
+      transfer: source.transfer ?? true, // FOUNDRY.md §5: schema default true
+      statuses: source.statuses ?? [],
+      sort: source.sort ?? 0,
+      flags: source.flags ?? {},
+    });
+  }
+
+  /** FOUNDRY.md §5: the field types and change modes of an ActiveEffect */
+  static _validate(source) {
+    const name = "ActiveEffect";
+    requireString(name, "name", source.name);
+    if (!Array.isArray(source.changes)) throw validationError(name, "changes", "must be an array");
+    const modes = Object.values(CONST.ACTIVE_EFFECT_MODES);
+    source.changes = source.changes.map((change, i) => {
+      if (!isPlainObject(change)) throw validationError(name, `changes.${i}`, "must be an object");
+      const mode = change.mode ?? CONST.ACTIVE_EFFECT_MODES.ADD;
+      if (!modes.includes(mode)) {
+        throw validationError(name, `changes.${i}.mode`, `${mode} is not a valid ACTIVE_EFFECT_MODES value`);
+      }
+      return {
+        key: requireString(name, `changes.${i}.key`, change.key),
+        value: String(change.value ?? ""),
+        mode,
+        priority: optionalNumber(name, `changes.${i}.priority`, change.priority),
+      };
+    });
+    if (!isPlainObject(source.duration)) throw validationError(name, "duration", "must be an object");
+    const duration = pickKnown("ActiveEffect.duration", source.duration, DURATION_KEYS);
+    const count = (key) => optionalNumber(name, `duration.${key}`, duration[key], { integer: true, min: 0 });
+    source.duration = {
+      startTime: optionalNumber(name, "duration.startTime", duration.startTime),
+      seconds: count("seconds"),
+      combat: duration.combat ?? null,
+      rounds: count("rounds"),
+      turns: count("turns"),
+      startRound: count("startRound"),
+      startTurn: count("startTurn"),
+    };
+    const statuses = source.statuses instanceof Set ? [...source.statuses] : source.statuses;
+    if (!Array.isArray(statuses) || statuses.some((s) => typeof s !== "string" || !s)) {
+      throw validationError(name, "statuses", "must be an array of status ids");
+    }
+    source.statuses = [...new Set(statuses)];
+    for (const key of ["disabled", "transfer"]) {
+      if (typeof source[key] !== "boolean") throw validationError(name, key, "must be a boolean");
+    }
+    for (const key of ["img", "origin", "tint"]) {
+      if (source[key] !== null && typeof source[key] !== "string") {
+        throw validationError(name, key, "must be a string or null");
+      }
+    }
+    if (source.duration.combat !== null && typeof source.duration.combat !== "string") {
+      throw validationError(name, "duration.combat", "must be a Combat id or null");
+    }
+    if (typeof source.description !== "string") throw validationError(name, "description", "must be a string");
+    for (const key of ["flags", "system"]) {
+      if (!isPlainObject(source[key])) throw validationError(name, key, "must be an object");
+    }
+    return source;
+  }
+
+  static _cleanSource(source) {
+    return this._cleanData(source);
+  }
+
+  /**
+   * Build an unsaved effect from a CONFIG.statusEffects entry (FOUNDRY.md §6). An entry that lists
+   * extra statuses must carry a static _id.
+   */
+  static async fromStatusEffect(statusId, options = {}) {
+    const status = env().CONFIG.statusEffects.find((entry) => entry.id === statusId);
+    if (!status) throw new Error(`Invalid status ID "${statusId}" provided to ActiveEffect#fromStatusEffect`);
+    const data = deepClone(status);
+    for (const key of STATUS_EFFECT_FIELDS) delete data[key];
+    this._migrate(data);
+    const statuses = new Set([statusId, ...(data.statuses ?? [])]);
+    if (statuses.size > 1 && !data._id) {
+      throw new Error(`Status effect "${statusId}" lists additional statuses but has no static _id (FOUNDRY.md §6)`);
+    }
+    data.statuses = [...statuses];
+    data.name = env()._softLocalize(data.name);
+    return new this(this._cleanData(data), options);
+  }
+
+  get statuses() {
+    return new Set(this._source.statuses);
+  }
+
+  get label() {
+    env()._deprecate("ActiveEffect", "ActiveEffect#label is deprecated in favour of ActiveEffect#name (FOUNDRY.md §5)");
+    return this.name;
+  }
+
+  get icon() {
+    env()._deprecate("ActiveEffect", "ActiveEffect#icon is deprecated in favour of ActiveEffect#img (FOUNDRY.md §5)");
+    return this.img;
+  }
+
+  get active() {
+    return !this.disabled;
+  }
+
+  /** FOUNDRY.md §5: temporary means a rounds, turns or seconds duration */
+  get isTemporary() {
+    const { seconds, rounds, turns } = this._source.duration;
+    return Boolean(seconds || rounds || turns);
+  }
+
+  /** Stored duration plus the display-only type and remaining (FOUNDRY.md §5); core never expires it (§8) */
+  get duration() {
+    const stored = this._source.duration;
+    const derived = { ...stored, type: "none", remaining: null };
+    if (stored.seconds) {
+      derived.type = "seconds";
+      derived.remaining = (stored.startTime ?? 0) + stored.seconds - env().worldTime;
+    } else if (stored.rounds || stored.turns) {
+      derived.type = "turns";
+      const combat = env()._world.combats.get(stored.combat) ?? env()._world.combats.active;
+      const count = Math.max(combat?.turns.length ?? 1, 1);
+      const end = (stored.startRound ?? 0) + (stored.rounds ?? 0) + ((stored.startTurn ?? 0) + (stored.turns ?? 0)) / count;
+      const now = combat ? combat.round + (combat.turn ?? 0) / count : end;
+      derived.remaining = end - now;
+    }
+    return Object.freeze(derived);
+  }
+
+  /** FOUNDRY.md §5: core fills startTime, plus combat/startRound/startTurn when a combat exists */
+  _preCreate() {
+    if (!(this.parent instanceof Actor)) return;
+    const duration = { ...this._source.duration };
+    duration.startTime ??= env().worldTime;
+    const combat = env()._world.combats.active;
+    if (combat) {
+      duration.combat ??= combat.id;
+      duration.startRound ??= combat.round;
+      duration.startTurn ??= combat.turn ?? 0;
+    }
+    this._replaceSource({ ...this._source, duration });
+  }
+
+  _canCreate(user) {
+    return this.testUserPermission(user, "OWNER");
+  }
+}
+defineFields(ActiveEffect, [
+  "img", "type", "system", "changes", "disabled", "description", "origin", "tint", "transfer", "sort",
+]);
+
+export class Actor extends Document {
+  static documentName = "Actor";
+  static embedded = { ActiveEffect: "effects" };
+
+  constructor(source, options) {
+    const { effects = [], ...rest } = source;
+    super(rest, options);
+    this._embed("effects", ActiveEffect, effects);
+  }
+
+  static _cleanData(data) {
+    const source = pickKnown("Actor", data, [
+      "_id", "name", "type", "img", "system", "flags", "ownership", "effects", "items", "folder", "sort",
+      "prototypeToken", "_stats",
+    ]);
+    return {
+      _id: checkId("Actor", source._id ?? null),
+      name: requireString("Actor", "name", source.name),
+      type: requireString("Actor", "type", source.type),
+      img: source.img ?? "icons/svg/mystery-man.svg",
+      system: source.system ?? {},
+      flags: source.flags ?? {},
+      ownership: source.ownership ?? { default: CONST.DOCUMENT_OWNERSHIP_LEVELS.NONE },
+      effects: source.effects ?? [],
+    };
+  }
+
+  /** Status ids of the actor's enabled effects */
+  get statuses() {
+    const statuses = new Set();
+    for (const effect of this.effects) if (effect.active) for (const id of effect.statuses) statuses.add(id);
+    return statuses;
+  }
+
+  toObject() {
+    return { ...super.toObject(), effects: this.effects.map((effect) => effect.toObject()) };
+  }
+
+  /**
+   * FOUNDRY.md §6: returns the created ActiveEffect, true (present and active requested), false
+   * (removed) or undefined (nothing changed); an unknown id throws. The overlay option is not emulated.
+   */
+  async toggleStatusEffect(statusId, { active, overlay = false } = {}) {
+    if (overlay) throw new Error("harness: toggleStatusEffect({overlay: true}) is not emulated");
+    const status = env().CONFIG.statusEffects.find((entry) => entry.id === statusId);
+    if (!status) throw new Error(`Invalid status ID "${statusId}" provided to Actor#toggleStatusEffect`);
+    const existing = [];
+    if (status._id) {
+      if (this.effects.has(status._id)) existing.push(status._id);
+    } else {
+      for (const effect of this.effects) {
+        const statuses = effect.statuses;
+        if (statuses.size === 1 && statuses.has(statusId)) existing.push(effect.id);
+      }
+    }
+    if (existing.length) {
+      if (active) return true;
+      await this.deleteEmbeddedDocuments("ActiveEffect", existing);
+      return false;
+    }
+    if (active === false) return undefined;
+    const effect = await ActiveEffect.fromStatusEffect(statusId);
+    return ActiveEffect.create(effect, { parent: this, keepId: true });
+  }
+}
+defineFields(Actor, ["type", "img", "system"]);
+
+export class Scene extends Document {
+  static documentName = "Scene";
+  static embedded = { Token: "tokens" };
+
+  constructor(source, options) {
+    const { tokens = [], ...rest } = source;
+    super(rest, options);
+    this._embed("tokens", TokenDocument, tokens);
+  }
+
+  static _cleanData(data) {
+    return {
+      _id: checkId("Scene", data._id ?? null),
+      name: requireString("Scene", "name", data.name),
+      active: data.active ?? false,
+      flags: data.flags ?? {},
+    };
+  }
+
+  toObject() {
+    return { ...super.toObject(), tokens: this.tokens.map((token) => token.toObject()) };
+  }
+}
+defineFields(Scene, ["active"]);
+
+export class TokenDocument extends Document {
+  static documentName = "Token";
+
+  static _cleanData(data) {
+    const source = pickKnown("Token", data, [
+      "_id", "name", "actorId", "actorLink", "disposition", "hidden", "x", "y", "elevation", "texture", "flags", "_stats",
+    ]);
+    if (source.actorLink === false) throw new Error("harness: unlinked (synthetic-actor) tokens are not emulated");
+    // (harness choice) new tokens default to HOSTILE when no disposition is given
+    const disposition = source.disposition ?? CONST.TOKEN_DISPOSITIONS.HOSTILE;
+    if (!Object.values(CONST.TOKEN_DISPOSITIONS).includes(disposition)) {
+      throw validationError("Token", "disposition", `${disposition} is not a valid TOKEN_DISPOSITIONS value`);
+    }
+    return {
+      _id: checkId("Token", source._id ?? null),
+      name: requireString("Token", "name", source.name),
+      actorId: source.actorId ?? null,
+      actorLink: true,
+      disposition,
+      hidden: source.hidden ?? false,
+      x: source.x ?? 0,
+      y: source.y ?? 0,
+      elevation: source.elevation ?? 0,
+      flags: source.flags ?? {},
+    };
+  }
+
+  /** A linked token's actor is the world actor; null once that actor is deleted */
+  get actor() {
+    return env()._world.actors.get(this.actorId) ?? null;
+  }
+
+  _ownershipLevel(user) {
+    return this.actor?._ownershipLevel(user) ?? CONST.DOCUMENT_OWNERSHIP_LEVELS.NONE;
+  }
+
+  _canDelete(user) {
+    return user.isGM;
+  }
+}
+defineFields(TokenDocument, ["actorId", "actorLink", "disposition", "hidden", "x", "y", "elevation"]);
+
+// ---------------------------------------------------------------------------------------------
+// CONFIG.statusEffects (FOUNDRY.md §6)
+
+/** The V13 core list: id, the EFFECT.Status* name key, the icons/svg file */
+const CORE_STATUS_EFFECTS = `dead Dead skull, unconscious Unconscious unconscious, sleep Asleep sleep, stun Stunned daze,
+  prone Prone falling, restrain Restrained net, paralysis Paralysis paralysis, fly Flying wing, blind Blind blind,
+  deaf Deaf deaf, silence Silenced silenced, fear Fear terror, burning Burning fire, frozen Frozen frozen,
+  shock Shocked lightning, corrode Corrode acid, bleeding Bleeding blood, disease Disease biohazard,
+  poison Poison poison, curse Cursed sun, regen Regen regen, degen Degen degen, hover Hover wingfoot,
+  burrow Burrow mole, upgrade Upgrade upgrade, downgrade Downgrade downgrade, invisible Invisible invisible,
+  target Target target, eye Marked eye, bless Blessed angel, fireShield FireShield fire-shield,
+  coldShield IceShield ice-shield, magicShield MagicShield mage-shield, holyShield HolyShield holy-shield`
+  .split(",").map((entry) => entry.trim().split(" "));
+
+/** The English names of the core statuses, which the emulated core localizes */
+export const CORE_STATUS_NAMES = {
+  StatusDead: "Dead", StatusUnconscious: "Unconscious", StatusAsleep: "Asleep", StatusStunned: "Stunned",
+  StatusProne: "Prone", StatusRestrained: "Restrained", StatusParalysis: "Paralysis", StatusFlying: "Flying",
+  StatusBlind: "Blind", StatusDeaf: "Deaf", StatusSilenced: "Silenced", StatusFear: "Fear",
+  StatusBurning: "Burning", StatusFrozen: "Frozen", StatusShocked: "Shocked", StatusCorrode: "Corrode",
+  StatusBleeding: "Bleeding", StatusDisease: "Disease", StatusPoison: "Poison", StatusCursed: "Cursed",
+  StatusRegen: "Regeneration", StatusDegen: "Degeneration", StatusHover: "Hover", StatusBurrow: "Burrow",
+  StatusUpgrade: "Upgrade", StatusDowngrade: "Downgrade", StatusInvisible: "Invisible", StatusTarget: "Target",
+  StatusMarked: "Marked", StatusBlessed: "Blessed", StatusFireShield: "Fire Shield", StatusIceShield: "Ice Shield",
+  StatusMagicShield: "Magic Shield", StatusHolyShield: "Holy Shield",
+};
+
+/** A fresh copy of the core status list */
+export function coreStatusEffects() {
+  return CORE_STATUS_EFFECTS.map(([id, key, icon]) => ({ id, name: `EFFECT.Status${key}`, img: `icons/svg/${icon}.svg` }));
+}
+
+/** A GURPS-Game-Aid-like list; GGA replaces CONFIG.statusEffects at init (FOUNDRY.md §6) */
+export function gurpsStatusEffects() {
+  const entries = [
+    ["shock1", "Shock 1"], ["shock2", "Shock 2"], ["shock3", "Shock 3"], ["shock4", "Shock 4"],
+    ["stun", "Stunned"], ["mentalstun", "Mental Stun"], ["reeling", "Reeling"], ["tired", "Tired"],
+    ["collapse", "Collapse"], ["unconscious", "Unconscious"], ["dead", "Dead"], ["prone", "Prone"],
+    ["kneel", "Kneeling"], ["crouch", "Crouching"], ["sit", "Sitting"], ["crawl", "Crawling"],
+  ];
+  return entries.map(([id, name]) => ({
+    id,
+    name,
+    img: `systems/gurps/icons/statuses/${id}.webp`,
+    flags: { gurps: { effect: { type: "status" } } },
+  }));
+}

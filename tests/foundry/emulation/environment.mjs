@@ -1,0 +1,458 @@
+// FoundryEnvironment wires the parts into one emulated client: the globals, the start-up sequence, the
+// users and other clients, world time, and the records tests assert on.
+
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+
+import { CONST, Collection, acting, deepClone, installedEnv, mergeInto, requireString, serverRoundTrip, setInstalled, utils } from "./core.mjs";
+import { ChatMessage } from "./chat.mjs";
+import { Combatant } from "./combat.mjs";
+import { Database } from "./database.mjs";
+import { DiceScript, Roll } from "./dice.mjs";
+import { ActiveEffect, TokenDocument, coreStatusEffects, gurpsStatusEffects } from "./documents.mjs";
+import { createHooks } from "./hooks.mjs";
+import { createI18n, loadTranslations, softLocalize } from "./i18n.mjs";
+import { createSettings } from "./settings.mjs";
+import { DialogV2, createNotifications } from "./ui.mjs";
+import { createWorld, worldHelpers } from "./world.mjs";
+
+const WORLD_COLLECTIONS = { Actor: "actors", Combat: "combats", Scene: "scenes", ChatMessage: "messages", User: "users" };
+const EMBEDDED_CLASSES = { ActiveEffect, Combatant, Token: TokenDocument };
+
+/** The globals a module sees; the product reads Hooks, game, CONFIG, CONST, foundry, ui, Roll and ChatMessage */
+const GLOBAL_NAMES = ["Hooks", "game", "CONFIG", "CONST", "foundry", "ui", "Roll", "ChatMessage"];
+
+export class FoundryEnvironment {
+  // Records for assertions
+  errors = [];
+  notifications = [];
+  messages = [];
+  dialogs = [];
+  dialogAnswers = [];
+  missingI18n = [];
+  fallbackI18n = [];
+  earlyI18n = [];
+  i18nFormatErrors = [];
+  deprecations = [];
+  warnings = [];
+  writes = [];
+  deniedWrites = [];
+  hookCalls = [];
+
+  /** How far start-up has got: booted, Documents and Settings ready (setup), translations, ready */
+  phase = { booted: false, documents: false, translations: false, ready: false };
+  _activity = 0;
+  _inflight = 0;
+  #pending = new Set();
+  #tmpDirs = [];
+  #langFiles = {};
+
+  constructor(options) {
+    this.options = options;
+    this._worldTime = options.worldTime;
+    this._world = createWorld(options.users);
+    this._localUserId = options.userId ?? this._world.users.find((u) => u.isGM)?.id ?? this._world.users.contents[0]?.id;
+    if (!this._world.users.has(this._localUserId)) throw new Error(`userId "${this._localUserId}" is not one of the users`);
+    this._world.users.get(this._localUserId)._setActive(true);
+    this.db = new Database(this);
+    this.dice = new DiceScript(options.randomUniform);
+    this.Hooks = createHooks(this);
+    this.CONFIG = {
+      statusEffects: coreStatusEffects(),
+      // FOUNDRY.md §6
+      specialStatusEffects: {
+        DEFEATED: "dead", INVISIBLE: "invisible", BLIND: "blind", BURROW: "burrow", HOVER: "hover", FLY: "fly",
+      },
+      Dice: { randomUniform: () => this.dice.uniform() },
+      time: { turnTime: 0, roundTime: 6 },
+    };
+    this.foundry = { utils, applications: { api: { DialogV2 } } };
+    this.ui = {};
+    this.game = this.#makeGame();
+    if (options.systemId === "gurps") {
+      // The system's scripts load before any module's, so its init hook is registered first (FOUNDRY.md §6)
+      this.Hooks.once("init", () => {
+        this.CONFIG.statusEffects = gurpsStatusEffects();
+      });
+    }
+  }
+
+  get localUserId() {
+    return this._localUserId;
+  }
+
+  get worldTime() {
+    return this._worldTime;
+  }
+
+  get booted() {
+    return this.phase.booted;
+  }
+
+  /** Faces scripted with scriptDice that no Die has drawn yet */
+  get pendingDice() {
+    return this.dice.pending;
+  }
+
+  /** Queue the faces the next Die terms draw, in order */
+  scriptDice(...faces) {
+    this.dice.push(faces);
+  }
+
+  /**
+   * Throw if anything was recorded that correct module code never causes: hook errors, missing or
+   * early translations, deprecations, dropped fields, denied writes, unused dialog answers or dice.
+   */
+  assertClean() {
+    const problems = {
+      errors: this.errors.map((e) => `${e.hook}: ${e.error?.message ?? e.error}`),
+      missingI18n: this.missingI18n,
+      earlyI18n: this.earlyI18n,
+      i18nFormatErrors: this.i18nFormatErrors,
+      deprecations: this.deprecations.map((d) => d.message),
+      warnings: this.warnings,
+      deniedWrites: this.deniedWrites,
+      unusedDialogAnswers: this.dialogAnswers,
+      unusedDice: this.pendingDice,
+    };
+    const found = Object.entries(problems).filter(([, list]) => list.length);
+    if (found.length) {
+      const lines = found.map(([name, list]) => `  ${name}: ${JSON.stringify(list)}`);
+      throw new Error(`The Foundry emulation recorded problems:\n${lines.join("\n")}`);
+    }
+  }
+
+  // -- globals -------------------------------------------------------------------------------
+
+  _install() {
+    const values = { Hooks: this.Hooks, game: this.game, CONFIG: this.CONFIG, CONST, foundry: this.foundry, ui: this.ui, Roll, ChatMessage };
+    for (const name of GLOBAL_NAMES) {
+      Object.defineProperty(globalThis, name, { value: values[name], configurable: true, writable: true });
+    }
+    setInstalled(this);
+  }
+
+  /** Remove the globals and temporary module copies */
+  teardown() {
+    if (installedEnv() === this) {
+      for (const name of GLOBAL_NAMES) delete globalThis[name];
+      setInstalled(null);
+    }
+    for (const dir of this.#tmpDirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+  }
+
+  // -- hook bookkeeping ----------------------------------------------------------------------
+
+  _recordHookError(hook, fn, error, async = false) {
+    this.errors.push({ hook, error, async });
+    if (!this.options.quiet) {
+      const what = async ? "Unhandled rejection from hooked function" : "Error thrown in hooked function";
+      console.error(`${what} '${fn?.name ?? ""}' for hook '${hook}'`, error);
+    }
+  }
+
+  /** Follow a handler's promise so settle() waits for it and a rejection is recorded */
+  _track(promise, hook, fn) {
+    const tracked = Promise.resolve(promise).then(
+      () => undefined,
+      (error) => this._recordHookError(hook, fn, error, true),
+    );
+    this.#pending.add(tracked);
+    tracked.finally(() => this.#pending.delete(tracked));
+  }
+
+  /** FOUNDRY.md §7: hooks that only the initiating client fires are skipped for remote requests */
+  _initiatingHook(hook, ...args) {
+    if (this._isRemote()) return true;
+    return this.Hooks.callAll(hook, ...args);
+  }
+
+  /** Wait until no hook promise, database request or follow-up activity is pending */
+  async settle({ maxTicks = 1000 } = {}) {
+    let quiet = 0;
+    for (let i = 0; i < maxTicks; i++) {
+      if (this.#pending.size) await Promise.allSettled([...this.#pending]);
+      const before = this._activity;
+      await serverRoundTrip();
+      if (!this.#pending.size && this._inflight === 0 && before === this._activity) {
+        if (++quiet >= 2) return;
+      } else quiet = 0;
+    }
+    throw new Error(`env.settle(): still busy after ${maxTicks} ticks (a hook loop?)`);
+  }
+
+  // -- users and clients ---------------------------------------------------------------------
+
+  _actingUserId() {
+    return acting.getStore()?.userId ?? this._localUserId;
+  }
+
+  _isRemote() {
+    return this._actingUserId() !== this._localUserId;
+  }
+
+  /** Make this process the client of another user (switch before loadModule to boot as them) */
+  switchUser(userId) {
+    const user = this._world.users.get(userId);
+    if (!user) throw new Error(`switchUser: no user "${userId}"`);
+    this._localUserId = userId;
+    user._setActive(true);
+    return user;
+  }
+
+  /** Connect or disconnect a user; fires userConnected(user, connected) on this client */
+  setUserActive(userId, active) {
+    const user = this._world.users.get(userId);
+    if (!user) throw new Error(`setUserActive: no user "${userId}"`);
+    if (userId === this._localUserId && !active) throw new Error("setUserActive: the local user stays connected");
+    user._setActive(active);
+    if (this.phase.documents) this.Hooks.callAll("userConnected", user, Boolean(active));
+    return user;
+  }
+
+  /**
+   * Emulate another client's request: document changes made inside fn are attributed to userId,
+   * are permission-checked as that user, and only the hooks that fire on every client run here.
+   */
+  async remote(userId, fn) {
+    const user = this._world.users.get(userId);
+    if (!user) throw new Error(`remote: no user "${userId}"`);
+    if (!user.active) throw new Error(`remote: user "${user.name}" is not connected (setUserActive first)`);
+    if (userId === this._localUserId) throw new Error("remote: that is the local user; call fn directly");
+    return acting.run({ userId }, fn);
+  }
+
+  // -- boot ----------------------------------------------------------------------------------
+
+  /**
+   * Import a module's esmodules (a module.json, its folder, or one entry script) from a private copy
+   * so state never leaks between environments, then boot unless { boot: false }.
+   */
+  async loadModule(target, { boot = true } = {}) {
+    const resolved = path.resolve(target);
+    const stat = fs.statSync(resolved);
+    let manifestPath;
+    if (stat.isDirectory()) manifestPath = path.join(resolved, "module.json");
+    else if (path.basename(resolved) === "module.json") manifestPath = resolved;
+    else manifestPath = findManifest(path.dirname(resolved));
+    let manifest = null;
+    let root;
+    let entries;
+    if (manifestPath && fs.existsSync(manifestPath)) {
+      manifest = JSON.parse(fs.readFileSync(manifestPath, "utf8"));
+      root = path.dirname(manifestPath);
+      const listed = (manifest.esmodules ?? []).map((p) => path.resolve(root, p));
+      if (stat.isFile() && resolved !== manifestPath) {
+        if (!listed.includes(resolved)) throw new Error(`${resolved} is not listed in ${manifestPath} esmodules`);
+        entries = [resolved];
+      } else entries = listed;
+      this.#registerManifest(manifest, root);
+    } else {
+      if (!stat.isFile()) throw new Error(`loadModule: no module.json in ${resolved}`);
+      root = path.dirname(resolved);
+      entries = [resolved];
+    }
+    const copy = fs.mkdtempSync(path.join(os.tmpdir(), "foundry-harness-"));
+    this.#tmpDirs.push(copy);
+    fs.cpSync(root, copy, { recursive: true });
+    const namespaces = [];
+    for (const entry of entries) {
+      namespaces.push(await import(pathToFileURL(path.join(copy, path.relative(root, entry))).href));
+    }
+    if (boot) await this.boot();
+    return { manifest, exports: namespaces };
+  }
+
+  /** FOUNDRY.md §1: the module must be active, its systems and requirements met; its lang files load */
+  #registerManifest(manifest, root) {
+    const id = requireString("module.json", "id", manifest.id);
+    const existing = this.game.modules.get(id);
+    if (existing && !existing.active) throw new Error(`module "${id}" is installed but not active in this world`);
+    if (!existing) this.game.modules.set(id, makeModule({ id, title: manifest.title, version: manifest.version }));
+    const relationships = manifest.relationships ?? {};
+    const systems = (relationships.systems ?? []).map((s) => s.id);
+    if (systems.length && !systems.includes(this.options.systemId)) {
+      throw new Error(`module "${id}" supports systems ${systems.join(", ")}, not "${this.options.systemId}" (FOUNDRY.md §1)`);
+    }
+    for (const required of relationships.requires ?? []) {
+      const ok = required.type === "system" ? required.id === this.options.systemId : this.game.modules.get(required.id)?.active;
+      if (!ok) throw new Error(`module "${id}" requires "${required.id}", which is not active`);
+    }
+    for (const language of manifest.languages ?? []) {
+      if (language.lang !== this.options.language && language.lang !== "en") continue;
+      const data = JSON.parse(fs.readFileSync(path.resolve(root, language.path), "utf8"));
+      this.#langFiles[language.lang] = mergeInto(this.#langFiles[language.lang] ?? {}, data);
+    }
+    if (this.phase.translations) loadTranslations(this, this.#langFiles);
+  }
+
+  /**
+   * The documented start-up sequence: init, i18nInit, setup, ready, with translations loaded before
+   * i18nInit, Documents and Settings before setup, UI before ready, and game.ready true for ready
+   * (https://foundryvtt.com/api/modules/hookEvents.html, hookEvents.setup, hookEvents.i18nInit).
+   */
+  async boot() {
+    if (this.phase.booted) throw new Error("boot() runs once");
+    this.phase.booted = true;
+    this.Hooks.callAll("init");
+    loadTranslations(this, this.#langFiles);
+    this.Hooks.callAll("i18nInit");
+    this.phase.documents = true;
+    this.Hooks.callAll("setup");
+    this.ui.notifications = createNotifications(this);
+    this.phase.ready = true;
+    this.Hooks.callAll("ready");
+    await this.settle();
+  }
+
+  // -- game ----------------------------------------------------------------------------------
+
+  #makeGame() {
+    const environment = this;
+    const docs = (name) => (environment.phase.documents ? environment._world[name] : undefined);
+    const modules = new Collection(this.options.modules.map((data) => [data.id, makeModule(data)]));
+    return {
+      get ready() {
+        return environment.phase.ready;
+      },
+      system: Object.freeze({ id: this.options.systemId, title: this.options.systemId, version: "0.0.0-harness" }),
+      world: Object.freeze({ id: "harness-world", title: "Harness World" }),
+      modules,
+      settings: createSettings(this, new Map(Object.entries(deepClone(this.options.settings)))),
+      i18n: createI18n(this),
+      time: this.#makeTime(),
+      get userId() {
+        return environment._localUserId;
+      },
+      get user() {
+        return environment.phase.documents ? environment._world.users.get(environment._localUserId) : null;
+      },
+      get users() {
+        return docs("users");
+      },
+      get actors() {
+        return docs("actors");
+      },
+      get combats() {
+        return docs("combats");
+      },
+      get scenes() {
+        return docs("scenes");
+      },
+      get messages() {
+        return docs("messages");
+      },
+      get combat() {
+        return environment.phase.documents ? environment._world.combats.active : undefined;
+      },
+    };
+  }
+
+  _worldCollection(documentName) {
+    const name = WORLD_COLLECTIONS[documentName];
+    if (!name) throw new Error(`${documentName} documents must be created with a parent`);
+    return this._world[name];
+  }
+
+  _documentClass(embeddedName) {
+    return EMBEDDED_CLASSES[embeddedName];
+  }
+
+  _isEmbeddedName(documentName) {
+    return Object.hasOwn(EMBEDDED_CLASSES, documentName);
+  }
+
+  /** FOUNDRY.md §3: flags are namespaced by an active package id; other scopes throw */
+  _assertFlagScope(scope) {
+    const valid = ["core", "world", this.options.systemId].includes(scope) || this.game.modules.get(scope)?.active;
+    if (!valid) throw new Error(`Flag scope "${scope}" is not valid or not currently active`);
+  }
+
+  _deprecate(documentName, message) {
+    this.deprecations.push({ documentName, message });
+  }
+
+  _softLocalize(text) {
+    return softLocalize(this, text);
+  }
+
+  /** Localize every config:true setting's name, hint and choices as the settings UI would */
+  checkSettingsI18n() {
+    const before = this.missingI18n.length;
+    for (const config of this.game.settings.settings.values()) {
+      if (!config.config || config.namespace === "core") continue;
+      for (const text of [config.name, config.hint, ...Object.values(config.choices ?? {})]) {
+        if (text) this.game.i18n.localize(text);
+      }
+    }
+    return this.missingI18n.slice(before);
+  }
+
+  // -- time (https://foundryvtt.com/api/classes/foundry.helpers.GameTime.html) ----------------
+
+  #makeTime() {
+    const environment = this;
+    return {
+      get worldTime() {
+        return environment._worldTime;
+      },
+      async advance(seconds, options = {}) {
+        const user = environment._world.users.get(environment._actingUserId());
+        return environment._server(() => {
+          if (!user.isGM) throw environment._denied(user, "advance", "the world time", "worldTime");
+          environment._advanceWorldTime(seconds, options, user.id);
+          return environment._worldTime;
+        });
+      },
+    };
+  }
+
+  _advanceWorldTime(seconds, options, userId) {
+    this._worldTime += seconds;
+    this.writes.push({ action: "time", documentName: "Setting", id: "core.time", userId, data: { delta: seconds } });
+    this.Hooks.callAll("updateWorldTime", this._worldTime, seconds, options, userId);
+  }
+
+  // -- database ------------------------------------------------------------------------------
+
+  _server(fn) {
+    return this.db.server(fn);
+  }
+
+  _denied(user, action, documentName, id) {
+    return this.db.denied(user, action, documentName, id);
+  }
+
+  _createDocuments(cls, data, operation) {
+    return this.db.create(cls, data, operation);
+  }
+
+  _updateDocuments(entries, options) {
+    return this.db.update(entries, options);
+  }
+
+  _deleteDocuments(docs, options) {
+    return this.db.delete(docs, options);
+  }
+}
+Object.assign(FoundryEnvironment.prototype, worldHelpers);
+
+/** A game.modules entry */
+function makeModule({ id, title, version, active = true }) {
+  return { id, title: title ?? id, version: version ?? "0.0.0", active: Boolean(active), api: undefined };
+}
+
+/** The module.json above an entry script, up to four folders up */
+function findManifest(start) {
+  let dir = start;
+  for (let depth = 0; depth < 4; depth++) {
+    const candidate = path.join(dir, "module.json");
+    if (fs.existsSync(candidate)) return candidate;
+    const parent = path.dirname(dir);
+    if (parent === dir) break;
+    dir = parent;
+  }
+  return null;
+}

@@ -1,0 +1,779 @@
+// The Sandbox: one game (campaign, players, a page), the script context with its globals, events, the queue of
+// asynchronous work, dice, state and restarts, and the records tests assert on.
+
+import fs from "node:fs";
+import path from "node:path";
+import vm from "node:vm";
+
+import { chatMethods } from "./chat.mjs";
+import {
+  ASYNC_PROPS, COLOUR_MARKERS, CREATABLE_TYPES, DEFAULTS, HarnessError, LAYERS, OBJECT_TYPES, PARENT_TYPE,
+  REQUIRED_ON_CREATE, Roll20Object, checkMarkersString, deepFreeze, describe, isPlainObject, jsonClone, statusApply,
+  statusGet,
+} from "./objects.mjs";
+import { makeUser } from "./user.mjs";
+
+const DEFAULT_GM = { id: "-Mh0000000000000GM01", displayname: "GM", isGM: true };
+
+export class Sandbox {
+  constructor({
+    players = [DEFAULT_GM],
+    campaign = {},
+    randomInteger,
+    sheetDefaults = {},
+    attrNamesCaseInsensitive = false,
+    gmWhoSuffix = true,
+    echo = false,
+  } = {}) {
+    this.options = { attrNamesCaseInsensitive, gmWhoSuffix, echo };
+    this.sheetDefaults = { ...sheetDefaults };
+    /** Every message posted by sendChat: {who, speakingAs, type, content, text, raw, whisperTo, target, options, inlinerolls, direct} */
+    this.chat = [];
+    /** Every chat:message delivered to the scripts, user and API alike (the frozen message objects, in order) */
+    this.chatLog = [];
+    /** log() output, one string per call */
+    this.logs = [];
+    /** Crashes and other faults that make a test fail: {kind, message, event?, where?, error?} */
+    this.errors = [];
+    /** Dubious but non-fatal behaviour (assertClean fails on these too unless allowed): {kind, message} */
+    this.warnings = [];
+    /** Every event dispatched: {event, objectId?, handlers} */
+    this.events = [];
+    this.scripts = [];
+
+    this._records = new Map(); // id -> record {type, attrs, removed, wrapper}
+    this._idCounter = 0;
+    this._rollCounter = 0;
+    this._handlers = [];
+    this._isReady = false;
+    this.crashed = false;
+    this._dice = [];
+    this._tasks = [];
+    this._lineOffset = 0;
+    this._players = new Map();
+    this._randomSource = typeof randomInteger === "function" ? randomInteger : null;
+
+    this._campaign = this._addRecord("campaign", { ...DEFAULTS.campaign }, "root");
+    this.page = this._addRecord("page", { ...DEFAULTS.page, name: "Page 1" }).wrapper;
+    const attrs = this._campaign.attrs;
+    attrs.playerpageid = campaign.playerpageid ?? this.page.id;
+    if (campaign.turnorder !== undefined) {
+      attrs.turnorder = typeof campaign.turnorder === "string" ? campaign.turnorder : JSON.stringify(campaign.turnorder);
+    }
+    const markers = campaign.token_markers ?? campaign._token_markers;
+    if (markers !== undefined) attrs._token_markers = typeof markers === "string" ? markers : JSON.stringify(markers);
+    for (const p of players) this.addPlayer(p);
+
+    this._newContext({});
+    this.user = makeUser(this);
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Recording
+
+  _error(kind, message, extra = {}) {
+    const entry = { kind, message, ...extra };
+    this.errors.push(entry);
+    if (this.options.echo) console.error(`[roll20 ${kind}] ${message}`);
+    return entry;
+  }
+
+  _warn(kind, message) {
+    this.warnings.push({ kind, message });
+    if (this.options.echo) console.warn(`[roll20 warning ${kind}] ${message}`);
+  }
+
+  /** Remove and return the warnings (for tests that provoke one on purpose) */
+  takeWarnings() {
+    const taken = this.warnings;
+    this.warnings = [];
+    return taken;
+  }
+
+  /** Remove and return the errors (for tests that provoke one on purpose) */
+  takeErrors() {
+    const taken = this.errors;
+    this.errors = [];
+    this.crashed = false;
+    return taken;
+  }
+
+  /** Map a line of the concatenated script bundle back to its file (Roll20 runs all scripts as one file, ROLL20.md §3) */
+  _where(error) {
+    const m = /apiscript\.js:(\d+)(?::(\d+))?/.exec(String(error?.stack ?? ""));
+    if (!m) return undefined;
+    const line = Number(m[1]);
+    const script = this.scripts.find((s) => line > s.offset && line <= s.offset + s.lines);
+    return script ? `${script.name}:${line - script.offset}${m[2] ? `:${m[2]}` : ""}` : `apiscript.js:${line}`;
+  }
+
+  /** An uncaught error from script code: Roll20 reports "the API sandbox has crashed" and runs nothing more */
+  _crash(error, context) {
+    const message = error instanceof Error || (error && typeof error.message === "string")
+      ? `${error.name ?? "Error"}: ${error.message}` : `uncaught ${describe(error)}`;
+    this._error("crash", `the API sandbox has crashed (${context}): ${message}`, {
+      event: context, where: this._where(error), error, stack: error?.stack,
+    });
+    this.crashed = true;
+  }
+
+  /** Run script code; any exception (or rejected promise) crashes the sandbox */
+  _runScript(context, fn) {
+    if (this.crashed) {
+      this.events.push({ event: context, dropped: "sandbox crashed" });
+      return undefined;
+    }
+    try {
+      const result = fn();
+      if (result && typeof result.then === "function") {
+        result.then(undefined, (error) => this._crash(error, `${context} (async)`));
+      }
+      return result;
+    } catch (error) {
+      this._crash(error, context);
+      return undefined;
+    }
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Dice (index.d.ts randomInteger: "the same functionality that Roll20 uses to power its dice rolls")
+
+  /** Queue die faces; randomInteger and every die of every inline roll take them in order */
+  scriptDice(...faces) {
+    for (const face of faces.flat()) {
+      if (!Number.isInteger(face) || face < 1) throw new HarnessError(`scripted die face must be an integer >= 1, got ${describe(face)}`);
+      this._dice.push(face);
+    }
+    return this;
+  }
+
+  /** The scripted faces not used yet */
+  diceLeft() {
+    return this._dice.slice();
+  }
+
+  /** One die of `max` sides from the scripted queue (or the randomInteger option) */
+  _roll(max, what) {
+    const fail = (kind, message) => {
+      this._error(kind, message);
+      throw new HarnessError(message);
+    };
+    if (!Number.isInteger(max) || max < 1) fail("misuse", `${what}: max must be a positive integer, got ${describe(max)}`);
+    if (this._dice.length > 0) {
+      const face = this._dice.shift();
+      if (face > max) fail("dice", `${what}: the next scripted face ${face} is larger than ${max}`);
+      return face;
+    }
+    if (this._randomSource) return this._randomSource(max);
+    return fail("dice", `${what}: no scripted dice left (queue faces with sandbox.scriptDice(...))`);
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Store
+
+  _newId() {
+    this._idCounter += 1;
+    return `-Mh${String(this._idCounter).padStart(17, "0")}`;
+  }
+
+  _addRecord(type, attrs, id = this._newId()) {
+    const record = { type, attrs: { ...attrs, _id: id, _type: type }, removed: false, wrapper: null };
+    record.wrapper = new Roll20Object(this, record);
+    this._records.set(id, record);
+    return record;
+  }
+
+  _live() {
+    return [...this._records.values()].filter((r) => !r.removed);
+  }
+
+  _recordOf(obj) {
+    const id = typeof obj === "string" ? obj : obj?.id;
+    const record = this._records.get(id);
+    if (!record) throw new HarnessError(`no object with id ${describe(id)}`);
+    return record;
+  }
+
+  /** The stored key for a property name: exact, else with the optional leading underscore */
+  _key(record, prop) {
+    if (Object.hasOwn(record.attrs, prop)) return prop;
+    if (!prop.startsWith("_") && Object.hasOwn(record.attrs, `_${prop}`)) return `_${prop}`;
+    if (prop === "id") return "_id";
+    return undefined;
+  }
+
+  _isReadOnly(record, prop) {
+    return prop.startsWith("_") || prop === "id" || (!Object.hasOwn(record.attrs, prop) && Object.hasOwn(record.attrs, `_${prop}`));
+  }
+
+  /** The marker tags of this game: the colours, dead and the custom set's tags (ROLL20.md §5) */
+  _knownTags() {
+    const tags = new Set([...COLOUR_MARKERS, "dead"]);
+    let custom = [];
+    try {
+      custom = JSON.parse(this._campaign.attrs._token_markers || "[]");
+    } catch {
+      custom = [];
+    }
+    for (const marker of Array.isArray(custom) ? custom : []) if (typeof marker?.tag === "string") tags.add(marker.tag);
+    return tags;
+  }
+
+  /** Values crossing into script code are made in the script realm (so `instanceof Array` etc. hold) */
+  _toScript(value) {
+    if (value === null || typeof value !== "object") return value;
+    return this._realm.JSON.parse(JSON.stringify(value));
+  }
+
+  /** A frozen script-realm copy (messages and prev are read-only) */
+  _frozen(value) {
+    return deepFreeze(this._toScript(value));
+  }
+
+  _snapshot(record) {
+    return this._frozen(record.attrs);
+  }
+
+  _objGet(record, prop, callback) {
+    if (typeof prop !== "string") return undefined;
+    if (record.type === "graphic" && prop.startsWith("status_")) return statusGet(record.attrs.statusmarkers, prop.slice(7));
+    const key = this._key(record, prop);
+    if ((ASYNC_PROPS[record.type] ?? []).includes(prop.replace(/^_/, ""))) {
+      if (typeof callback !== "function") {
+        this._warn("misuse", `${record.type}.get(${JSON.stringify(prop)}) needs a callback: that property is read asynchronously`);
+        return undefined;
+      }
+      const value = record.attrs[key];
+      this._queue(`${record.type}.get(${JSON.stringify(prop)}) callback`, () => callback(value));
+      return undefined;
+    }
+    return key === undefined ? undefined : this._toScript(record.attrs[key]);
+  }
+
+  /** ROLL20.md §4: a JSON-array string; token rows carry _pageid and custom "", custom rows id "-1" */
+  _checkTurnorder(value, warn) {
+    if (typeof value !== "string") {
+      this._error("misuse", `Campaign turnorder must be a JSON string (ROLL20.md §4), got ${describe(value)}`);
+      return;
+    }
+    if (value === "") return;
+    let rows;
+    try {
+      rows = JSON.parse(value);
+    } catch {
+      this._error("misuse", `Campaign turnorder is not valid JSON: ${value}`);
+      return;
+    }
+    if (!Array.isArray(rows)) {
+      this._error("misuse", `Campaign turnorder must be a JSON array, got ${value}`);
+      return;
+    }
+    rows.forEach((row, i) => {
+      if (!isPlainObject(row)) {
+        warn(`turnorder row ${i} is not an object: ${describe(row)}`);
+        return;
+      }
+      if (typeof row.id !== "string") warn(`turnorder row ${i}: id must be a string (custom rows use "-1"), got ${describe(row.id)}`);
+      if (row.pr === undefined) warn(`turnorder row ${i}: pr is missing`);
+      if (row.id === "-1") {
+        if (typeof row.custom !== "string" || row.custom === "") warn(`turnorder row ${i}: a custom row ("-1") needs its label in custom`);
+      } else if (typeof row.id === "string") {
+        const token = this._records.get(row.id);
+        if (!token || token.removed || token.type !== "graphic") warn(`turnorder row ${i}: no graphic with id ${row.id}`);
+        if (typeof row._pageid !== "string" || row._pageid === "") warn(`turnorder row ${i}: token rows must carry _pageid (ROLL20.md §4)`);
+        if (row.custom === undefined) warn(`turnorder row ${i}: token rows carry custom: "" (ROLL20.md §4)`);
+      }
+    });
+  }
+
+  /**
+   * Compute the attributes after `changes`, reporting problems through `report` (warn for scripts;
+   * throw for test code driving user actions). Returns the next attributes and the changed keys.
+   */
+  _applyChanges(record, changes, report, { byScript = false } = {}) {
+    if (!isPlainObject(changes)) {
+      report(`set() takes (property, value) or an object of properties, got ${describe(changes)}`);
+      return { next: null, changed: [] };
+    }
+    const next = { ...record.attrs };
+    const known = DEFAULTS[record.type];
+    for (const [prop, value] of Object.entries(changes)) {
+      if (record.type === "graphic" && prop.startsWith("status_")) {
+        next.statusmarkers = statusApply(next.statusmarkers, prop.slice(7), value, this._knownTags(), report);
+        continue;
+      }
+      if (this._isReadOnly(record, prop)) {
+        // "properties that begin with an underscore (_) are read-only and cannot be changed" (Mod:Objects):
+        // the value is kept; the attempt is reported (harness choice: ignore + warn)
+        report(`${record.type}.set(${JSON.stringify(prop)}): read-only property, not changed`);
+        continue;
+      }
+      if (known && !Object.hasOwn(known, prop) && !Object.hasOwn(record.attrs, prop)) {
+        report(`${record.type}.set(${JSON.stringify(prop)}): not a property of ${record.type} objects (Mod:Objects)`);
+      }
+      if (byScript && record.type === "campaign" && prop === "turnorder") this._checkTurnorder(value, report);
+      if (record.type === "graphic" && prop === "statusmarkers") checkMarkersString(value, this._knownTags(), report);
+      if (prop === "layer" && value !== "" && !LAYERS.includes(value)) report(`layer must be one of ${LAYERS.join(", ")}, got ${describe(value)}`);
+      next[prop] = value !== null && typeof value === "object" ? jsonClone(value) : value;
+    }
+    const changed = Object.keys(next).filter((k) => !Object.is(next[k], record.attrs[k])
+      && JSON.stringify(next[k]) !== JSON.stringify(record.attrs[k]));
+    return { next, changed };
+  }
+
+  _scriptSet(record, changes) {
+    const warn = (message) => this._warn("script", message);
+    if (record.removed) {
+      warn(`${record.type}.set() on a removed object (${record.attrs._id})`);
+      return;
+    }
+    const result = this._applyChanges(record, changes, warn, { byScript: true });
+    // No event: "Changes made by scripts fire no events" (ROLL20.md §2)
+    if (result.next) record.attrs = result.next;
+  }
+
+  _scriptRemove(record) {
+    if (record.removed) return;
+    if (["campaign", "player", "page"].includes(record.type)) {
+      this._warn("misuse", `${record.type}.remove(): scripts cannot remove a ${record.type}`);
+      return;
+    }
+    this._removeRecord(record);
+  }
+
+  /** Removing a character takes its attributes and abilities with it (harness choice [I]) */
+  _removeRecord(record) {
+    record.removed = true;
+    if (record.type !== "character") return;
+    for (const r of this._live()) if ((r.type === "attribute" || r.type === "ability") && r.attrs._characterid === record.attrs._id) r.removed = true;
+  }
+
+  /** Create an object (shared by the script's createObj and the test helpers) */
+  _create(type, attrs, report) {
+    if (!CREATABLE_TYPES.includes(type)) {
+      throw new HarnessError(`createObj(${JSON.stringify(type)}): only ${CREATABLE_TYPES.join(", ")} can be created (ROLL20.md §1)`);
+    }
+    if (!DEFAULTS[type]) throw new HarnessError(`createObj(${JSON.stringify(type)}): ${type} objects are not emulated`);
+    if (attrs !== undefined && !isPlainObject(attrs)) throw new HarnessError(`createObj(${type}) takes an object of properties`);
+    const values = { ...DEFAULTS[type] };
+    const statuses = [];
+    for (const [prop, value] of Object.entries(attrs ?? {})) {
+      if (["_id", "id", "_type", "type"].includes(prop)) continue;
+      if (type === "graphic" && prop.startsWith("status_")) {
+        statuses.push([prop.slice(7), value]);
+        continue;
+      }
+      // Read-only properties may be given at creation, with or without the underscore (ROLL20.md §6: playerid or _playerid)
+      const key = Object.hasOwn(values, prop) ? prop : Object.hasOwn(values, `_${prop}`) ? `_${prop}` : prop;
+      if (!Object.hasOwn(DEFAULTS[type], key)) report(`createObj(${type}): ${JSON.stringify(prop)} is not a property of ${type} objects (Mod:Objects)`);
+      values[key] = value !== null && typeof value === "object" ? jsonClone(value) : value;
+    }
+    for (const required of REQUIRED_ON_CREATE[type] ?? []) {
+      const parent = this._records.get(values[required]);
+      if (!values[required] || !parent || parent.removed || parent.type !== PARENT_TYPE[required]) {
+        throw new HarnessError(`createObj(${type}): ${required} must be the id of an existing ${PARENT_TYPE[required]}, got ${describe(values[required])}`);
+      }
+    }
+    if (type === "graphic" && values.statusmarkers) checkMarkersString(values.statusmarkers, this._knownTags(), report);
+    const record = this._addRecord(type, values);
+    for (const [tag, value] of statuses) {
+      record.attrs.statusmarkers = statusApply(record.attrs.statusmarkers, tag, value, this._knownTags(), report);
+    }
+    return record;
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Scripts and the context (ROLL20.md §1 globals)
+
+  _newContext(stateValue) {
+    const sb = this;
+    const globals = {
+      on: (event, handler) => sb._on(event, handler),
+      sendChat: (speakingAs, input, callback, opts) => sb._sendChat(speakingAs, input, callback, opts),
+      findObjs: (attrs, opts) => sb._findObjs(attrs, opts),
+      getObj: (type, id) => sb._getObj(type, id),
+      createObj: (type, attrs) => sb._create(type, attrs, (m) => sb._warn("script", m)).wrapper,
+      Campaign: () => sb._campaign.wrapper,
+      log: (...args) => sb._log(args),
+      randomInteger: (max) => sb._roll(max, `randomInteger(${describe(max)})`),
+      playerIsGM: (playerid) => sb._players.get(playerid)?.isGM === true,
+      getAttrByName: (characterId, name, valueType) => sb._getAttrByName(characterId, name, valueType),
+      state: undefined,
+    };
+    this._context = vm.createContext(globals, { name: "roll20-mod-sandbox" });
+    this._realm = vm.runInContext("({ Array, Object, JSON })", this._context);
+    // Math.random works but is not how Roll20 scripts roll dice (index.d.ts randomInteger); flagged so tests
+    // stay deterministic (harness choice)
+    const warnRandom = () => sb._warn("script", "Math.random() used: roll with randomInteger() (scriptable, no modulo bias)");
+    vm.runInContext("(warn) => { const r = Math.random; Math.random = function random() { warn(); return r(); }; }", this._context)(warnRandom);
+    this._context.state = this._toScript(stateValue);
+  }
+
+  /** The `state` object scripts see; assign a plain object to seed it (e.g. an old schema) */
+  get state() {
+    return this._context.state;
+  }
+
+  set state(value) {
+    this._context.state = this._toScript(jsonClone(value ?? {}));
+  }
+
+  /**
+   * Load a plain (non-module) script file. Roll20 concatenates every script into one file
+   * (hence the API_Meta line-offset idiom, ROLL20.md §3): line numbers continue across scripts and
+   * top-level const/let names are shared.
+   */
+  load(scriptPath) {
+    return this.loadSource(fs.readFileSync(scriptPath, "utf8"), path.basename(scriptPath));
+  }
+
+  loadSource(source, name = `script${this.scripts.length + 1}.js`) {
+    if (this._isReady) throw new HarnessError(`load ${name} before ready(): Roll20 loads every script, then fires ready (use restart() to reload)`);
+    const lines = source.split("\n").length;
+    const entry = { name, source, offset: this._lineOffset, lines };
+    this.scripts.push(entry);
+    this._lineOffset += lines;
+    this._runSource(entry);
+    return this;
+  }
+
+  _runSource(entry) {
+    let script;
+    try {
+      script = new vm.Script(entry.source, { filename: "apiscript.js", lineOffset: entry.offset });
+    } catch (error) {
+      this._crash(error, `loading ${entry.name}`);
+      return;
+    }
+    this._runScript(`loading ${entry.name}`, () => script.runInContext(this._context));
+  }
+
+  /** Evaluate an expression in the sandbox (e.g. "Surprise.version"); errors throw to the test */
+  evaluate(code) {
+    return vm.runInContext(code, this._context);
+  }
+
+  /** Evaluate and copy the value into the caller's realm, so node:assert compares it with ordinary literals */
+  read(code) {
+    return structuredClone(this.evaluate(code));
+  }
+
+  /** A copy of `state` in the caller's realm */
+  stateSnapshot() {
+    return structuredClone(this._context.state);
+  }
+
+  _log(args) {
+    const text = args.map((a) => (typeof a === "string" ? a : describe(a))).join(" ");
+    this.logs.push(text);
+    if (this.options.echo) console.log(`[roll20 log] ${text}`);
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Events (Mod:Events; ROLL20.md §2)
+
+  _on(event, handler) {
+    if (typeof event !== "string" || typeof handler !== "function") {
+      throw new TypeError(`on(event, handler) needs an event name and a function, got ${describe(event)}, ${describe(handler)}`);
+    }
+    this._checkEventName(event);
+    this._handlers.push({ event, handler });
+  }
+
+  /** Warn about an event name that never fires */
+  _checkEventName(event) {
+    if (event === "ready" || event === "chat:message") return;
+    const m = /^(change|add|destroy):([a-z]+)(?::(.+))?$/.exec(event);
+    if (!m || !OBJECT_TYPES.includes(m[2])) {
+      this._warn("event", `on(${JSON.stringify(event)}): not a Roll20 event name; it never fires`);
+      return;
+    }
+    const [, kind, type, prop] = m;
+    if (prop !== undefined && kind !== "change") {
+      this._warn("event", `on(${JSON.stringify(event)}): only change events have a property part; it never fires`);
+    } else if (prop !== undefined && type === "graphic" && prop.startsWith("status_")) {
+      this._warn("event", `on(${JSON.stringify(event)}): there are no per-marker events; listen to change:graphic:statusmarkers (ROLL20.md §2)`);
+    } else if (prop !== undefined && DEFAULTS[type] && !Object.hasOwn(DEFAULTS[type], prop)) {
+      this._warn("event", `on(${JSON.stringify(event)}): ${type} has no property ${JSON.stringify(prop)}; it never fires`);
+    } else if ((kind === "add" || kind === "destroy") && type === "campaign") {
+      this._warn("event", `on(${JSON.stringify(event)}): the campaign is never added or destroyed`);
+    }
+  }
+
+  /** Run the handlers of one event in binding order (Mod:Events "Event Ordering") */
+  _dispatch(event, args, { objectId } = {}) {
+    const handlers = this._handlers.filter((h) => h.event === event);
+    this.events.push({ event, objectId, handlers: handlers.length });
+    for (const { handler } of handlers) {
+      if (this.crashed) break;
+      this._runScript(event, () => handler(...args));
+    }
+  }
+
+  /** Fire the events of a user change: each changed property's event, then one general event (ROLL20.md §2) */
+  _fireChange(record, changed, prev) {
+    for (const key of changed) this._dispatch(`change:${record.type}:${key}`, [record.wrapper, prev], { objectId: record.attrs._id });
+    this._dispatch(`change:${record.type}`, [record.wrapper, prev], { objectId: record.attrs._id });
+  }
+
+  /**
+   * Fire `ready`. First every add:<type> handler bound so far gets an event for each existing object
+   * ("if you bind to add events before the ready event fires, you will receive add events for any
+   * objects that were already present", Mod:Events), then the ready handlers run.
+   */
+  ready() {
+    if (this._isReady) throw new HarnessError("ready() was already fired; use restart() to reload the scripts");
+    for (const record of this._live()) {
+      if (record.type === "campaign") continue;
+      this._dispatch(`add:${record.type}`, [record.wrapper], { objectId: record.attrs._id });
+    }
+    this._isReady = true;
+    this._dispatch("ready", []);
+    return this;
+  }
+
+  get isReady() {
+    return this._isReady;
+  }
+
+  /**
+   * Restart the sandbox as Roll20 does after a script change or a crash: state is saved as JSON
+   * (ROLL20.md §1: keep it JSON-serialisable) and reloaded, the game objects stay, every script runs
+   * again and ready fires again. Pending callbacks are dropped.
+   */
+  restart() {
+    for (const problem of this.checkState()) this._error("state", problem);
+    let saved;
+    try {
+      saved = JSON.parse(JSON.stringify(this._context.state ?? {}));
+    } catch (error) {
+      this._error("state", `state could not be saved as JSON: ${error.message}; it is lost`);
+      saved = {};
+    }
+    this._handlers = [];
+    this._tasks = [];
+    this._isReady = false;
+    this.crashed = false;
+    this._newContext(saved);
+    for (const entry of this.scripts) this._runSource(entry);
+    this.ready();
+    return this;
+  }
+
+  /** List what would not survive the JSON round trip of `state` (functions, NaN, Dates, cycles, objects of classes…) */
+  checkState() {
+    const problems = [];
+    const seen = new Set();
+    const visit = (value, where) => {
+      if (value === null || typeof value === "string" || typeof value === "boolean" || value === undefined) return;
+      if (typeof value === "number") {
+        if (!Number.isFinite(value)) problems.push(`state${where} is ${value}; JSON saves it as null`);
+        return;
+      }
+      if (typeof value === "function" || typeof value === "symbol" || typeof value === "bigint") {
+        problems.push(`state${where} is a ${typeof value}; it does not survive a restart (state must be JSON)`);
+        return;
+      }
+      if (seen.has(value)) {
+        problems.push(`state${where} is a circular reference; state cannot be saved as JSON`);
+        return;
+      }
+      if (value instanceof Roll20Object) {
+        problems.push(`state${where} is a Roll20 object; store its id instead`);
+        return;
+      }
+      if (!Array.isArray(value) && !isPlainObject(value)) {
+        problems.push(`state${where} is a ${Object.prototype.toString.call(value).slice(8, -1)}; it does not survive a restart as itself`);
+        return;
+      }
+      seen.add(value);
+      for (const [k, v] of Object.entries(value)) visit(v, Array.isArray(value) ? `${where}[${k}]` : `${where}.${k}`);
+      seen.delete(value);
+    };
+    visit(this._context.state, "");
+    return problems;
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Asynchronous work: API-sent messages and get(prop, callback) arrive later, not within the call
+
+  _queue(what, fn) {
+    this._tasks.push({ what, fn });
+  }
+
+  /** Run everything queued, and what it queues in turn */
+  async settle() {
+    for (let n = 0; ; n++) {
+      await new Promise((resolve) => setImmediate(resolve));
+      const task = this._tasks.shift();
+      if (!task) return this;
+      if (n > 10000) throw new HarnessError(`settle(): more than 10000 tasks; a script is looping (last: ${task.what})`);
+      this._runScript(task.what, task.fn);
+    }
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Finding objects
+
+  _findObjs(attrs, opts = {}) {
+    if (!isPlainObject(attrs)) throw new TypeError(`findObjs(attrs) needs an object, got ${describe(attrs)}`);
+    const caseInsensitive = opts?.caseInsensitive === true;
+    const norm = (v) => (caseInsensitive && typeof v === "string" ? v.toLowerCase() : v);
+    const entries = Object.entries(attrs);
+    const found = this._live().filter((record) => entries.every(([prop, wanted]) => {
+      const key = this._key(record, prop);
+      // Values compare strictly ("5" does not match 5); caseInsensitive lowers strings only (harness choice)
+      return key !== undefined && norm(record.attrs[key]) === norm(wanted);
+    }));
+    return this._realm.Array.from(found.map((r) => r.wrapper));
+  }
+
+  /** getObj returns null when there is no such object of that type (index.d.ts) */
+  _getObj(type, id) {
+    const record = this._records.get(id);
+    if (!record || record.removed || record.type !== type) return null;
+    return record.wrapper;
+  }
+
+  /** Test-side look-ups (same semantics as the script's) */
+  getObj(type, id) {
+    return this._getObj(type, id);
+  }
+
+  findObjs(attrs, opts) {
+    return Array.from(this._findObjs(attrs, opts));
+  }
+
+  get campaign() {
+    return this._campaign.wrapper;
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Attributes (ROLL20.md §1 getAttrByName; §7)
+
+  _nameMatches(a, b) {
+    return this.options.attrNamesCaseInsensitive ? String(a).toLowerCase() === String(b).toLowerCase() : a === b;
+  }
+
+  /** What the sheet gives for an attribute never created (ROLL20.md §1: getAttrByName returns sheet defaults) */
+  _sheetDefault(name, valueType) {
+    const key = Object.keys(this.sheetDefaults).find((k) => this._nameMatches(k, name));
+    if (key === undefined) return undefined;
+    const value = this.sheetDefaults[key];
+    if (isPlainObject(value)) return value[valueType];
+    return valueType === "current" ? value : undefined;
+  }
+
+  _findAttribute(characterId, name) {
+    return this._live().find((r) => r.type === "attribute" && r.attrs._characterid === characterId && this._nameMatches(r.attrs.name, name));
+  }
+
+  _getAttrByName(characterId, name, valueType = "current") {
+    if (valueType !== "current" && valueType !== "max") {
+      this._warn("script", `getAttrByName(…, ${describe(name)}, ${describe(valueType)}): value_type is "current" or "max"`);
+      valueType = "current";
+    }
+    const character = this._records.get(characterId);
+    if (!character || character.removed || character.type !== "character") {
+      this._warn("script", `getAttrByName(${describe(characterId)}, ${describe(name)}): no such character`);
+      return undefined;
+    }
+    if (/^repeating_/.test(String(name))) throw new HarnessError(`getAttrByName(…, ${describe(name)}): repeating sections are not emulated`);
+    const record = this._findAttribute(characterId, String(name));
+    return record ? this._toScript(record.attrs[valueType]) : this._sheetDefault(String(name), valueType);
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Chat records
+
+  lastChat() {
+    return this.chat[this.chat.length - 1];
+  }
+
+  /** Posted messages whispered to `name` ("gm" matches /w gm in any case) */
+  whispersTo(name) {
+    return this.chat.filter((m) => m.whisperTo !== null
+      && (name.toLowerCase() === "gm" ? m.whisperTo.toLowerCase() === "gm" : m.whisperTo === name));
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Players
+
+  /** Add a player object ({id, displayname, isGM}) */
+  addPlayer({ id, displayname = "Player", isGM = false } = {}) {
+    const record = this._addRecord("player", { ...DEFAULTS.player, _displayname: displayname }, id ?? this._newId());
+    this._players.set(record.attrs._id, { id: record.attrs._id, displayname, isGM });
+    return record.wrapper;
+  }
+
+  /** Promote or demote a player; playerIsGM reflects it at once (index.d.ts playerIsGM remarks) */
+  setGM(playerId, isGM) {
+    const p = this._players.get(playerId);
+    if (!p) throw new HarnessError(`no player ${playerId}`);
+    p.isGM = isGM;
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Test-side creation: objects that exist in the game (before ready they are "existing" objects)
+
+  /** Create any emulated object silently (no event), as if it were already in the game */
+  createObj(type, attrs) {
+    return this._create(type, attrs, (m) => {
+      throw new HarnessError(m);
+    }).wrapper;
+  }
+
+  /** A token on the page (default: the sandbox's page) on the objects layer */
+  createToken({ name = "", represents = "", controlledby = "", pageid, statusmarkers = "", layer = "objects", ...rest } = {}) {
+    return this.createObj("graphic", {
+      _subtype: "token", name, represents, controlledby, _pageid: pageid ?? this.page.id, statusmarkers, layer, ...rest,
+    });
+  }
+
+  /**
+   * A character with attributes: {name: value | {current, max}}. Values are stored as strings, as the
+   * sheet stores what players type (harness choice [I]; index.d.ts types current/max as string).
+   */
+  createCharacter({ name = "", controlledby = "", attributes = {}, abilities = {}, ...rest } = {}) {
+    const character = this.createObj("character", { name, controlledby, ...rest });
+    for (const [attrName, value] of Object.entries(attributes)) {
+      const { current = "", max = "" } = isPlainObject(value) ? value : { current: value };
+      this.createObj("attribute", { _characterid: character.id, name: attrName, current: String(current), max: String(max) });
+    }
+    for (const [abilityName, action] of Object.entries(abilities)) {
+      this.createObj("ability", { _characterid: character.id, name: abilityName, action });
+    }
+    return character;
+  }
+
+  /** The turn order as an array ("" is [], ROLL20.md §4) */
+  turnorder() {
+    const raw = this._campaign.attrs.turnorder;
+    if (raw === "" || raw === undefined || raw === null) return [];
+    if (typeof raw !== "string") throw new HarnessError(`Campaign turnorder is not a string: ${describe(raw)}`);
+    return JSON.parse(raw);
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Assertions
+
+  /**
+   * Throw unless the run was clean: no errors (crashes, undeliverable chat, state problems, dice
+   * mistakes), no warnings, no unused scripted dice and nothing left to run.
+   * options: {allowWarnings, allowUnusedDice, allowPending}
+   */
+  assertClean({ allowWarnings = false, allowUnusedDice = false, allowPending = false } = {}) {
+    const problems = [];
+    for (const e of this.errors) problems.push(`error [${e.kind}] ${e.message}${e.where ? ` at ${e.where}` : ""}${e.stack ? `\n${e.stack}` : ""}`);
+    if (!allowWarnings) for (const w of this.warnings) problems.push(`warning [${w.kind}] ${w.message}`);
+    if (!allowUnusedDice && this._dice.length > 0) problems.push(`unused scripted dice: ${this._dice.join(", ")}`);
+    if (!allowPending && this._tasks.length > 0) problems.push(`tasks not run yet (await sandbox.settle()): ${this._tasks.map((t) => t.what).join("; ")}`);
+    if (problems.length > 0) {
+      const error = new Error(`Roll20 sandbox not clean:\n  ${problems.join("\n  ")}`);
+      error.name = "AssertionError";
+      throw error;
+    }
+    return this;
+  }
+}
+Object.assign(Sandbox.prototype, chatMethods);

@@ -1,0 +1,122 @@
+// User actions: the only source of events besides ready and chat (ROLL20.md §2: changes made by scripts fire
+// no events). Each one is what a player or the GM does in the Roll20 UI.
+
+import { HarnessError, decodeEntities, describe, deepFreeze } from "./objects.mjs";
+
+/** Build sandbox.user for one sandbox */
+export function makeUser(sb) {
+  const requireReady = (what) => {
+    if (!sb._isReady) throw new HarnessError(`user.${what}() before ready(): the game is still loading`);
+  };
+  /** Change the campaign as the GM does: each changed property's event, then change:campaign */
+  const setCampaign = (changes, what) => {
+    requireReady(what);
+    const record = sb._campaign;
+    const prev = sb._snapshot(record);
+    const { next, changed } = sb._applyChanges(record, changes, (m) => {
+      throw new HarnessError(`user.${what}(): ${m}`);
+    });
+    if (changed.length === 0) return [];
+    record.attrs = next;
+    sb._fireChange(record, changed, prev);
+    return changed;
+  };
+
+  return {
+    /**
+     * A player types `content` in chat. Macros (#name), attributes (@{…}), queries (?{…}, answered from
+     * options.queries or their default) and inline rolls ([[…]], dice from the scripted queue) are
+     * processed as Roll20 does before scripts see the message.
+     * options: {selected: [tokens], queries: {prompt: answer}, inlinerolls: [rollData] (replaces the rolled ones)}
+     * Returns the delivered message.
+     */
+    chat(playerId, content, { selected = [], queries, inlinerolls } = {}) {
+      requireReady("chat");
+      const player = sb._players.get(playerId);
+      if (!player) throw new HarnessError(`user.chat(): no player ${describe(playerId)}`);
+      const selectedRecords = selected.map((t) => {
+        const r = sb._recordOf(t);
+        if (r.removed) throw new HarnessError("user.chat(): a selected object was removed");
+        return r;
+      });
+      const who = player.isGM && sb.options.gmWhoSuffix ? `${player.displayname} (GM)` : player.displayname;
+      const { msg, kind } = sb._buildMessage({
+        who, playerid: playerId, text: content, origin: `user.chat(${player.displayname})`, selected: selectedRecords,
+        answers: queries, forcedInlinerolls: inlinerolls, byUser: true,
+      });
+      if (kind.type === "whisper" && !msg.target) throw new HarnessError(`user.chat(): no player or character named ${kind.whisperTo}`);
+      // selected: {_id, _type} stubs, on API commands (ROLL20.md §3; index.d.ts "for api type")
+      if (kind.type === "api" && selectedRecords.length > 0) {
+        msg.selected = selectedRecords.map((r) => ({ _id: r.attrs._id, _type: r.type }));
+      }
+      const delivered = deepFreeze(sb._toScript(msg));
+      sb._deliverChat(delivered);
+      return JSON.parse(JSON.stringify(delivered));
+    },
+
+    /**
+     * A player clicks an API button of a posted message: `<a href="!cmd">label</a>` or `[label](!cmd)`.
+     * `label` is the link text or an index; the href's HTML entities are decoded as a browser does.
+     */
+    clickButton(playerId, message, label, options = {}) {
+      const text = typeof message === "string" ? message : message.content;
+      const buttons = [];
+      for (const m of text.matchAll(/<a\b[^>]*\bhref\s*=\s*(["'])(.*?)\1[^>]*>([\s\S]*?)<\/a>/gi)) {
+        buttons.push({ href: decodeEntities(m[2]), label: m[3].replace(/<[^>]*>/g, "").trim() });
+      }
+      for (const m of text.matchAll(/\[([^\]]*)\]\(([^)]*)\)/g)) buttons.push({ href: m[2], label: m[1].trim() });
+      const button = typeof label === "number" ? buttons[label] : buttons.find((b) => b.label === label);
+      if (!button) throw new HarnessError(`user.clickButton(): no button ${describe(label)} among ${describe(buttons.map((b) => b.label))}`);
+      return this.chat(playerId, button.href, options);
+    },
+
+    /** The GM edits the turn order (array or string); fires change:campaign:turnorder then change:campaign */
+    setTurnorder(value) {
+      return setCampaign({ turnorder: typeof value === "string" ? value : JSON.stringify(value) }, "setTurnorder");
+    },
+
+    /**
+     * The tracker's Next button: the first row moves to the end. A row reaching the top with a
+     * `formula` ("+1"/"-1") has it applied to its pr (ROLL20.md §4 [U]: help text seen only on a mirror).
+     */
+    advanceTurn() {
+      const rows = sb.turnorder();
+      if (rows.length === 0) return [];
+      rows.push(rows.shift());
+      const top = rows[0];
+      if (typeof top.formula === "string" && top.formula.trim() !== "") {
+        const f = top.formula.trim();
+        if (!/^[+-]?\d+(\.\d+)?$/.test(f)) throw new HarnessError(`advanceTurn(): formula ${JSON.stringify(f)} is not emulated`);
+        const value = Number(top.pr) + Number(f);
+        top.pr = typeof top.pr === "string" ? String(value) : value;
+      }
+      return setCampaign({ turnorder: JSON.stringify(rows) }, "advanceTurn");
+    },
+
+    /** The GM edits the custom marker set: fires change:campaign:_token_markers (ROLL20.md §5) */
+    setTokenMarkers(markers) {
+      requireReady("setTokenMarkers");
+      const record = sb._campaign;
+      const prev = sb._snapshot(record);
+      const value = typeof markers === "string" ? markers : JSON.stringify(markers);
+      if (value === record.attrs._token_markers) return [];
+      record.attrs = { ...record.attrs, _token_markers: value };
+      sb._fireChange(record, ["_token_markers"], prev);
+      return ["_token_markers"];
+    },
+
+    /** A user deletes an object; fires destroy:<type> with the removed object (its get() still works) */
+    remove(obj) {
+      requireReady("remove");
+      const record = sb._recordOf(obj);
+      if (record.removed) throw new HarnessError("user.remove(): already removed");
+      sb._removeRecord(record);
+      sb._dispatch(`destroy:${record.type}`, [record.wrapper], { objectId: record.attrs._id });
+    },
+
+    deleteGraphic(token) {
+      if (sb._recordOf(token).type !== "graphic") throw new HarnessError("user.deleteGraphic() needs a graphic");
+      return this.remove(token);
+    },
+  };
+}
