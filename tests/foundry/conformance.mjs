@@ -35,7 +35,7 @@ function completeInput(input, scenario, idOf, sheetKeys) {
     if (key === "openers") {
       const openers = scenario.openers ?? (scenario.attacker === undefined ? [] : [
         { name: scenario.attacker, attack_bonus: scenario.attack_bonus, target_number: scenario.target_number }]);
-      input.scenario.openers = openers.map((opener) => ({ ...opener, name: idOf[opener.name] }));
+      input.scenario.openers = openers.map((opener) => ({ ...opener, name: idOf.get(opener.name) }));
     } else if (scenario[key] !== undefined) {
       input.scenario[key] = scenario[key];
     }
@@ -44,11 +44,11 @@ function completeInput(input, scenario, idOf, sheetKeys) {
     const side = scenario.sides[sideKey];
     const inputSide = input.sides[sideKey];
     for (const key of Object.keys(inputSide).filter((k) => k !== "combatants")) {
-      if (key === "leader") inputSide.leader = side.leader === undefined ? null : idOf[side.leader];
+      if (key === "leader") inputSide.leader = side.leader === undefined ? null : idOf.get(side.leader);
       else if (side[key] !== undefined) inputSide[key] = side[key];
     }
     for (const member of side.members) {
-      const values = input.members[idOf[member.name]];
+      const values = input.members[idOf.get(member.name)];
       for (const key of Object.keys(values).filter((k) => k !== "label")) {
         if (member[key] === undefined) continue;
         if (sheetKeys.includes(key) && values[key] !== member[key]) {
@@ -78,8 +78,8 @@ async function play(vector) {
     }
     const combat = await env.createCombat({ combatants: tokens.map((token) => ({ token })) });
     await env.settle();
-    const idOf = Object.fromEntries(combat.turns.map((c) => [c.name, c.id]));
-    const nameOf = Object.fromEntries(combat.turns.map((c) => [c.id, c.name]));
+    const idOf = new Map(combat.turns.map((c) => [c.name, c.id]));
+    const nameOf = new Map(combat.turns.map((c) => [c.id, c.name]));
     const api = game.modules.get(MODULE_ID).api;
     const input = api.defaults(combat, scenario.procedure);
     const problems = completeInput(input, scenario, idOf, Object.keys(attributes));
@@ -126,7 +126,7 @@ function finished(scenario, combat) {
 /** The statuses each member's actor shows now, by member name; a reused status counts as the module's own. */
 function statusesByName(combat, nameOf) {
   const own = (id) => (id === "mentalstun" ? "surprised" : id);
-  return Object.fromEntries(combat.turns.map((c) => [nameOf[c.id], [...(c.actor?.statuses ?? [])].map(own).sort()]));
+  return Object.fromEntries(combat.turns.map((c) => [nameOf.get(c.id), [...(c.actor?.statuses ?? [])].map(own).sort()]));
 }
 
 /**
@@ -139,7 +139,7 @@ function observeTurns(env, combat, nameOf) {
   Hooks.on("combatTurnChange", (changed, prior, current) => {
     if (changed.id !== combat.id) return;
     if (open && !open.statuses) open.statuses = statusesByName(combat, nameOf);
-    open = { round: current.round, name: nameOf[current.combatantId], passed: true, statuses: null };
+    open = { round: current.round, name: nameOf.get(current.combatantId), passed: true, statuses: null };
     observed.turns.push(open);
   });
   observed.leave = () => {
