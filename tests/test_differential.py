@@ -208,6 +208,7 @@ def collect(strategy: st.SearchStrategy, count: int, salt: int) -> list:
     """Draw count examples of a strategy with Hypothesis, the same ones for the same seed and salt"""
     found: list = []
 
+    # Collecting, not testing: nothing to shrink or replay, and big or slow examples are the point.
     @seed(SEED * 1000 + salt)
     @settings(max_examples=count, deadline=None, database=None, phases=[Phase.generate],
               suppress_health_check=list(HealthCheck))
@@ -251,9 +252,10 @@ def run_js_core(root: Path, form: str, paths: list[Path], vectors: dict[str, dic
     """Play the vectors through the rendered JS rules core in one form, one Node process per system"""
     reports: dict[str, dict] = {}
     for system in SYSTEM_IDS:
-        module = root / f"{system}-{form}.mjs"
-        module.write_text(runnable_module(system, form), encoding="utf-8")
-        reports |= run_runner(module, [p for p in paths if vectors[p.stem]["scenario"]["system"] == system])
+        if ours := [p for p in paths if vectors[p.stem]["scenario"]["system"] == system]:
+            module = root / f"{system}-{form}.mjs"
+            module.write_text(runnable_module(system, form), encoding="utf-8")
+            reports |= run_runner(module, ours)
     return reports
 
 
