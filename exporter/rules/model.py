@@ -6,11 +6,21 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, StringConstraints
+from pydantic import AfterValidator, BaseModel, ConfigDict, StringConstraints
 
 SideKey = Literal["a", "b"]
 SIDE_KEYS: tuple[SideKey, SideKey] = ("a", "b")
-Name = Annotated[str, StringConstraints(min_length=1, max_length=200)]
+
+
+def visible(name: str) -> str:
+    """Refuse a name of whitespace only, which no one at the table could tell apart or read"""
+    if not name.strip():
+        raise ValueError(f"is blank; a name needs a visible character (got {name!r})")
+    return name
+
+
+# Member and side names, and every reference to a member (leader, attacker, opener).
+Name = Annotated[str, StringConstraints(min_length=1, max_length=200), AfterValidator(visible)]
 # Procedure id -> level (scenario, side, member) -> (input field, the sides that must give it, and for an input
 # only a house rule reads, that rules option); see INPUTS of each rules module.
 Inputs = dict[str, dict[str, tuple[tuple[str, ...], ...]]]

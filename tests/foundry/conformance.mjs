@@ -81,7 +81,7 @@ async function play(vector) {
     }
     const combat = await env.createCombat({ combatants: tokens.map((token) => ({ token })) });
     await env.settle();
-    const nameOf = Object.fromEntries(combat.turns.map((c) => [c.id, c.name]));
+    const nameOf = new Map(combat.turns.map((c) => [c.id, c.name]));
     const api = game.modules.get(MODULE_ID).api;
     const draft = api.draft(combat, scenario.procedure);
     const problems = completeDraft(draft, scenario, Object.keys(attributes));
@@ -128,7 +128,7 @@ function finished(scenario, combat) {
 /** The statuses each member's actor shows now, by member name; a reused status counts as the module's own. */
 function statusesByName(combat, nameOf) {
   const own = (id) => (id === "mentalstun" ? "surprised" : id);
-  return Object.fromEntries(combat.turns.map((c) => [nameOf[c.id], [...(c.actor?.statuses ?? [])].map(own).sort()]));
+  return Object.fromEntries(combat.turns.map((c) => [nameOf.get(c.id), [...(c.actor?.statuses ?? [])].map(own).sort()]));
 }
 
 /**
@@ -141,7 +141,7 @@ function observeTurns(env, combat, nameOf) {
   Hooks.on("combatTurnChange", (changed, prior, current) => {
     if (changed.id !== combat.id) return;
     if (open && !open.statuses) open.statuses = statusesByName(combat, nameOf);
-    open = { round: current.round, name: nameOf[current.combatantId], passed: true, statuses: null };
+    open = { round: current.round, name: nameOf.get(current.combatantId), passed: true, statuses: null };
     observed.turns.push(open);
   });
   observed.leave = () => {

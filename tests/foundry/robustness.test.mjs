@@ -415,3 +415,28 @@ test("a player client writes nothing: not at turn changes, not when the combat i
     env.teardown();
   }
 });
+
+test("a combatant removed from the combat (its token kept) loses the module's statuses and leaves the automation", async () => {
+  const env = await boot(GURPS);
+  try {
+    const { Ava, Orc, Gob } = await gurpsParty(env, ["Ava"], ["Orc", "Gob"]);
+    const combat = await combatOf(env, [Ava.token, Orc.token, Gob.token]);
+    await totalSurprise(env, combat, 1);
+    assert.ok(Gob.actor.statuses.has("mentalstun") && Orc.actor.statuses.has("mentalstun"));
+    await combatantOf(combat, Gob.token).delete();
+    await env.settle();
+    assert.ok(!Gob.actor.statuses.has("mentalstun"), "the removed combatant's stun is lifted");
+    assert.ok(Orc.actor.statuses.has("mentalstun"), "the others keep theirs");
+    const api = game.modules.get(GURPS).api;
+    assert.deepEqual(api.state(combat).tracks.map((track) => track.name), [combatantOf(combat, Orc.token).id]);
+    await combat.startCombat();
+    await env.settle();
+    env.scriptDice(3, 3, 3); // Orc: frozen, then a 9 against IQ 10
+    for (let i = 0; i < 4; i += 1) await next(env, combat);
+    assert.equal(api.state(combat).done, true, "the surprise ends without waiting for the removed one");
+    assert.ok(!Orc.actor.statuses.has("mentalstun"));
+    assert.deepEqual(crashes(env), []);
+  } finally {
+    env.teardown();
+  }
+});

@@ -1,6 +1,13 @@
 // Helpers shared by the conformance runners: compare JSON outcomes, rename ids back to member names.
+// Member names are data, so they may be "constructor" or "__proto__": maps are Maps, and a key is only
+// ever read from an object as an own property.
 import { readFile } from "node:fs/promises";
 import { isDeepStrictEqual } from "node:util";
+
+/** Return an object's own property, or undefined: never one it inherits. */
+export function own(object, key) {
+  return object !== null && typeof object === "object" && Object.hasOwn(object, key) ? object[key] : undefined;
+}
 
 /** Find the first difference between two JSON values, as a path and both sides. */
 export function firstDiff(actual, expected, path = "$") {
@@ -8,20 +15,20 @@ export function firstDiff(actual, expected, path = "$") {
   if (actual && expected && typeof actual === "object" && typeof expected === "object"
       && Array.isArray(actual) === Array.isArray(expected)) {
     for (const key of new Set([...Object.keys(actual), ...Object.keys(expected)])) {
-      const found = firstDiff(actual[key], expected[key], `${path}.${key}`);
+      const found = firstDiff(own(actual, key), own(expected, key), `${path}.${key}`);
       if (found) return found;
     }
   }
   return { path, actual: actual === undefined ? "<missing>" : actual, expected: expected === undefined ? "<missing>" : expected };
 }
 
-/** Rename ids (combatant or token ids) to member names inside any JSON value, keys included. */
+/** Rename ids (combatant or token ids, a Map of id to name) to member names inside any JSON value, keys included. */
 export function renamed(value, nameOf) {
   if (Array.isArray(value)) return value.map((item) => renamed(item, nameOf));
   if (value && typeof value === "object") {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [nameOf[k] ?? k, renamed(v, nameOf)]));
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [nameOf.get(k) ?? k, renamed(v, nameOf)]));
   }
-  return typeof value === "string" && nameOf[value] ? nameOf[value] : value;
+  return typeof value === "string" && nameOf.has(value) ? nameOf.get(value) : value;
 }
 
 /** Run every vector file through play(vector) and print one JSON line each: {vector, ok, diff?, error?}. */

@@ -1,18 +1,21 @@
 // Rebuild a vector's expected outcome from what a generated runtime did at the (emulated) table, the same
 // way for Foundry and Roll20. `observed` holds {turns: [{round, name, passed, statuses}], afterTrigger, end},
 // statuses by member name in the module's own terms (surprised, unaware, prone, sleep); `records` are the
-// runtime's turn records {member, turn} in the order it wrote them.
+// runtime's turn records {member, turn} in the order it wrote them. Names are data ("constructor" is a
+// fine name): results are built from Maps, and statuses are read as own properties only.
+import { own } from "./compare.mjs";
 
 /** GURPS: the resolve card, then each stunned member's turn cards in the order they were posted. */
 export function rebuildGurps(outcome, records) {
-  const members = {};
+  const members = new Map();
   for (const record of records.filter((r) => r.type === "turn")) {
-    const entry = (members[record.member] ??= { lost: null, turns: [] });
+    if (!members.has(record.member)) members.set(record.member, { lost: null, turns: [] });
+    const entry = members.get(record.member);
     entry.turns.push(record.turn);
     if (record.turn.success) entry.lost = record.turn.turn;
   }
   return { surprise: outcome.surprise, surprise_kind: outcome.surprise_kind, initiative: outcome.initiative,
-           contest: outcome.contest, freeze: outcome.freeze, members };
+           contest: outcome.contest, freeze: outcome.freeze, members: Object.fromEntries(members) };
 }
 
 /**
@@ -21,18 +24,18 @@ export function rebuildGurps(outcome, records) {
  * last turn only members who never recover are still stunned.
  */
 export function checkedGurps(result, observed) {
-  const stunned = (statuses) => statuses.includes("surprised");
+  const stunned = (statuses) => (statuses ?? []).includes("surprised");
   for (const [name, member] of Object.entries(result.members)) {
     for (const turn of member.turns) {
       const seen = observed.turns.find((t) => t.round === turn.turn && t.name === name);
       if (!seen) throw new Error(`${name} had no turn in round ${turn.turn}`);
-      if (stunned(seen.statuses[name]) !== (turn.defence === -4)) {
-        throw new Error(`${name}, turn ${turn.turn}: statuses ${seen.statuses[name]} but defence ${turn.defence}`);
+      if (stunned(own(seen.statuses, name)) !== (turn.defence === -4)) {
+        throw new Error(`${name}, turn ${turn.turn}: statuses ${own(seen.statuses, name)} but defence ${turn.defence}`);
       }
       if (!seen.passed) throw new Error(`${name}, turn ${turn.turn}: a stunned turn was not passed on`);
     }
-    if (stunned(observed.end[name]) !== (member.lost === null)) {
-      throw new Error(`${name} ends with statuses ${observed.end[name]} though lost is ${member.lost}`);
+    if (stunned(own(observed.end, name)) !== (member.lost === null)) {
+      throw new Error(`${name} ends with statuses ${own(observed.end, name)} though lost is ${member.lost}`);
     }
   }
   return result;
@@ -71,7 +74,8 @@ export function rebuildFallout(scenario, outcome, observed) {
     const free = scenario.options?.opening_attack_is_free ?? false;
     const opener = outcome.openers?.find((o) => o.hit)?.name;
     const after = observed.afterTrigger;
-    const has = (name, status) => after[name].includes(status);
+    const statusesOf = (statuses, name) => own(statuses, name) ?? [];
+    const has = (name, status) => statusesOf(after, name).includes(status);
     const sleepers = everyone.filter((n) => has(n, "sleep"));
     const roundOneTurns = observed.turns.filter((t) => t.round === 1);
     const lastOfRoundOne = roundOneTurns.at(-1)?.statuses ?? {};
@@ -81,9 +85,9 @@ export function rebuildFallout(scenario, outcome, observed) {
       surprised: everyone.filter((n) => has(n, "surprised")),
       prone: everyone.filter((n) => has(n, "prone")),
       // Woken at his own turn: asleep after the roll, awake when his Surprise Round turn is left.
-      wake_at_turn_start: sleepers.filter((n) => roundOneTurns.some((t) => t.name === n && !t.statuses[n].includes("sleep"))),
+      wake_at_turn_start: sleepers.filter((n) => roundOneTurns.some((t) => t.name === n && !statusesOf(t.statuses, n).includes("sleep"))),
       // Woken at the end: still asleep as the Surprise Round's last turn is left, awake in round 2.
-      wake_at_end: sleepers.filter((n) => lastOfRoundOne[n]?.includes("sleep") && !observed.end[n].includes("sleep")),
+      wake_at_end: sleepers.filter((n) => statusesOf(lastOfRoundOne, n).includes("sleep") && !statusesOf(observed.end, n).includes("sleep")),
     };
   }
   const roundOne = observed.turns.filter((t) => t.round === 1 && !t.passed).map((t) => t.name);
@@ -92,13 +96,13 @@ export function rebuildFallout(scenario, outcome, observed) {
   // leaves at once when it puts the order back into Sequence. (Roll20 counts no rounds after the surprise.)
   const normal_order = observed.turns.filter((t) => t.round >= normalRound && !t.passed).slice(0, everyone.length).map((t) => t.name);
   const surprisedSide = round ? (round.side === "a" ? "b" : "a") : null;
-  const membersOut = {};
+  const membersOut = new Map();
   for (const key of ["a", "b"]) {
     for (const member of scenario.sides[key].members) {
-      membersOut[member.name] = { lost: key === surprisedSide && !roundOne.includes(member.name) ? 1 : 0 };
+      membersOut.set(member.name, { lost: key === surprisedSide && !roundOne.includes(member.name) ? 1 : 0 });
     }
   }
   const result = { surprise: outcome.surprise, test: outcome.test };
   if (outcome.enemy_test) result.enemy_test = outcome.enemy_test;
-  return { ...result, openers: outcome.openers, surprise_round, normal_order, members: membersOut };
+  return { ...result, openers: outcome.openers, surprise_round, normal_order, members: Object.fromEntries(membersOut) };
 }

@@ -25,7 +25,7 @@ function setCommands(scenario, idOf, procedureInputs) {
     if (input.type === "openers") {
       const openers = scenario.openers ?? [{ name: scenario.attacker, attack_bonus: scenario.attack_bonus, target_number: scenario.target_number }];
       openers.forEach((opener, index) => commands.push(
-        `!surprise set --opener ${index} --name ${idOf[opener.name]} --attack_bonus ${opener.attack_bonus} --target_number ${opener.target_number}`));
+        `!surprise set --opener ${index} --name ${idOf.get(opener.name)} --attack_bonus ${opener.attack_bonus} --target_number ${opener.target_number}`));
     } else if (scenario[input.key] !== undefined) {
       commands.push(`!surprise set --scenario --${input.key} ${flag(scenario[input.key])}`);
     }
@@ -33,13 +33,13 @@ function setCommands(scenario, idOf, procedureInputs) {
   for (const key of ["a", "b"]) {
     const side = scenario.sides[key];
     for (const input of procedureInputs.filter((i) => i.level === "side")) {
-      if (input.key === "leader") commands.push(`!surprise set --side ${key} --leader ${side.leader ? idOf[side.leader] : "none"}`);
+      if (input.key === "leader") commands.push(`!surprise set --side ${key} --leader ${side.leader ? idOf.get(side.leader) : "none"}`);
       else if (side[input.key] !== undefined) commands.push(`!surprise set --side ${key} --${input.key} ${flag(side[input.key])}`);
     }
     for (const member of side.members) {
       for (const input of procedureInputs.filter((i) => i.level === "member")) {
         if (member[input.key] !== undefined && !(input.key in config.attributes)) {
-          commands.push(`!surprise set --token ${idOf[member.name]} --${input.key} ${flag(member[input.key])}`);
+          commands.push(`!surprise set --token ${idOf.get(member.name)} --${input.key} ${flag(member[input.key])}`);
         }
       }
     }
@@ -64,8 +64,8 @@ async function play(vector) {
   await sb.load(config.script);
   sb.ready();
   await sb.settle();
-  const idOf = Object.fromEntries(tokens.map((token) => [token.get("name"), token.id]));
-  const nameOf = Object.fromEntries(tokens.map((token) => [token.id, token.get("name")]));
+  const idOf = new Map(tokens.map((token) => [token.get("name"), token.id]));
+  const nameOf = new Map(tokens.map((token) => [token.id, token.get("name")]));
   sb.user.setTurnorder(tokens.map((token) => ({ id: token.id, pr: "0", custom: "", _pageid: token.get("_pageid") })));
   await sb.settle();
 
@@ -81,7 +81,10 @@ async function play(vector) {
   observed.start();
   sb.user.chat(GM, "!surprise roll");
   await sb.settle();
-  observed.afterTrigger = markersByName(sb, nameOf);
+  // The script plays the top row's turn inside the roll command, so what the trigger marked is what the
+  // first turn started with (a Cautious Nature sleeper acting first is woken right after); without a
+  // turn, it is what the roll left.
+  observed.afterTrigger = observed.turns[0]?.started ?? markersByName(sb, nameOf);
   for (let step = 0; step < MAX_STEPS && !finished(sb, scenario, observed); step += 1) {
     observed.userAdvance();
     sb.user.advanceTurn();
@@ -98,16 +101,17 @@ async function play(vector) {
 
 /** The statuses shown on each member's token now, from its markers. */
 function markersByName(sb, nameOf) {
-  const statusOf = Object.fromEntries(Object.entries(config.markers).map(([status, tag]) => [tag, status]));
-  return Object.fromEntries(Object.entries(nameOf).map(([id, name]) => {
+  const statusOf = new Map(Object.entries(config.markers).map(([status, tag]) => [tag, status]));
+  return Object.fromEntries([...nameOf].map(([id, name]) => {
     const markers = String(sb.getObj("graphic", id)?.get("statusmarkers") ?? "").split(",").filter(Boolean);
-    return [name, markers.map((marker) => statusOf[marker.split("@")[0]]).filter(Boolean).sort()];
+    return [name, markers.map((marker) => statusOf.get(marker.split("@")[0])).filter(Boolean).sort()];
   }));
 }
 
 /**
  * Follow the top of the turn order through every write, the script's own and the user's Next: a turn the
- * script ended was passed on; the round row coming to the top starts the next round.
+ * script ended was passed on; the round row coming to the top starts the next round. Each turn keeps the
+ * statuses it started with (before the script plays it) and those it was left with.
  */
 function observe(sb, nameOf) {
   const observed = { turns: [], round: 1, normal: [] };
@@ -131,7 +135,7 @@ function observe(sb, nameOf) {
       observed.round += 1;
       return;
     }
-    open = { round: observed.round, name: nameOf[row.id], passed: false, statuses: null };
+    open = { round: observed.round, name: nameOf.get(row.id), passed: false, started: markersByName(sb, nameOf), statuses: null };
     observed.turns.push(open);
   };
   const wrapper = sb.campaign;

@@ -7,7 +7,8 @@ import { format, localize, t } from "./i18n.js";
 import { setStatus } from "./statuses.js";
 
 /** Return the actor behind a member of the surprise, even after his combatant left the combat */
-export function actorOf(combat, surprise, id) {
+export function actorOf(combat, surprise, id, known = {}) {
+  if (Object.prototype.hasOwnProperty.call(known, id)) return known[id];
   const combatant = combat?.combatants?.get(id);
   if (combatant) return combatant.actor ?? null;
   const actorId = surprise.actors?.[id];
@@ -27,8 +28,8 @@ export function actorRefs(combat, scenario) {
  * Show or hide a status on a member's actor. A status counted in rounds gets that duration on its effect, ending at
  * turn 0 of round from + left: the moment the runtime lifts it too, so an expiry module such as Times Up agrees.
  */
-async function markActor(combat, surprise, id, status, on, lasts) {
-  const actor = actorOf(combat, surprise, id);
+async function markActor(combat, surprise, id, status, on, lasts, known) {
+  const actor = actorOf(combat, surprise, id, known);
   if (!actor) {
     // Told once, when the status is first shown; a refresh on an actor deleted since says nothing.
     if (on && !(surprise.applied[id] ?? []).includes(status)) {
@@ -67,8 +68,11 @@ async function arrangeInitiative(combat, order) {
   return Boolean(combat.started) && combat.turn !== 0;
 }
 
-/** Return the table adapter of one combat and the surprise played in it */
-export function foundryTable(combat, surprise) {
+/**
+ * Return the table adapter of one combat and the surprise played in it; `known` gives the actors of combatants that
+ * just left the combat, by id.
+ */
+export function foundryTable(combat, surprise, known = {}) {
   const rolls = [];
   return {
     t,
@@ -77,7 +81,7 @@ export function foundryTable(combat, surprise) {
       rolls.push({ roll, purpose });
       return roll.dice[0].results.map((result) => result.result);
     },
-    mark: (id, status, on, lasts = null) => markActor(combat, surprise, id, status, on, lasts),
+    mark: (id, status, on, lasts = null) => markActor(combat, surprise, id, status, on, lasts, known),
     async post({ title, lines, record = {} }) {
       await postCard({ title, lines, rolls: rolls.splice(0), record });
     },

@@ -5,7 +5,7 @@ import { onCombatTurnChange } from "./automation.js";
 import { buildApi } from "./api.js";
 import { registerSettings } from "./settings.js";
 import { addStatusEffects } from "./statuses.js";
-import { onDeleteCombat } from "./surprise.js";
+import { onDeleteCombat, onDeleteCombatant } from "./surprise.js";
 import { addTrackerButton } from "./tracker.js";
 
 Hooks.once("init", () => {
@@ -23,4 +23,5 @@ Hooks.once("ready", () => {
 
 Hooks.on("combatTurnChange", onCombatTurnChange);
 Hooks.on("deleteCombat", onDeleteCombat);
+Hooks.on("deleteCombatant", onDeleteCombatant);
 Hooks.on("renderCombatTracker", addTrackerButton);

@@ -65,3 +65,21 @@ export function onDeleteCombat(combat) {
     }
   });
 }
+
+/**
+ * A combatant removed from a running surprise leaves it: the statuses the module applied to him go (read from the
+ * removed combatant's own actor, which may be a token's), and the automation no longer waits for his turns. The
+ * hook runs on every client; only the active GM acts. A combat deleted as a whole is onDeleteCombat's.
+ */
+export function onDeleteCombatant(combatant) {
+  const combat = combatant.parent;
+  if (!isAutomationClient() || !combat) return undefined;
+  return serialized(async () => {
+    if (!game.combats.has(combat.id)) return;
+    const surprise = getState(combat);
+    if (!surprise || !Object.prototype.hasOwnProperty.call(surprise.labels, combatant.id)) return;
+    const table = foundryTable(combat, surprise, { [combatant.id]: combatant.actor ?? null });
+    await runtime.left(table, surprise, combatant.id);
+    await saveState(combat, surprise);
+  });
+}
