@@ -6,12 +6,20 @@ import re
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, Field, StringConstraints, ValidationError, field_validator, model_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    Field,
+    StringConstraints,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
 from exporter.definitions.catalogue import bundled_language
 from exporter.definitions.tables import option_gated_inputs
 from exporter.errors import InputFileError
-from exporter.rules.model import FieldProblem, StrictModel
+from exporter.rules.model import FieldProblem, StrictModel, visible
 from exporter.rules.systems import SYSTEM_IDS, system_module
 from exporter.validation import describe_first_error, read_toml
 
@@ -27,6 +35,8 @@ RESERVED_IDS = {"con", "prn", "aux", "nul", *(f"com{i}" for i in range(10)), *(f
 VERSION = re.compile(r"^\d+\.\d+\.\d+(?:[-+][0-9A-Za-z.-]+)?$")
 URL = re.compile(r"^https?://[^\s\"'<>\\]+$")
 SYSTEM_PACKAGE_ID = re.compile(r"^[A-Za-z0-9_-]+$")
+PLACEHOLDER = re.compile(r"\{[^{}]*\}")
+URL_PLACEHOLDERS = ("{id}", "{version}")
 
 # The game system each rules system usually runs on in Foundry (FOUNDRY.md 1.4) and the actor data paths
 # of the attributes the rules read; an attribute without a path is asked for in the dialog. A system without
@@ -43,8 +53,18 @@ ROLL20_DEFAULTS: dict[str, dict[str, str]] = {
     "adnd1e": {"dex": "dexterity", "surprise_adjustment": "surprisebonus"},
 }
 
-Title = Annotated[str, StringConstraints(min_length=1, max_length=20_000)]
-AttributePath = Annotated[str, StringConstraints(pattern=r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z0-9_]+)*$")]
+Title = Annotated[str, StringConstraints(min_length=1, max_length=20_000), AfterValidator(visible)]
+
+
+def actor_data_path(path: str) -> str:
+    """Refuse a Foundry attribute path that is not a dotted path under the actor's system data"""
+    if not re.match(r"^system(\.[A-Za-z0-9_]+)+$", path):
+        raise ValueError(f"must be an actor data path starting with system., e.g. system.attributes.IQ.value "
+                         f"(got {path!r}); docs/game-systems.md tells how to find one")
+    return path
+
+
+AttributePath = Annotated[str, AfterValidator(actor_data_path)]
 Roll20Attribute = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_|-]+$", max_length=100)]
 
 
@@ -90,8 +110,15 @@ class FoundryTarget(StrictModel):
     @field_validator("manifest", "download")
     @classmethod
     def _url(cls, value: str | None) -> str | None:
-        if value is not None and not URL.match(value):
+        if value is None:
+            return value
+        if not URL.match(value):
             raise ValueError("must be an http(s) URL without spaces or quotes")
+        for placeholder in PLACEHOLDER.findall(value):
+            if placeholder not in URL_PLACEHOLDERS:
+                raise ValueError(f"has the placeholder {placeholder}; only {{id}} and {{version}} are filled in")
+        if "{" in PLACEHOLDER.sub("", value) or "}" in PLACEHOLDER.sub("", value):
+            raise ValueError("has an unmatched { or }; only {id} and {version} are filled in")
         return value
 
 
@@ -99,7 +126,7 @@ class Roll20Target(StrictModel):
     """How the Roll20 script meets the character sheet and the tokens"""
 
     attributes: dict[str, Roll20Attribute] | None = None
-    marker: Annotated[str, StringConstraints(min_length=1, max_length=100)] | None = None  # None: the target's own
+    marker: Annotated[str, StringConstraints(min_length=1, max_length=100), AfterValidator(visible)] | None = None  # None: the target's own
     side_rule: Literal["controlled-by", "turn-order-split"] = "controlled-by"
 
 
@@ -146,7 +173,7 @@ class Campaign(StrictModel):
         try:
             options_model.model_validate(self.options, strict=True)
         except ValidationError as err:
-            field, message = describe_first_error(err, self.system, options_model_of)
+            field, message = describe_first_error(err, self.system, options_model_of, root=options_model)
             raise FieldProblem(f"options.{field}" if field else "options", message) from None
         known = bundled_language("en")
         for language, overrides in self.strings.items():
@@ -206,7 +233,7 @@ def load_campaign(path: Path) -> Campaign:
     try:
         return Campaign.model_validate(data, strict=True)  # TOML types are exact: no 1 for true
     except ValidationError as err:
-        raise InputFileError(path, *describe_first_error(err, system or "")) from None
+        raise InputFileError(path, *describe_first_error(err, system or "", root=Campaign)) from None
 
 
 def options_model_of(system: str) -> type[BaseModel]:

@@ -29,22 +29,56 @@ def reported_errors() -> Iterator[None]:
         raise InputError(err.one_line()) from err
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class AmbushGroup(click.Group):
+    """The command group, printing a usage error as one line (exit 2) instead of click's four"""
+
+    def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):  # type: ignore[no-untyped-def] # noqa: ANN001, ANN201
+        """Run the CLI, turning click's usage errors into one line"""
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, standalone_mode, **extra)
+        try:
+            code = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except click.UsageError as err:
+            where = err.ctx.command_path if err.ctx else "ambush"
+            click.echo(f"Error: {where}: {' '.join(err.format_message().split())} (see {where} --help)", err=True)
+            sys.exit(err.exit_code)
+        except click.ClickException as err:
+            err.show()
+            sys.exit(err.exit_code)
+        except click.Abort:
+            click.echo("Aborted!", err=True)
+            sys.exit(1)
+        sys.exit(code if isinstance(code, int) else 0)
+
+
+@click.group(name="ambush", cls=AmbushGroup, context_settings={"help_option_names": ["-h", "--help"]},
+             epilog="Every field and option is explained in docs/ (start at docs/README.md); "
+                    "`ambush explain OPTION` tells one option's meaning, values, default and source.")
 @click.version_option(package_name="ambush", prog_name="ambush")
 def main() -> None:
-    """Turn tabletop surprise rules into Foundry VTT and Roll20 automation"""
+    """Turn tabletop surprise rules into Foundry VTT and Roll20 automation
+
+    Write a campaign with `ambush init`, check it with `ambush validate`, build it with `ambush build`;
+    try a fight first with `ambush odds` and `ambush simulate` on a scenario file.
+    """
 
 
-@main.command()
+@main.command(short_help="Build the Foundry module and Roll20 script of campaigns")
 @click.argument("campaigns", nargs=-1, type=click.Path(path_type=Path))
-@click.option("--out", type=click.Path(path_type=Path), default=Path("dist"), show_default=True)
-@click.option("--target", type=click.Choice(["foundry", "roll20", "all"]), default="all", show_default=True)
-@click.option("--zip/--no-zip", "make_zip", default=True, show_default=True)
+@click.option("--out", type=click.Path(path_type=Path), default=Path("dist"), show_default=True,
+              help="Write each campaign into OUT/<campaign id>/.")
+@click.option("--target", type=click.Choice(["foundry", "roll20", "all"]), default="all", show_default=True,
+              help="Build only one VTT's files.")
+@click.option("--zip/--no-zip", "make_zip", default=True, show_default=True,
+              help="Also pack the Foundry module as <id>-<version>.zip for release.")
 @click.option("--check", is_flag=True, help="Write nothing; exit 1 listing the files a build would change.")
 @click.option("--jobs", "-j", type=click.IntRange(1, 64), default=1, show_default=True,
               help="Build this many campaigns at once.")
 def build(campaigns: tuple[Path, ...], out: Path, target: str, make_zip: bool, check: bool, jobs: int) -> None:
-    """Build VTT output for each campaign (default: the bundled examples)"""
+    """Build VTT output for each campaign (default: the bundled examples)
+
+    CAMPAIGNS are campaign.toml files; without any, the three bundled example campaigns are built.
+    """
     from exporter.build import build_campaigns  # lazy: keeps --help fast
 
     progress = Progress(len(campaigns) or 3) if sys.stderr.isatty() and not check else None
@@ -80,18 +114,24 @@ class Progress:
         click.echo("\r\033[K", err=True, nl=False)
 
 
-@main.command()
-@click.option("--system", type=click.Choice(SYSTEM_IDS), required=True)
+@main.command(short_help="Write a new, commented campaign.toml for a system")
+@click.option("--system", type=click.Choice(SYSTEM_IDS), required=True,
+              help="The rules system: gurps4e (GURPS 4e, B393), adnd1e (AD&D 1e / OSRIC), "
+                   "fallout-ttrpg (the Fallout TTRPG homebrew).")
 @click.argument("path", type=click.Path(path_type=Path), default=Path("campaign.toml"))
 def init(system: str, path: Path) -> None:
-    """Write a new, commented campaign.toml for a system"""
+    """Write a new, commented campaign.toml for a system
+
+    PATH is the file to write (default campaign.toml), or a folder to write campaign.toml into;
+    an existing file is never overwritten. Every field and option carries a one-line comment.
+    """
     from exporter.init import init_campaign
 
     with reported_errors():
         click.echo(f"wrote {init_campaign(system, path)}")
 
 
-@main.command()
+@main.command(short_help="Check a campaign.toml without building it")
 @click.argument("campaign", type=click.Path(path_type=Path))
 def validate(campaign: Path) -> None:
     """Check a campaign.toml without building it"""
@@ -102,12 +142,16 @@ def validate(campaign: Path) -> None:
     click.echo(f"{campaign}: ok ({loaded.system}, {loaded.id} {loaded.version})")
 
 
-@main.command()
+@main.command(short_help="Compute the exact odds of a surprise scenario")
 @click.argument("scenario", type=click.Path(path_type=Path))
 @click.option("--json", "as_json", is_flag=True, help="Print the odds as JSON.")
-@click.option("--svg", "svg", type=click.Path(dir_okay=False, path_type=Path), help="Also draw them as an SVG chart.")
+@click.option("--svg", "svg", type=click.Path(dir_okay=False, path_type=Path),
+              help="Also draw them as an SVG chart into this file; its folder must exist.")
 def odds(scenario: Path, as_json: bool, svg: Path | None) -> None:
-    """Compute the exact odds of a surprise scenario"""
+    """Compute the exact odds of a surprise scenario
+
+    SCENARIO is a scenario file (docs/scenarios.md): the system, the procedure and both sides.
+    """
     from exporter.report import odds_json, odds_svg, odds_table
     from exporter.scenario import load_scenario
 
@@ -130,15 +174,49 @@ def write_output(path: Path, text: str) -> None:
         raise InputFileError(path, None, f"cannot be written ({err.strerror})") from None
 
 
-@main.command()
-def systems() -> None:
-    """Show the rules systems, their procedures, and their options with defaults"""
+@main.command(short_help="Show the rules systems, their procedures and their options")
+@click.argument("system", type=click.Choice(SYSTEM_IDS), required=False)
+@click.option("--option", "option", metavar="NAME", help="Explain one option of SYSTEM (or of every system).")
+def systems(system: str | None, option: str | None) -> None:
+    """Show the rules systems, their procedures, and their options with defaults and meanings
+
+    Give SYSTEM to show one system only, and --option NAME to explain one option in full.
+    """
+    if option is not None:
+        explain_command(option, system)
+        return
     from exporter.report import systems_table
 
-    click.echo(systems_table())
+    click.echo(systems_table(system))
 
 
-@main.command()
+@main.command(short_help="Explain one house-rule option: meaning, values, default, source")
+@click.argument("option", metavar="OPTION")
+@click.option("--system", type=click.Choice(SYSTEM_IDS), help="Look in this system only.")
+def explain(option: str, system: str | None) -> None:
+    """Explain one house-rule option: its meaning, values, default, source and where the docs say more"""
+    explain_command(option, system)
+
+
+def explain_command(name: str, system: str | None) -> None:
+    """Print every option of this name, or a one-line error with the closest names"""
+    from exporter.options import FIXED_READINGS, explain_option, find_option, system_options
+    from exporter.validation import did_you_mean
+
+    found = find_option(name, system)
+    if found:
+        click.echo("\n\n".join(explain_option(o) for o in found))
+        return
+    systems = [system] if system else list(SYSTEM_IDS)
+    fixed = [f"{s}: {name} {FIXED_READINGS[s][name]}" for s in systems if name in FIXED_READINGS.get(s, {})]
+    if fixed:
+        raise InputError("; ".join(fixed))
+    known = sorted({o.name for s in systems for o in system_options(s)})
+    raise InputError(f"no option {name!r}{' in ' + system if system else ''}; `ambush systems` lists them"
+                     + did_you_mean(name, known))
+
+
+@main.command(short_help="Play a surprise scenario with real dice and narrate it")
 @click.argument("scenario", type=click.Path(path_type=Path))
 @click.option("--seed", type=int, default=None, help="Seed the dice; the same seed tells the same story.")
 @click.option("--json", "as_json", is_flag=True, help="Print the outcome as JSON.")

@@ -12,7 +12,8 @@ from exporter._resources import templates_root
 from exporter.campaign import foundry_defaults, load_campaign, member_inputs, roll20_defaults
 from exporter.dist import write_text
 from exporter.errors import InputFileError
-from exporter.rules.systems import SYSTEMS, system_module
+from exporter.options import system_options, value_names
+from exporter.rules.systems import SYSTEMS
 from exporter.targets.roll20.markers import STATUS_MARKERS
 
 
@@ -32,7 +33,8 @@ def campaign_text(system: str, campaign_id: str) -> str:
     env.filters["toml"] = toml_value
     return env.get_template("campaign.toml").render(
         id=campaign_id, title=SYSTEMS[system].title, system=system,
-        options=system_module(system).Options().model_dump(mode="json"),
+        options=[{"name": o.name, "default": o.default, "meaning": o.meaning,
+                  "values_text": value_names(o).replace('"', "")} for o in system_options(system)],
         foundry_system=foundry_defaults(system)["system_id"],
         foundry_attributes=foundry_defaults(system)["attributes"],
         roll20_attributes=roll20_defaults(system), roll20_marker=STATUS_MARKERS["surprised"],

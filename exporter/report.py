@@ -154,22 +154,20 @@ def simulation_json(scenario: Any, seed: int) -> str:
     return json.dumps(data, indent=2, ensure_ascii=False)
 
 
-def systems_table() -> str:
-    """Tabulate every rules system: its procedures and its options with their defaults"""
-    from exporter.rules.systems import SYSTEM_IDS
+def systems_table(only: str | None = None) -> str:
+    """Tabulate rules systems: procedures, and options with their defaults and one-line meanings"""
+    from exporter.options import system_options, value_names
+    from exporter.rules.systems import SYSTEM_IDS, SYSTEMS
 
     lines = []
-    for system in SYSTEM_IDS:
+    for system in [only] if only else SYSTEM_IDS:
         rules = system_module(system)
-        lines += [f"{system}", f"  procedures: {', '.join(rules.PROCEDURES)}", f"  unit of loss: {rules.UNIT}",
-                  "  options (RULES.md readings, with defaults):"]
-        defaults = rules.Options().model_dump(mode="json")
-        width = max(len(name) for name in defaults)
-        for name, value in defaults.items():
-            annotation = rules.Options.model_fields[name].annotation
-            choices = getattr(annotation, "__args__", None)
-            allowed = " | ".join(map(str, choices)) if choices and all(isinstance(c, str) for c in choices) else ""
-            shown = json.dumps(value)
-            lines.append(f"    {name:<{width}}  {shown}" + (f"   ({allowed})" if allowed else ""))
+        lines += [f"{system} ({SYSTEMS[system].title.removesuffix(' Surprise')}; docs/rules/{system}.md)",
+                  f"  procedures: {', '.join(rules.PROCEDURES)}", f"  unit of loss: {rules.UNIT}",
+                  "  options (name = default: meaning; values):"]
+        for option in system_options(system):
+            lines += [f"    {option.name} = {option.shown_default}: {option.meaning}",
+                      f"      values: {value_names(option)}"]
         lines.append("")
-    return "\n".join(lines).rstrip()
+    lines.append("`ambush explain NAME` tells what each value of an option changes, and its source.")
+    return "\n".join(lines)

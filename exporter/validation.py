@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import difflib
 import tomllib
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -32,11 +33,19 @@ def read_toml(path: Path) -> dict[str, Any]:
         raise InputFileError(path, None, f"not valid TOML: {err}") from None
 
 
+def did_you_mean(name: str, known: Iterable[str]) -> str:
+    """Return "; did you mean X?" for the closest known name, or nothing when none is close"""
+    close = difflib.get_close_matches(name, list(known), n=1, cutoff=0.6)
+    return f"; did you mean {close[0]}?" if close else ""
+
+
 def describe_first_error(err: ValidationError, system: str,
-                         model_of: Callable[[str], type[BaseModel]] | None = None) -> tuple[str | None, str]:
+                         model_of: Callable[[str], type[BaseModel]] | None = None,
+                         root: type[BaseModel] | None = None) -> tuple[str | None, str]:
     """Turn pydantic's first error into a field path and a short message
 
-    model_of names, for an unknown key, the other systems' models that do know it.
+    model_of names, for an unknown key, the other systems' models that do know it; root (default: this
+    system's model_of) is the model validated, whose fields next to an unknown key are suggested.
     """
     errors = err.errors(include_url=False)
     # An unknown key is usually the cause of a "missing" one (iqq for iq), so it is named first.
@@ -48,7 +57,12 @@ def describe_first_error(err: ValidationError, system: str,
                   if model_of is not None and other != system and key_known_to(model_of(other), first["loc"])]
         if owners:
             return field, f"is a field of {', '.join(owners)}, not of {system}"
-        return field, "unknown field"
+        fixed = fixed_reading(system, first["loc"])
+        if fixed:
+            return field, fixed
+        if root is None and model_of is not None and system in SYSTEM_IDS:
+            root = model_of(system)
+        return field, "unknown field" + did_you_mean(str(first["loc"][-1]), sibling_keys(root, first["loc"]))
     if kind == "missing":
         return field, "missing"
     problem = (first.get("ctx") or {}).get("error")
@@ -69,6 +83,29 @@ def field_path(loc: tuple[Any, ...]) -> str | None:
             continue
         text += f"[{step}]" if isinstance(step, int) else (f".{step}" if text else str(step))
     return text or None
+
+
+def fixed_reading(system: str, loc: tuple[Any, ...]) -> str | None:
+    """Return why an options key that names a fixed reading is no option, or None"""
+    from exporter.options import FIXED_READINGS
+
+    name = loc[-1]
+    if isinstance(name, str) and (len(loc) == 1 or loc[-2] == "options"):
+        return FIXED_READINGS.get(system, {}).get(name)
+    return None
+
+
+def sibling_keys(root: Any, loc: tuple[Any, ...]) -> list[str]:
+    """Return the field names of the model that holds the last step of loc (none for a plain table)"""
+    model = root
+    for step in loc[:-1]:
+        if isinstance(step, int):
+            continue
+        fields = getattr(model, "model_fields", None)
+        if fields is None or step not in fields:
+            return []
+        model = innermost_model(fields[step].annotation)
+    return list(getattr(model, "model_fields", None) or [])
 
 
 def key_known_to(model: Any, loc: tuple[Any, ...]) -> bool:

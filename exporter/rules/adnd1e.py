@@ -21,6 +21,7 @@ from exporter.rules.model import (
     StrictModel,
     add_mass,
     check_unique_names,
+    option,
 )
 
 SYSTEM = "adnd1e"
@@ -59,19 +60,25 @@ SegmentKind = Literal["surprise", "cancelled"]
 class Options(StrictModel):
     """The configurable readings of RULES.md 3.3 (C4, C5)"""
 
-    dex_unsurprised_may_act: bool = True
-    side_best_rating: bool = False
-    dex_encumbrance_gate: bool = False
-    missile_triple_rate: bool = False
-    percent_chances: bool = False
-
-    @field_validator("percent_chances")
-    @classmethod
-    def reject_percent_chances(cls, value: bool) -> bool:
-        """Refuse the percentage chances reading, which is not implemented"""
-        if value:
-            raise ValueError("percent_chances is not supported yet")
-        return value
+    dex_unsurprised_may_act: bool = option(
+        True, "Whether a member whose Dexterity cancels his side's surprise acts in the surprise segments",
+        "C4", "the seed's example: the Dexterity 16+ member acts alone in segment 1",
+        {"true": "he acts in every segment he is not frozen, even while his side is",
+         "false": "he is not frozen, yet waits with his side until it acts"})
+    side_best_rating: bool = option(
+        False, "Whether a side uses the best surprise rating of its members (a ranger among them)",
+        "C5a", "DMG p.62: a side surprised only on 1, or surprising on 1-3, thanks to one member",
+        {"false": "ratings are given per side (surprised_on, surprises_on)",
+         "true": "members may give their own surprised_on and surprises_on; the side takes the best"})
+    dex_encumbrance_gate: bool = option(
+        False, "Whether Dexterity counts only for a member at no more than normal gear",
+        "C5b", "DMG p.62: the Dexterity adjustment needs normal gear",
+        {"false": "Dexterity always counts", "true": "a member marked encumbered loses his Dexterity adjustment"})
+    missile_triple_rate: bool = option(
+        False, "Whether a readied missile weapon fires at three times its rate in surprise segments",
+        "C5c", "DMG p.62: missiles discharged at 3 times the normal rate",
+        {"false": "the narration says nothing of missile rates",
+         "true": "the narration and the chat card remind the GM of triple missile fire"})
 
 
 DEFAULT_OPTIONS = Options()

@@ -12,15 +12,18 @@ from exporter.errors import RuleError
 from exporter.rules.dice import Roller, die, highest_of, roll_dice
 from exporter.rules.model import (
     SIDE_KEYS,
+    JS_SAFE_INTEGER,
     FieldProblem,
     Inputs,
     MemberOdds,
     Name,
     Odds,
+    SafeInt,
     SideKey,
     StrictModel,
     add_mass,
     check_unique_names,
+    option,
     other,
 )
 
@@ -58,11 +61,25 @@ LONE_OPENER_FIELDS = ("attacker", "attack_bonus", "target_number")
 class Options(StrictModel):
     """The configurable readings of RULES.md 2.3"""
 
-    opening_attack_is_free: bool = False  # RULES.md B1
-    poor_failure_margin: int = Field(default=5, ge=1)  # RULES.md B3
-    enemy_spot_roll: bool = False  # RULES.md B5
-    cautious_sleeper_wakes: Literal["sr_turn_start", "sr_end"] = "sr_turn_start"  # RULES.md B7
-    group_test: Literal["leader_only"] = "leader_only"  # RULES.md B11
+    opening_attack_is_free: bool = option(
+        False, "Whether the Sneak Attack that opens the fight is an extra action or the opener's Surprise Round turn",
+        "B1", "Surprise page: the Sneak Attack \"resolves first\", never called extra",
+        {"false": "the opening attack is his whole Surprise Round turn",
+         "true": "the opening attack is extra; he takes a full turn in the Surprise Round too"})
+    poor_failure_margin: int = option(
+        5, "By how much the party's spot test must fail for the enemies to get the Surprise Round",
+        "B3", "Surprise page: \"fail by 5 or more, e.g.\"",
+        {"N": "a total of DC - N or less is a poor failure (1 or more)"}, ge=1, le=JS_SAFE_INTEGER)
+    enemy_spot_roll: bool = option(
+        False, "Whether side b's leader rolls a spot test of his own after a party's failure",
+        "B5", "Surprise page, quick reference: \"the party (or the GM, for enemies) succeeds\"",
+        {"false": "one party roll decides both directions",
+         "true": "after a failure that is not poor and not against hunters, side b's leader rolls too"})
+    cautious_sleeper_wakes: Literal["sr_turn_start", "sr_end"] = option(
+        "sr_turn_start", "When a sleeper with Cautious Nature wakes in a Surprise Round against his side",
+        "B7", "Surprise page: the sleeper rules are for sleepers \"who are surprised\"",
+        {"sr_turn_start": "at the start of his Surprise Round turn, Prone with empty slots, and he may act",
+         "sr_end": "at the end of the Surprise Round, with the surprised sleepers"})
 
 
 class Member(StrictModel):
@@ -73,7 +90,7 @@ class Member(StrictModel):
     survival: int | None = Field(default=None, ge=0, le=20)
     cautious_nature: bool = False
     asleep: bool = False
-    sequence: int = 0  # RULES.md B6: an input, higher acts first
+    sequence: SafeInt = 0  # RULES.md B6: an input, higher acts first
 
 
 class Side(StrictModel):
@@ -94,8 +111,8 @@ class Opener(StrictModel):
     """One declared opening Sneak Attack: who attacks, his bonus and the number to reach"""
 
     name: Name
-    attack_bonus: int
-    target_number: int
+    attack_bonus: SafeInt
+    target_number: SafeInt
 
 
 @dataclass(frozen=True)
@@ -111,11 +128,11 @@ class Scenario(StrictModel):
 
     system: Literal["fallout-ttrpg"]
     procedure: Literal["world-map", "sneak-attack"]
-    dc: int | None = None
+    dc: SafeInt | None = None
     hunting: bool = False
     attacker: Name | None = None
-    attack_bonus: int | None = None
-    target_number: int | None = None
+    attack_bonus: SafeInt | None = None
+    target_number: SafeInt | None = None
     openers: list[Opener] | None = None
     sides: Sides
     options: Options = Options()

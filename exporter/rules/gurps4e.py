@@ -22,6 +22,7 @@ from exporter.rules.model import (
     StrictModel,
     add_mass,
     check_unique_names,
+    option,
     other,
 )
 
@@ -90,10 +91,21 @@ CONSTANTS = {
 class Options(StrictModel):
     """The configurable readings of RULES.md 1.9"""
 
-    stun_roll_timing: Literal["start", "end"] = "start"  # A1
-    freeze_roll_scope: Literal["side", "individual"] = "side"  # A2
-    leaderless_iq_bonus: bool = False  # A7
-    contest_aggregation: Literal["worst_sneak_each_watcher"] = "worst_sneak_each_watcher"  # A10
+    stun_roll_timing: Literal["start", "end"] = option(
+        "start", "When a mentally stunned character rolls IQ to snap out: at the start or at the end of his turn",
+        "A1", "B393 \"at the start of his turn\"; B420 rolls physical stun at the end",
+        {"start": "roll first; a success lifts the -4 defence at once, the turn is still Do Nothing",
+         "end": "roll last, as for physical stun; the -4 defence lasts through the turn of the success"})
+    freeze_roll_scope: Literal["side", "individual"] = option(
+        "side", "Total surprise: one 1d6 freeze roll for the whole surprised side, or one per defender",
+        "A2", "B393 \"the GM rolls 1d before the defenders can react\"",
+        {"side": "the GM rolls once; every defender without Combat Reflexes freezes that many seconds",
+         "individual": "each defender without Combat Reflexes rolls his own freeze"})
+    leaderless_iq_bonus: bool = option(
+        False, "Initiative roll: whether the higher-IQ +1 applies when a side is leaderless",
+        "A7", "B393 is silent; a leaderless side already takes -2",
+        {"false": "no IQ bonus to either side when one of them is leaderless",
+         "true": "a leaderless side compares its highest IQ with the other side's leader or highest IQ"})
 
 
 class Member(StrictModel):

@@ -4,12 +4,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, StringConstraints
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints
 
 SideKey = Literal["a", "b"]
 SIDE_KEYS: tuple[SideKey, SideKey] = ("a", "b")
+
+
+# The largest integer JavaScript holds exactly (Number.MAX_SAFE_INTEGER): bounds every integer the runtimes read.
+JS_SAFE_INTEGER = 2**53 - 1
 
 
 def visible(name: str) -> str:
@@ -19,6 +23,9 @@ def visible(name: str) -> str:
     return name
 
 
+# An integer a GM types that the runtimes read: JavaScript holds it exactly.
+SafeInt = Annotated[int, Field(ge=-JS_SAFE_INTEGER, le=JS_SAFE_INTEGER)]
+
 # Member and side names, and every reference to a member (leader, attacker, opener).
 Name = Annotated[str, StringConstraints(min_length=1, max_length=200), AfterValidator(visible)]
 # Procedure id -> level (scenario, side, member) -> (input field, the sides that must give it, and for an input
@@ -27,6 +34,12 @@ Inputs = dict[str, dict[str, tuple[tuple[str, ...], ...]]]
 
 # Odds tails are cut once the mass still to come is this small (DESIGN.md, odds JSON).
 TAIL_CUT = Fraction(1, 10**12)
+
+
+def option(default: Any, meaning: str, reading: str, source: str, values: dict[str, str], **constraints: Any) -> Any:
+    """Declare a house-rule option: its default, one-line meaning, docs reading id, source and what each value does"""
+    return Field(default=default, description=meaning, json_schema_extra={"reading": reading, "source": source,
+                                                                         "values": values}, **constraints)
 
 
 class FieldProblem(ValueError):

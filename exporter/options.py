@@ -1,0 +1,76 @@
+"""The house-rule options of every system as a GM reads them: meaning, values, default, source and docs"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any, get_args
+
+from exporter.rules.systems import SYSTEM_IDS, system_module
+
+# Readings the rules fix (one value, or not implemented): never offered as options, refused with this reason.
+FIXED_READINGS: dict[str, dict[str, str]] = {
+    "gurps4e": {"contest_aggregation": "is fixed, not an option: each watcher rolls against the worst sneak (A10)"},
+    "adnd1e": {"percent_chances": "is not implemented: surprise chances are in sixths of a d6 (C5d)"},
+    "fallout-ttrpg": {"group_test": "is fixed, not an option: the leader rolls for the group (B11)"},
+}
+
+
+@dataclass(frozen=True)
+class OptionInfo:
+    """One option of one system, everything the CLI, `ambush init` and the docs say of it"""
+
+    system: str
+    name: str
+    default: Any
+    meaning: str
+    reading: str
+    source: str
+    values: dict[str, str]
+
+    @property
+    def shown_default(self) -> str:
+        """Return the default as TOML writes it"""
+        return json.dumps(self.default)
+
+    @property
+    def docs(self) -> str:
+        """Return where the docs explain the option"""
+        return f"docs/rules/{self.system}.md#{self.reading.lower()}"
+
+
+def system_options(system: str) -> list[OptionInfo]:
+    """Return the options of a system, in the order of its Options model"""
+    model = system_module(system).Options
+    rows = []
+    for name, info in model.model_fields.items():
+        extra = info.json_schema_extra if isinstance(info.json_schema_extra, dict) else {}
+        rows.append(OptionInfo(system, name, info.default, info.description or "", str(extra.get("reading", "")),
+                               str(extra.get("source", "")), dict(extra.get("values") or {})))  # type: ignore[arg-type]
+    return rows
+
+
+def value_names(option: OptionInfo) -> str:
+    """Return the values an option takes, as a GM writes them"""
+    annotation = system_module(option.system).Options.model_fields[option.name].annotation
+    if annotation is bool:
+        return "true | false"
+    choices = get_args(annotation)
+    if choices and all(isinstance(c, str) for c in choices):
+        return " | ".join(json.dumps(c) for c in choices)
+    return "an integer"
+
+
+def find_option(name: str, system: str | None = None) -> list[OptionInfo]:
+    """Return the options of this name, in one system or in every system"""
+    systems = [system] if system else list(SYSTEM_IDS)
+    return [o for s in systems for o in system_options(s) if o.name == name]
+
+
+def explain_option(option: OptionInfo) -> str:
+    """Describe one option: meaning, values, default, source and where the docs say more"""
+    lines = [f"{option.name} ({option.system}, reading {option.reading})", f"  {option.meaning}.",
+             f"  values: {value_names(option)}   default: {option.shown_default}"]
+    lines += [f"    {value}: {effect}" for value, effect in option.values.items()]
+    lines += [f"  source: {option.source}", f"  more: {option.docs}"]
+    return "\n".join(lines)
