@@ -168,6 +168,8 @@ def write_output(path: Path, text: str) -> None:
     from exporter.dist import write_text
     from exporter.errors import InputFileError
 
+    if not path.parent.is_dir():  # a typo in a folder name should not create a stray tree
+        raise InputFileError(path, None, f"cannot be written: the folder {path.parent} does not exist")
     try:
         write_text(path, text)
     except OSError as err:

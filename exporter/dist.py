@@ -20,6 +20,12 @@ def source_date_epoch() -> int:
     return max(epoch, EARLIEST_ZIP_TIME)
 
 
+def given_source_date() -> int | None:
+    """Return SOURCE_DATE_EPOCH when the build was given one, else None (no true date to show)"""
+    raw = os.environ.get("SOURCE_DATE_EPOCH", "")
+    return int(raw) if raw.strip().isdigit() else None
+
+
 def zip_date_time() -> tuple[int, int, int, int, int, int]:
     """Return the fixed entry timestamp, honouring SOURCE_DATE_EPOCH"""
     return time.gmtime(source_date_epoch())[:6]

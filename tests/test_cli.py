@@ -172,6 +172,14 @@ def test_odds_svg_to_an_unwritable_path_is_bad_input(tmp_path):
     assert code == 2 and output.startswith(f"Error: {tmp_path / 'file' / 'chart.svg'}: cannot be written")
 
 
+def test_odds_svg_into_a_missing_folder_is_refused_and_creates_nothing(tmp_path):
+    chart = tmp_path / "no-such-folder" / "deeper" / "chart.svg"
+    code, output = run("odds", str(ROOT / "fixtures/scenarios/gurps-total.toml"), "--svg", str(chart))
+    assert code == 2
+    assert output == f"Error: {chart}: cannot be written: the folder {chart.parent} does not exist\n"
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_systems_lists_every_system_procedure_and_option(snapshot):
     code, output = run("systems")
     assert code == 0

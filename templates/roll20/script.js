@@ -107,7 +107,8 @@ const {{ script_name }} = (() => {
    * and the GM is told: the markers of a surprise that was lost can only be removed by hand.
    */
   function checkInstall() {
-    log(`-=> ${scriptName} v${version} <=-  [${new Date(lastUpdate * 1000)}]`);
+    const built = lastUpdate === null ? "" : `  [built ${new Date(lastUpdate * 1000).toISOString().slice(0, 10)}]`;
+    log(`-=> ${scriptName} v${version} <=-${built}`);
     const stored = state[scriptName];
     let damaged = false;
     switch (isRecord(stored) ? stored.version : undefined) {

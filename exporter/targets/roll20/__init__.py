@@ -10,7 +10,7 @@ from typing import Any
 
 from exporter import __version__
 from exporter.definitions import Definitions
-from exporter.dist import source_date_epoch, write_text
+from exporter.dist import given_source_date, write_text
 from exporter.targets.environment import make_environment
 from exporter.targets.roll20.macros import chat_macros
 from exporter.targets.roll20.markers import status_markers
@@ -39,7 +39,7 @@ class Roll20Writer:
             "script_name": script_name(defs.module.id),
             "module_id": defs.module.id,
             "version": defs.module.version,
-            "last_update": source_date_epoch(),  # the banner's date: fixed, for reproducible builds
+            "last_update": json.dumps(given_source_date()),  # the banner's date: SOURCE_DATE_EPOCH or none
             "system": defs.system,
             "common": render_common_js(self.env, defs.system, as_module=False, options=defs.options,
                                        procedures=procedures),
