@@ -65,6 +65,7 @@ def actor_data_path(path: str) -> str:
 
 
 AttributePath = Annotated[str, AfterValidator(actor_data_path)]
+MarkerName = Annotated[str, StringConstraints(min_length=1, max_length=100), AfterValidator(visible)]
 Roll20Attribute = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_|-]+$", max_length=100)]
 
 
@@ -126,7 +127,7 @@ class Roll20Target(StrictModel):
     """How the Roll20 script meets the character sheet and the tokens"""
 
     attributes: dict[str, Roll20Attribute] | None = None
-    marker: Annotated[str, StringConstraints(min_length=1, max_length=100), AfterValidator(visible)] | None = None  # None: the target's own
+    marker: MarkerName | None = None  # None: the target's own
     side_rule: Literal["controlled-by", "turn-order-split"] = "controlled-by"
 
 

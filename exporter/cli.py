@@ -32,7 +32,7 @@ def reported_errors() -> Iterator[None]:
 class AmbushGroup(click.Group):
     """The command group, printing a usage error as one line (exit 2) instead of click's four"""
 
-    def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):  # type: ignore[no-untyped-def] # noqa: ANN001, ANN201
+    def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):  # type: ignore[no-untyped-def]
         """Run the CLI, turning click's usage errors into one line"""
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, standalone_mode, **extra)

@@ -96,48 +96,16 @@ def odds_table(scenario: Any) -> str:
     return "\n".join(lines)
 
 
-SVG_WIDTH, SVG_BAR_X, SVG_BAR_WIDTH, SVG_ROW = 640, 170, 380, 18
-SVG_COLOURS = {"a": "#2e7d32", "b": "#c62828", "none": "#757575", "lost": "#1565c0", "never": "#6a1b9a"}
-
-
 def odds_svg(scenario: Any) -> str:
-    """Compute a scenario's odds and draw them as a self-contained SVG bar chart"""
+    """Compute a scenario's odds and draw them as a self-contained SVG bar chart, members grouped by side"""
+    from exporter.chart import odds_chart
     from exporter.targets.environment import make_environment  # Jinja only when a chart is asked for
 
     odds = system_module(scenario.system).odds(scenario)
     labels = {"a": side_label(scenario, "a"), "b": side_label(scenario, "b"), "none": "nobody"}
-    items: list[dict[str, Any]] = []
-    y = 10
-
-    def heading(text: str, level: int = 2) -> None:
-        nonlocal y
-        items.append({"kind": "heading", "text": text, "level": level, "y": y})
-        y += SVG_ROW + 4
-
-    def row(label: str, p: Fraction, colour: str, indent: int = 20) -> None:
-        nonlocal y
-        items.append({"kind": "bar", "label": label, "y": y, "indent": indent, "colour": colour,
-                      "bar": round(float(p) * SVG_BAR_WIDTH, 2), "percent": percent(p).strip()})
-        y += SVG_ROW
-
-    title = f"{odds.system} · {odds.procedure}"
-    heading(title, 1)
-    heading("Who gets the jump")
-    for key in SURPRISE_KEYS:
-        row(labels[key], odds.surprise[key], SVG_COLOURS[key])
-    if odds.free_segments is not None:
-        heading("Side-level free segments (positive: side a acts alone)")
-        for value, p in sorted(odds.free_segments.items()):
-            row(str(value), p, SVG_COLOURS["a" if value > 0 else "b" if value < 0 else "none"])
-    unit = next(iter(odds.members.values())).unit
-    heading(f"{unit.capitalize()}s lost to surprise")
-    for name, member in odds.members.items():
-        expected = "never recovers" if member.expected_lost is None else f"expected {float(member.expected_lost):.3f}"
-        heading(f"{name}: {expected}", 3)
-        for label, p in distribution_rows(member):
-            row(label, p, SVG_COLOURS["never" if label == "never" else "lost"], indent=30)
-    template = make_environment("odds").get_template("chart.svg")
-    return template.render(title=title, items=items, width=SVG_WIDTH, height=y + 10, bar_x=SVG_BAR_X)
+    sides = {key: [member.name for member in scenario.side(key).members] for key in ("a", "b")}
+    chart = odds_chart(odds, labels, sides, distribution_rows)
+    return make_environment("odds").get_template("chart.svg").render(**chart)
 
 
 def simulation_text(scenario: Any, seed: int) -> str:

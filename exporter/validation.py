@@ -53,16 +53,7 @@ def describe_first_error(err: ValidationError, system: str,
     field = field_path(first["loc"])
     kind = first["type"]
     if kind == "extra_forbidden":
-        owners = [other for other in SYSTEM_IDS
-                  if model_of is not None and other != system and key_known_to(model_of(other), first["loc"])]
-        if owners:
-            return field, f"is a field of {', '.join(owners)}, not of {system}"
-        fixed = fixed_reading(system, first["loc"])
-        if fixed:
-            return field, fixed
-        if root is None and model_of is not None and system in SYSTEM_IDS:
-            root = model_of(system)
-        return field, "unknown field" + did_you_mean(str(first["loc"][-1]), sibling_keys(root, first["loc"]))
+        return field, unknown_key_message(first["loc"], system, model_of, root)
     if kind == "missing":
         return field, "missing"
     problem = (first.get("ctx") or {}).get("error")
@@ -83,6 +74,21 @@ def field_path(loc: tuple[Any, ...]) -> str | None:
             continue
         text += f"[{step}]" if isinstance(step, int) else (f".{step}" if text else str(step))
     return text or None
+
+
+def unknown_key_message(loc: tuple[Any, ...], system: str, model_of: Callable[[str], type[BaseModel]] | None,
+                        root: type[BaseModel] | None) -> str:
+    """Say why a key is unknown: another system's field, a fixed reading, or a typo of a known one"""
+    owners = [other for other in SYSTEM_IDS
+              if model_of is not None and other != system and key_known_to(model_of(other), loc)]
+    if owners:
+        return f"is a field of {', '.join(owners)}, not of {system}"
+    fixed = fixed_reading(system, loc)
+    if fixed:
+        return fixed
+    if root is None and model_of is not None and system in SYSTEM_IDS:
+        root = model_of(system)
+    return "unknown field" + did_you_mean(str(loc[-1]), sibling_keys(root, loc))
 
 
 def fixed_reading(system: str, loc: tuple[Any, ...]) -> str | None:

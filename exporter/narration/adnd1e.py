@@ -58,12 +58,47 @@ def summary_line(scenario: Scenario, outcome: Outcome) -> str:
     if not seg_a and not seg_b:
         return "Neither side is surprised."
     if seg_a and seg_b and seg_a == seg_b:
-        return f"Both sides are surprised for {segments_text(seg_a)}: the surprise cancels."
+        cancel = f"Both sides are surprised for {segments_text(seg_a)}: the surprise cancels between the sides"
+        exceptions = dexterity_exceptions(scenario, outcome)
+        return f"{cancel}; {'; '.join(exceptions)}." if exceptions else f"{cancel}."
     if seg_a and seg_b:
         both = f"both lose {min(seg_a, seg_b)}"
         return f"Both sides are surprised ({name_a} {seg_a}, {name_b} {seg_b}): {both}, {free}"
     loser = name_a if seg_a else name_b
     return f"Only one side is surprised ({loser}): {free}"
+
+
+def dexterity_exceptions(scenario: Scenario, outcome: Outcome) -> list[str]:
+    """Say who a Dexterity adjustment lets act, or keeps frozen, while the sides' surprise cancels"""
+    phrases = []
+    surprise_segments = [segment for segment in outcome.timeline if segment.kind == "surprise"]
+    for key, _, member in adnd1e.indexed_members(scenario.sides):
+        frozen = adnd1e.frozen_segments(outcome.sides[key].segments, outcome.member(member.name).segments,
+                                        scenario.options)
+        if frozen == outcome.sides[key].segments:
+            continue
+        acting = [segment for segment in surprise_segments if member.name in segment.acting]
+        held = [segment for segment in surprise_segments if member.name in segment.frozen]
+        cause = adjustment_source(member)
+        if acting:
+            alone = " alone" if all(segment.acting == (member.name,) for segment in acting) else ""
+            phrases.append(f"{cause} lets {member.name} act{alone} in {segment_numbers(acting)}")
+        elif held:
+            phrases.append(f"{cause} keeps {member.name} frozen through segment {frozen} while others act")
+    return phrases
+
+
+def adjustment_source(member: Member) -> str:
+    """Name what sets a member's adjustment: "Dexterity 17" or "a surprise adjustment of +2" """
+    if member.dex is not None:
+        return f"Dexterity {member.dex}"
+    return f"a surprise adjustment of {adnd1e.raw_adjustment(member):+d}"
+
+
+def segment_numbers(segments: Sequence[Segment]) -> str:
+    """Write segment numbers as "segment 1" or "segments 1 and 2" """
+    numbers = [str(segment.segment) for segment in segments]
+    return f"segment {numbers[0]}" if len(numbers) == 1 else f"segments {join(numbers)}"
 
 
 def adjustment_lines(scenario: Scenario, outcome: Outcome) -> list[str]:

@@ -152,10 +152,19 @@ def turn_text(scenario: Scenario, sr: SurpriseRound, name: str, again: bool) -> 
 
 
 def idle_sleeper_lines(scenario: Scenario, outcome: Outcome) -> list[str]:
-    """Point out sleepers whose side is not surprised: sleeping changes nothing in this opening"""
+    """Say what becomes of sleepers who are not Surprised: the sleeper rules hold only for surprised ones"""
     surprised_side = None if outcome.surprise == "none" else other(outcome.surprise)
     idle = [member.name for key, member in rules.members_with_sides(scenario)
             if member.asleep and key != surprised_side]
     if not idle:
         return []
-    return [f"Asleep on a side that is not surprised: {names_text(idle)}; sleeping has no effect on this opening."]
+    if outcome.surprise == "none":
+        why = ("the attack missed, so there is no Surprise Round" if scenario.procedure == "sneak-attack"
+               else "there is no Surprise Round")
+        return [f"Asleep but not Surprised: {names_text(idle)}. {why[0].upper() + why[1:]}, and the sleeper rules "
+                f"(Prone, empty slots, waking at the end of the Surprise Round) hold only for surprised sleepers: "
+                f"every sleeper takes a normal turn in Sequence order from round 1. If the GM rules that a sleeper "
+                f"sleeps on through the noise, pass that turn by hand."]
+    return [f"Asleep on {side_label(scenario, outcome.surprise)}, the side that gets the Surprise Round: "
+            f"{names_text(idle)}. The sleeper rules hold only for surprised sleepers, so every sleeper of this side "
+            f"takes a Surprise Round turn; if the GM rules that a sleeper sleeps on, pass that turn by hand."]

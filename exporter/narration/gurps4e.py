@@ -29,7 +29,7 @@ def narrate(scenario: Scenario, outcome: Outcome) -> list[str]:
         return lines
     winner, loser = outcome.surprise, other(outcome.surprise)  # type: ignore[arg-type]
     kind = "total" if outcome.surprise_kind == "total" else "partial"
-    lines.append(f"{side_label(scenario, winner)} get the jump; everyone in {side_label(scenario, loser)} "
+    lines.append(f"Surprise for {side_label(scenario, winner)}: everyone in {side_label(scenario, loser)} "
                  f"is mentally stunned ({kind} surprise): Do Nothing, active defences -4, no retreat.")
     if outcome.freeze and scenario.options.freeze_roll_scope == "side":
         seconds = next(iter(outcome.freeze.values()))

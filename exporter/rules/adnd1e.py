@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Literal, Self
 
-from pydantic import Field, field_validator, model_validator
+from pydantic import Field, model_validator
 
 from exporter.rules.dice import Distribution, Roller, die
 from exporter.rules.model import (
@@ -78,7 +78,7 @@ class Options(StrictModel):
         False, "Whether a readied missile weapon fires at three times its rate in surprise segments",
         "C5c", "DMG p.62: missiles discharged at 3 times the normal rate",
         {"false": "the narration says nothing of missile rates",
-         "true": "the narration and the chat card remind the GM of triple missile fire"})
+         "true": "each surprise segment of the outcome is flagged, and `ambush simulate` reminds the GM"})
 
 
 DEFAULT_OPTIONS = Options()

@@ -11,8 +11,8 @@ from pydantic import Field, model_validator
 from exporter.errors import RuleError
 from exporter.rules.dice import Roller, die, highest_of, roll_dice
 from exporter.rules.model import (
-    SIDE_KEYS,
     JS_SAFE_INTEGER,
+    SIDE_KEYS,
     FieldProblem,
     Inputs,
     MemberOdds,

@@ -1,8 +1,8 @@
 // Node emulation of the Foundry VTT V12/V13 client, sized to what ambush's generated modules call.
 //
-// Sources: /work/shared/FOUNDRY.md and the public API docs (https://foundryvtt.com/api/,
-// https://foundryvtt.com/api/v12/). No Foundry source code was read. Where the docs are silent the
-// emulation picks the stricter reading and says so in a comment marked "(harness choice)".
+// Sources: the project's notes on Foundry (cited as "FOUNDRY.md §n") and the public API docs
+// (https://foundryvtt.com/api/, https://foundryvtt.com/api/v12/). No Foundry source code was read. Where the docs
+// are silent the emulation picks the stricter reading and says so in a comment marked "(harness choice)".
 //
 // What the product calls (templates/foundry/scripts/**):
 //   Hooks.on/once: init, setup, ready, combatTurnChange, deleteCombat, renderCombatTracker (never fired here)

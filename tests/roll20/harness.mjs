@@ -1,7 +1,7 @@
 // Node emulation of the Roll20 Mod (API) sandbox, sized to what the script ambush generates calls.
 //
 // Sources (no Roll20 server code exists publicly; none was read):
-//   - /work/shared/ROLL20.md (the project's platform facts; cited as "ROLL20.md §n");
+//   - the project's notes on the Mod sandbox (cited as "ROLL20.md §n");
 //   - Roll20/roll20-api-scripts `.types/index.d.ts` (official type definitions; cited as "index.d.ts");
 //   - https://wiki.roll20.net/Mod:Objects, Mod:Events, Mod:Chat, Mod:Function/Roll20_object and
 //     https://help.roll20.net/hc/en-us/articles/360037256754-API-Chat (cited as "Mod:Objects" etc.).

@@ -642,6 +642,26 @@ def test_narration_of_the_seed_example():
     assert narrate(sc, play(sc, 2, 1)) == lines
 
 
+def test_narration_says_in_words_whom_dexterity_lets_act_when_the_surprise_cancels():
+    sc = scenario(side({"name": "Nimble", "dex": 17}, "Bo", name="Party"), side("Orc", name="Monsters"))
+    lines = narrate(sc, play(sc, 2, 2))
+    assert lines[2] == ("Both sides are surprised for 2 segments: the surprise cancels between the sides; "
+                        "Dexterity 17 lets Nimble act alone in segments 1 and 2.")
+
+
+def test_narration_says_whom_a_penalty_keeps_frozen_when_the_surprise_cancels():
+    sc = scenario(side({"name": "Gorm", "surprise_adjustment": -2}, "Bo"), side("Orc"))
+    lines = narrate(sc, play(sc, 1, 1))
+    assert lines[2] == ("Both sides are surprised for 1 segment: the surprise cancels between the sides; "
+                        "a surprise adjustment of -2 keeps Gorm frozen through segment 3 while others act.")
+
+
+def test_narration_of_a_plain_cancel_names_no_exception():
+    sc = scenario(side("Ava"), side("Orc"))
+    assert narrate(sc, play(sc, 2, 2))[2] == (
+        "Both sides are surprised for 2 segments: the surprise cancels between the sides.")
+
+
 def test_narration_of_sides_that_do_not_roll():
     sc = scenario(side("Ava", aware=True), side("Orc", surprised_on=0))
     lines = narrate(sc, play(sc))

@@ -559,8 +559,17 @@ def test_narration_without_a_surprise_round():
     lines = narrate(scenario, ft.resolve(scenario, ScriptedRoller([9])))
     assert "d20 9, PER 7 (+2), Survival +3, total 14 vs DC 15: normal failure." in lines[1]
     assert any("no Surprise Round" in line for line in lines)
-    assert any("Ava" in line and "no effect" in line for line in lines)
+    assert any(line.startswith("Asleep but not Surprised: Ava. There is no Surprise Round") for line in lines)
     assert lines[-1] == "Round 1: everyone in Sequence order: Ava, Raider."
+
+
+def test_narration_of_a_missed_opener_says_what_becomes_of_the_sleepers():
+    scenario = ambush([member("Raider", asleep=True, sequence=3)])
+    lines = narrate(scenario, ft.resolve(scenario, ScriptedRoller([2, 3])))
+    assert "No opening Sneak Attack hit: the targets are alerted and there is no Surprise Round." in lines
+    sleepers = next(line for line in lines if line.startswith("Asleep but not Surprised"))
+    assert sleepers.startswith("Asleep but not Surprised: Raider. The attack missed, so there is no Surprise Round")
+    assert "every sleeper takes a normal turn in Sequence order from round 1" in sleepers
 
 
 def test_narration_names_the_cautious_sleeper_wake_up():

@@ -39,12 +39,15 @@ def macro_documents(defs: Definitions) -> list[dict[str, Any]]:
     """Return the macros as Macro documents with their LevelDB keys"""
     module_id = defs.module.id
     english = defs.catalogue["en"]
+    # An inactive module loads no translations, so the macro carries its one message in every language.
+    inactive = {language: strings["Notify.ModuleInactive"] for language, strings in defs.catalogue.items()}
     documents = []
     for index, macro in enumerate(defs.macros):
         doc_id = document_id(module_id, "macro", macro.id)
         command = (f"const api = game.modules.get({js_literal(module_id)})?.api;\n"
                    f"if (api) await api.{MACRO_CALLS[macro.id]}();\n"
-                   f"else ui.notifications.error({js_literal(english['Notify.ModuleInactive'])});")
+                   f"else {{\n  const inactive = {js_literal(inactive)};\n"
+                   f"  ui.notifications.error(inactive[game.i18n.lang] ?? inactive.en);\n}}")
         documents.append({
             "_id": doc_id,
             "name": english[macro.label],
