@@ -758,13 +758,6 @@ test("DialogV2 resolves from scripted answers, runs button callbacks with form v
   assert.equal(env.dialogs[0].title, "Surprise");
 });
 
-test("V12 generation: DialogV2 dismissal rejects by default", async (t) => {
-  const env = setup(t, { generation: 12 });
-  env.dialogAnswers.push(null);
-  const buttons = [{ action: "ok", label: "OK" }];
-  await assert.rejects(foundry.applications.api.DialogV2.wait({ content: "?", buttons }), /dismissed/);
-});
-
 test("ui.notifications are recorded; tokens validate dispositions", async (t) => {
   const env = setup(t);
   await env.boot();

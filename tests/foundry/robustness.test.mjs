@@ -5,9 +5,10 @@
 // MODULES_DIR holds <id>/foundry for the three example campaigns.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { createFoundry } from "./harness.mjs";
+import { addStatusEntry, createFoundry, runGeneration, statusEntries } from "./harness.mjs";
 
 const MODULES = process.env.MODULES_DIR;
+const GENERATION = runGeneration();
 const GURPS = "ambush-gurps-example";
 const ADND = "ambush-adnd-example";
 const FALLOUT = "ambush-fallout-example";
@@ -28,7 +29,7 @@ const USERS = [
  * the game system's init hook (registered before the module's), `seed` creates world data before boot.
  */
 async function boot(id, { userId, init, seed } = {}) {
-  const env = createFoundry({ systemId: SYSTEMS[id], modules: [{ id }], users: USERS, quiet: true });
+  const env = createFoundry({ generation: GENERATION, systemId: SYSTEMS[id], modules: [{ id }], users: USERS, quiet: true });
   if (userId) env.switchUser(userId);
   if (init) Hooks.once("init", init);
   if (seed) await seed(env);
@@ -340,9 +341,9 @@ test("two GMs connected: the automation runs once, on the active GM's client", a
 
 test("a game system that already defines surprised: the module reuses it and adds no second one", async () => {
   const systemSurprised = { id: "surprised", name: "ARS.Surprised", img: "systems/ars/icons/surprised.svg" };
-  const env = await boot(ADND, { init: () => CONFIG.statusEffects.push({ ...systemSurprised }) });
+  const env = await boot(ADND, { init: () => addStatusEntry({ ...systemSurprised }) });
   try {
-    const surprised = CONFIG.statusEffects.filter((s) => s.id === "surprised");
+    const surprised = statusEntries().filter((s) => s.id === "surprised");
     assert.equal(surprised.length, 1);
     assert.equal(surprised[0].name, systemSurprised.name, "the system's own entry, not the module's");
     const { combat, friendly: ann, hostile: gob } = await duel(env, "Ann", "Gob");

@@ -47,6 +47,10 @@ export class ChatMessage extends Document {
       env()._deprecate(name, 'ChatMessage "user" is deprecated in favour of "author" (V12)');
       source.author ??= source.user;
     }
+    if (typeof source.type === "number" && env().options.generation >= 14) {
+      // FOUNDRY.md §10: V14's type is a string subtype; a numeric type is rejected
+      throw validationError(name, "type", `${source.type} is not a valid type (a string subtype since V14)`);
+    }
     if (typeof source.type === "number") {
       env()._deprecate(name, "numeric ChatMessage type is deprecated; use style (CONST.CHAT_MESSAGE_STYLES, V12)");
       delete source.type;
