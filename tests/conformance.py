@@ -98,10 +98,12 @@ def roll20_runner_args(campaign: Path, dist: Path) -> list[str]:
     return [str(config)]
 
 
-def run_foundry(root: Path, vectors: Iterable[Path] = VECTORS, jobs: int = 1, generation: int = 13) -> dict[str, dict]:
-    """Play vector files through generated Foundry modules in an emulated V13 or V14 client, one module and Node
-    process per option group"""
+def run_foundry(root: Path, vectors: Iterable[Path] = VECTORS, jobs: int = 1,
+                generation: int = 13) -> dict[str, dict]:
+    """Play vector files through generated Foundry modules in an emulated V13 or V14 client, a module per group"""
+
     def runner_args(campaign: Path, dist: Path) -> list[str]:
+        """Return the Foundry runner's arguments, the generation first"""
         return ["--generation", str(generation), *foundry_runner_args(campaign, dist)]
 
     return run_groups(root, "foundry", FOUNDRY_RUNNER, runner_args, vectors, jobs)

@@ -49,7 +49,8 @@ const expired = (effect) => Boolean(effect.duration?.expired);
  * Return an actor's effects that carry one of the module's statuses. Found through actor.effects, not
  * actor.statuses: on V14 an expired effect is missing from actor.statuses, yet toggleStatusEffect still finds it.
  */
-export const statusEffects = (actor, id) => (actor?.effects ?? []).filter((effect) => effect.statuses?.has(statusId(id)));
+export const statusEffects = (actor, id) =>
+  (actor?.effects ?? []).filter((effect) => effect.statuses?.has(statusId(id)));
 
 /** Tell whether an actor shows one of the module's statuses: an enabled effect core has not expired. */
 export const hasStatus = (actor, id) => statusEffects(actor, id).some((effect) => !effect.disabled && !expired(effect));
