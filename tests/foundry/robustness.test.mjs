@@ -362,6 +362,37 @@ test("a game system that already defines surprised: the module reuses it and add
   }
 });
 
+test("a game system that installs its status list as a plain object keyed by id: the module adds to it by id", async () => {
+  // pf2e did so on V14 (FOUNDRY.md §6); any system may, on either generation.
+  const keyed = () => {
+    CONFIG.statusEffects = Object.fromEntries(statusEntries().map((entry) => [entry.id, { ...entry }]));
+  };
+  for (const existing of [null, { id: "surprised", name: "ARS.Surprised", img: "systems/ars/icons/surprised.svg" }]) {
+    const env = await boot(ADND, { init: () => {
+      keyed();
+      if (existing) CONFIG.statusEffects.surprised = { ...existing };
+    } });
+    try {
+      assert.ok(!Array.isArray(CONFIG.statusEffects));
+      const surprised = statusEntries().filter((entry) => entry.id === "surprised");
+      assert.equal(surprised.length, 1);
+      assert.equal(CONFIG.statusEffects.surprised.name, existing?.name ?? "Surprised");
+      const { combat, hostile: gob } = await duel(env, "Ann", "Gob");
+      const api = game.modules.get(ADND).api;
+      env.scriptDice(5, 2);
+      await api.resolve(api.draft(combat, "roll"), combat);
+      await env.settle();
+      assert.ok(gob.statuses.has("surprised"));
+      assert.equal(await api.clear(combat), true);
+      await env.settle();
+      assert.ok(!gob.statuses.has("surprised"));
+      assert.deepEqual(crashes(env), []);
+    } finally {
+      env.teardown();
+    }
+  }
+});
+
 test("the module loaded mid-combat carries on from the surprise stored in an earlier session", async () => {
   // Orc and Gob were frozen at their first turn (both skipped: the tracker is at Ava's turn of round 2); their IQ
   // rolls come now
