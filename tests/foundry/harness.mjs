@@ -23,8 +23,8 @@
 // The generations (createFoundry({generation: 13 | 14}), FOUNDRY.md §10): V14 has CONFIG.statusEffects as an object
 // keyed by id, the duration {value, units, expiry, expired} with `start`, core expiry at its events with
 // CONFIG.ActiveEffect.expiryAction "update" (emulation/expiry.mjs), core.messageMode for core.rollMode, a
-// deprecation for the renderChatMessage hook, no global foundry.utils aliases, a numeric ChatMessage type rejected,
-// and worldTime.delta for advanceTime in turn and round options.
+// deprecation for the renderChatMessage hook, ChatMessage.applyMode for applyRollMode, no global foundry.utils
+// aliases, a numeric ChatMessage type rejected, and worldTime.delta for advanceTime in turn and round options.
 // What the test runners call:
 //   createFoundry({systemId, users, userId, modules, language, lang, fallbackLang, randomUniform, generation,
 //                  worldTime, settings, quiet, turnChangeFirst})

@@ -1001,12 +1001,18 @@ test("V14 chat: renderChatMessage warns, a numeric type is rejected, core.messag
   assert.equal(game.settings.get("core", "messageMode"), "public");
   assert.throws(() => game.settings.get("core", "rollMode"), /not a registered game setting/);
   await assert.rejects(new Roll("1d6").evaluate({ async: true }), /async/);
+  assert.deepEqual(ChatMessage.applyMode({}, "gm"), { whisper: [GM], blind: false });
+  assert.deepEqual(ChatMessage.applyMode({}, "blind"), { whisper: [GM], blind: true });
+  assert.throws(() => ChatMessage.applyRollMode({}, "gmroll"), /applyRollMode is not a function/);
   env.teardown();
   env = setup(t, { generation: 13 });
   await env.boot();
   Hooks.on("renderChatMessage", () => {});
   assert.equal(game.settings.get("core", "rollMode"), "publicroll");
   assert.throws(() => game.settings.get("core", "messageMode"), /not a registered game setting/);
+  assert.deepEqual(ChatMessage.applyRollMode({}, "roll"), { whisper: [], blind: false });
+  assert.deepEqual(ChatMessage.applyRollMode({}, "selfroll"), { whisper: [GM], blind: false });
+  assert.throws(() => ChatMessage.applyMode({}, "gm"), /applyMode is not a function/);
   assert.deepEqual(env.deprecations, []);
 });
 
