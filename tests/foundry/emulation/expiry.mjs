@@ -8,8 +8,10 @@
 // round 0 becomes round 1; combatEnd when the combat is deleted. A turnStart or turnEnd expiry concerns the
 // effect's start.combatant only (draw-steel PR #1880, torgeternity#668: it fires on the combatant whose turn it
 // was at creation). A finite rounds or turns duration without an expiry event expires at turnStart (dnd5e PR
-// #7400). Seconds and calendar units are not expired here. Core makes the change as the active GM, before the
-// combatTurnChange hook of the same update; without an active GM nothing expires.
+// #7400; dnd5e PR #6837: "at the start of the active-at-the-time-of-application Actor's turn"). Seconds and
+// calendar units are not expired here. Core persists the change as the active GM, sent before the
+// combatTurnChange hook of the same update runs; without an active GM nothing expires (foundryvtt#13743 reports
+// that core also sets duration.expired in memory on every client, which the emulation does not model).
 
 import { acting } from "./core.mjs";
 import { EXPIRY_EVENTS } from "./documents.mjs";
