@@ -35,6 +35,9 @@ const {{ script_name }} = (() => {
 
   /** Sheet attribute name of each input the rules read; an input without one is asked for. */
   const ATTRIBUTES = {{ attributes | js }};
+  /** The automation's settings, as the campaign gives them to every VTT: the default and the choices of each. */
+  const SETTINGS = {{ settings | js }};
+  const CARDS = SETTINGS.chatVisibility.choices;
   /** The marker of each status: a colour, a built-in marker or a custom marker's name. */
   const MARKERS = {{ markers | js }};
   const SIDE_RULE = {{ side_rule | js }};
@@ -96,8 +99,20 @@ const {{ script_name }} = (() => {
     return sendChat(scriptName, `/w "${player.get("_displayname").replace(/"/g, "'")}" ${html}`, null, { noarchive: true });
   };
 
-  /** Post a card to the table, or whisper it to the GM when the campaign keeps rolls secret. */
-  const post = (html) => (state[scriptName].config.public ? sendChat(scriptName, `/direct ${html}`) : toGM(html));
+  /**
+   * Post a card by the GM's choice (config cards): what happened to everyone and the rolls, targets and attributes
+   * behind it to the GM alone ("split"), all of it to everyone ("public"), or all of it to the GM ("gm").
+   */
+  function postCard(title, lines, secret) {
+    const mode = state[scriptName].config.cards;
+    if (mode !== "split") {
+      const html = card(title, [...lines, ...secret]);
+      return mode === "public" ? sendChat(scriptName, `/direct ${html}`) : toGM(html);
+    }
+    if (lines.length) sendChat(scriptName, `/direct ${card(title, lines)}`);
+    if (secret.length) toGM(card(t("Chat.ForGM", { title }), secret));
+    return null;
+  }
 
   // --- state ----------------------------------------------------------------------------------------
 
@@ -119,8 +134,13 @@ const {{ script_name }} = (() => {
         stored.version = 2;
         // falls through
       case 2:
-        // Schema 3: a draft has the shape of a scenario file, and a surprise knows the round it began in (round 1).
+        // Schema 3: a draft has the shape of a scenario file, and a surprise knows the round it began in (round 1);
+        // cards went all public or all to the GM, now by default the outcome to all and the rolls to the GM.
         if (isRecord(stored.surprise) && !Number.isInteger(stored.surprise.firstRound)) stored.surprise.firstRound = 1;
+        if (isRecord(stored.config) && "public" in stored.config) {
+          if (stored.config.public === false) stored.config.cards = "gm";
+          delete stored.config.public;
+        }
         stored.draft = null;
         stored.version = 3;
         // falls through
@@ -131,6 +151,7 @@ const {{ script_name }} = (() => {
         damaged = !isRecord(stored.config) || Object.keys(defaults).some((key) => key in given && !fits(key))
           || (stored.surprise != null && !isSurprise(stored.surprise));
         stored.config = Object.fromEntries(Object.keys(defaults).map((key) => [key, fits(key) ? given[key] : defaults[key]]));
+        if (!CARDS.includes(stored.config.cards)) stored.config.cards = defaults.cards;
         if (!LANGUAGES.includes(stored.config.language)) stored.config.language = LANGUAGES[0];
         if (!isSurprise(stored.surprise)) stored.surprise = null;
         if (!isDraft(stored.draft)) stored.draft = null;
@@ -149,7 +170,10 @@ const {{ script_name }} = (() => {
   }
 
   /** The settings a GM can change with !surprise config. */
-  const defaultConfig = () => ({ automation: true, skip: true, public: true, marker: MARKERS.surprised, language: LANGUAGES[0] });
+  const defaultConfig = () => ({
+    automation: SETTINGS.automation.default, skip: SETTINGS.skipSurprisedTurns.default, cards: SETTINGS.chatVisibility.default,
+    marker: MARKERS.surprised, language: LANGUAGES[0],
+  });
 
   /** Tell whether a value is an object of keys and values: not null, not an array. */
   const isRecord = (value) => Boolean(value) && typeof value === "object" && !Array.isArray(value);
@@ -302,10 +326,10 @@ const {{ script_name }} = (() => {
       async mark(id, status, on, lasts = null) {
         return setMarker(id, status, on, lasts ? lasts.left : null);
       },
-      async post({ title, lines, record }) {
+      async post({ title, lines, details = [], record }) {
         if (record) surprise.log.push(record);
         const dice = rolls.splice(0);
-        post(card(title, [...lines.map(HE), ...(dice.length ? [HE(`${t("Roll20.Dice")}: ${diceText(dice)}`)] : [])]));
+        postCard(title, lines.map(HE), [...details.map(HE), ...(dice.length ? [HE(`${t("Roll20.Dice")}: ${diceText(dice)}`)] : [])]);
       },
       async arrange(order) {
         arrangeTurnorder(order);
@@ -595,8 +619,10 @@ const {{ script_name }} = (() => {
   function configCard() {
     const config = state[scriptName].config;
     const toggle = (key) => button(`${t(`Roll20.Config.${key}`)}: ${t(config[key] ? "Roll20.Yes" : "Roll20.No")}`, `${COMMAND} config --${key} ${config[key] ? "false" : "true"}`);
+    const cards = CARDS.map((mode) => button(`${config.cards === mode ? "✓ " : ""}${t(`Settings.chatVisibility.Choices.${mode}`)}`,
+      `${COMMAND} config --cards ${mode}`)).join("");
     return card(t("Roll20.Help.Config"), [
-      toggle("automation"), toggle("skip"), toggle("public"),
+      toggle("automation"), toggle("skip"), `${HE(t("Roll20.Config.cards"))}: ${cards}`,
       `${HE(t("Roll20.Config.marker"))}: ${HE(config.marker)} ${button("✎", `${COMMAND} config --marker ?{${promptText(t("Roll20.Config.marker"))}|${promptText(config.marker)}}`)}`,
       `${HE(t("Roll20.Config.language"))}: ${LANGUAGES.map((language) => button(language, `${COMMAND} config --language ${language}`)).join("")}`,
     ]);
@@ -642,7 +668,8 @@ const {{ script_name }} = (() => {
         return toGM(card(t("Roll20.Help.Status"), store.surprise
           ? Runtime.statusLines(roll20Table(store.surprise), store.surprise, store.surprise.round).map(HE) : [HE(t("Notify.NoSurprise"))]));
       case "config": {
-        for (const key of ["automation", "skip", "public"]) if (key in args) store.config[key] = args[key] === "true";
+        for (const key of ["automation", "skip"]) if (key in args) store.config[key] = args[key] === "true";
+        if (CARDS.includes(args.cards)) store.config.cards = args.cards;
         if (args.marker) store.config.marker = args.marker.trim();
         if (LANGUAGES.includes(args.language)) store.config.language = args.language;
         return toGM(configCard());

@@ -43,11 +43,13 @@ async function resolve(table, surprise, firstRound) {
   surprise.outcome = outcome;
   surprise.firstRound = firstRound;
   surprise.frozen = outcome.timeline.length ? frozenByMember(surprise) : {};
-  const lines = SIDE_KEYS.map((key) => {
+  // The sides' rolls and chances are the GM's business; who acts in which segment is the table's.
+  const details = SIDE_KEYS.map((key) => {
     const side = outcome.sides[key];
     const data = { side: surprise.scenario.sides[key].name, threshold: side.threshold, roll: side.roll, segments: side.segments };
     return table.t(side.roll === null ? "Adnd.SideNoRoll" : "Adnd.SideRoll", data);
   });
+  const lines = [];
   if (!outcome.timeline.length) {
     lines.push(table.t(outcome.surprise === "none" ? "Chat.NobodySurprised" : "Adnd.NoSegments"));
     surprise.done = true;
@@ -56,7 +58,7 @@ async function resolve(table, surprise, firstRound) {
     outcome.timeline.forEach((segment) => lines.push(segmentLine(table, surprise, segment)));
     await refreshMarks(table, surprise, 1, firstRound);
   }
-  await table.post({ title: table.t("Procedure.roll"), lines, record: { type: "resolve", outcome } });
+  await table.post({ title: table.t("Procedure.roll"), lines, details, record: { type: "resolve", outcome } });
 }
 
 /** At each round: announce the segment it plays and who may act; after the last one the surprise is over */

@@ -39,7 +39,9 @@ async function resolve(table, surprise, firstRound) {
   const round = outcome.surprise_round;
   surprise.opener = round && outcome.openers ? round.order[0] : null;
   surprise.openerFirst = Boolean(surprise.opener) && !Table.optionsOf(surprise).opening_attack_is_free;
-  const lines = triggerLines(table, surprise);
+  // The test and the attack rolls are the GM's business; who is surprised and who acts is the table's.
+  const details = triggerLines(table, surprise);
+  const lines = [];
   if (!round) {
     lines.push(table.t("Chat.NobodySurprised"));
     surprise.done = true;
@@ -56,7 +58,7 @@ async function resolve(table, surprise, firstRound) {
     }
   }
   await table.arrange(turnOrder(surprise, surprise.openerFirst));
-  await table.post({ title: table.t(`Procedure.${surprise.scenario.procedure}`), lines, record: { type: "resolve", outcome } });
+  await table.post({ title: table.t(`Procedure.${surprise.scenario.procedure}`), lines, details, record: { type: "resolve", outcome } });
 }
 
 /** In the Surprise Round, wake a Cautious Nature sleeper at his turn (B7); true = this combatant passes */
