@@ -438,8 +438,10 @@ const {{ script_name }} = (() => {
     const surprise = { ...Table.newSurprise(scenario), round: 1, log: [] };
     state[scriptName].surprise = surprise;
     state[scriptName].draft = null;
-    await Runtime.resolve(roll20Table(surprise), surprise, surprise.round);
+    const table = roll20Table(surprise);
+    await Runtime.resolve(table, surprise, surprise.round);
     if (!surprise.done) {
+      await Runtime.roundStarted(table, surprise); // the script's round 1 begins with the top of the order
       writeTurnorder([...readTurnorder().filter((row) => !isRoundRow(row)), roundRow(surprise.round)]);
       await playTop();
     }
@@ -474,26 +476,26 @@ const {{ script_name }} = (() => {
       if (isRoundRow(row)) {
         surprise.round += 1;
         writeTurnorder([...order.slice(1), roundRow(surprise.round)]);
-        await Runtime.roundStarted(table, surprise, surprise.round);
+        await Runtime.roundStarted(table, surprise);
         finishIfDone(surprise);
         continue;
       }
       if (!getObj("graphic", row.id) || !Object.prototype.hasOwnProperty.call(surprise.labels, row.id)) return;
-      const passes = await Runtime.turnStarted(table, surprise, row.id, surprise.round);
+      const passes = await Runtime.turnStarted(table, surprise, row.id);
       finishIfDone(surprise);
       if (!passes || !state[scriptName].config.skip) return;
       const now = readTurnorder();
       if (now[0]?.id !== row.id) return;
       // What the rules keep and what the GM sees (the status lines), apart from the round count and the log.
       const kept = { ...surprise, round: undefined, log: undefined };
-      const signature = JSON.stringify([now.map((r) => r.id), kept, Runtime.statusLines(table, surprise, surprise.round)]);
+      const signature = JSON.stringify([now.map((r) => r.id), kept, Runtime.statusLines(table, surprise)]);
       if (seen.has(signature)) {
         toGM(card(t("Dialog.Title"), [HE(t("Roll20.NobodyCanAct"))]));
         return;
       }
       seen.add(signature);
       writeTurnorder([...now.slice(1), now[0]]);
-      await Runtime.turnEnded(table, surprise, row.id, surprise.round);
+      await Runtime.turnEnded(table, surprise, row.id);
       finishIfDone(surprise);
     }
   }
@@ -502,7 +504,7 @@ const {{ script_name }} = (() => {
   async function turnEnded(row) {
     const surprise = following();
     if (!surprise || !row || isRoundRow(row) || !Object.prototype.hasOwnProperty.call(surprise.labels, row.id)) return;
-    await Runtime.turnEnded(roll20Table(surprise), surprise, row.id, surprise.round);
+    await Runtime.turnEnded(roll20Table(surprise), surprise, row.id);
     finishIfDone(surprise);
   }
 
@@ -666,7 +668,7 @@ const {{ script_name }} = (() => {
         return clearSurprise(true);
       case "status":
         return toGM(card(t("Roll20.Help.Status"), store.surprise
-          ? Runtime.statusLines(roll20Table(store.surprise), store.surprise, store.surprise.round).map(HE) : [HE(t("Notify.NoSurprise"))]));
+          ? Runtime.statusLines(roll20Table(store.surprise), store.surprise).map(HE) : [HE(t("Notify.NoSurprise"))]));
       case "config": {
         for (const key of ["automation", "skip"]) if (key in args) store.config[key] = args[key] === "true";
         if (CARDS.includes(args.cards)) store.config.cards = args.cards;
@@ -678,7 +680,7 @@ const {{ script_name }} = (() => {
         // Play the selected tokens' turns now, for tables that advance the tracker by hand.
         const surprise = store.surprise;
         if (!surprise) return toGM(card(t("Dialog.Title"), [HE(t("Notify.NoSurprise"))]));
-        for (const selected of msg.selected ?? []) await Runtime.turnStarted(roll20Table(surprise), surprise, selected._id, surprise.round);
+        for (const selected of msg.selected ?? []) await Runtime.turnStarted(roll20Table(surprise), surprise, selected._id);
         return null;
       }
       default:

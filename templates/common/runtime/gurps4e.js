@@ -126,6 +126,11 @@ async function roundStarted() {
   return false;
 }
 
+/** Return the number the VTT gives the round about to begin: its own */
+function nextRoundNumber(surprise, proposed) {
+  return proposed;
+}
+
 /** A combatant left the fight: his statuses go, and his stun no longer keeps the surprise going */
 async function left(table, surprise, id) {
   await Table.unmarkAll(table, surprise, id);
@@ -141,4 +146,4 @@ function statusLines(table, surprise) {
 }
 
 {% from "exports.js" import exports %}
-{{ exports(["resolve", "turnStarted", "turnEnded", "roundStarted", "left", "statusLines"], as_module) }}
+{{ exports(["resolve", "turnStarted", "turnEnded", "roundStarted", "nextRoundNumber", "left", "statusLines"], as_module) }}
