@@ -46,7 +46,7 @@ def test_the_readme_links_the_docs():
     assert "](docs/README.md)" in (ROOT / "README.md").read_text(encoding="utf-8")
 
 
-@pytest.mark.parametrize("path", PAGES, ids=lambda p: p.relative_to(DOCS).as_posix())
+@pytest.mark.parametrize("path", [*PAGES, ROOT / "README.md"], ids=lambda p: p.relative_to(ROOT).as_posix())
 def test_every_link_of_a_page_reaches_a_file_and_an_anchor(path):
     text = path.read_text(encoding="utf-8")
     for target, anchor in LINK.findall(text):
