@@ -77,8 +77,9 @@ def dexterity_exceptions(scenario: Scenario, outcome: Outcome) -> list[str]:
                                         scenario.options)
         if frozen == outcome.sides[key].segments:
             continue
-        acting = [segment for segment in surprise_segments if member.name in segment.acting]
-        held = [segment for segment in surprise_segments if member.name in segment.frozen]
+        side_segments = outcome.sides[key].segments  # beyond them everyone acts anyway
+        acting = [s for s in surprise_segments if member.name in s.acting and s.segment <= side_segments]
+        held = [s for s in surprise_segments if member.name in s.frozen]
         cause = adjustment_source(member)
         if acting:
             alone = " alone" if all(segment.acting == (member.name,) for segment in acting) else ""
