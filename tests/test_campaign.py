@@ -34,8 +34,11 @@ def test_defaults_come_from_the_system():
     campaign = load_campaign_text(GOOD)
     assert campaign.languages == ["en", "de", "zh-CN"] and campaign.targets == ["foundry", "roll20"]
     assert campaign.foundry_system_id == "gurps"
-    assert campaign.foundry_attributes["iq"] == "system.attributes.IQ.value"
-    assert campaign.roll20_attributes == {"iq": "intelligence", "per": "perception"}
+    assert campaign.foundry_attributes["iq"] == {"path": "system.attributes.IQ.value"}
+    assert campaign.foundry_attributes["combat_reflexes"] == {"advantage": "Combat Reflexes"}
+    assert campaign.roll20_attributes["iq"] == {"attribute": "intelligence"}
+    assert campaign.roll20_attributes["tactics"] == {"section": "repeating_skills", "name": "Tactics",
+                                                     "value": "level", "name_field": "name"}
     assert campaign.rules_options.stun_roll_timing == "start"
 
 

@@ -13,7 +13,8 @@ export function onCombatTurnChange(combat, prior, current) {
     const surprise = getState(combat);
     if (!surprise || surprise.done) return;
     const table = foundryTable(combat, surprise);
-    if (prior?.combatantId && combat.combatants.has(prior.combatantId)) {
+    const order = orderOf(combat);
+    if (prior?.combatantId && combat.combatants.has(prior.combatantId) && isStepForward(prior, current)) {
       await runtime.turnEnded(table, surprise, prior.combatantId, prior.round);
     }
     if (current.round !== prior?.round && await runtime.roundStarted(table, surprise, current.round)) {
@@ -25,6 +26,21 @@ export function onCombatTurnChange(combat, prior, current) {
     const id = current.combatantId;
     const passes = id && combat.combatants.has(id) ? await runtime.turnStarted(table, surprise, id, current.round) : false;
     await saveState(combat, surprise);
-    if (passes && setting("skipSurprisedTurns") && game.combats.has(combat.id)) await combat.nextTurn();
+    // A game system may re-roll and re-sort the order as the round begins (ARS rollInitEachRound, then turn 0): a
+    // skip sent while it does would land on another combatant's turn, so only a turn whose order held is skipped;
+    // the system's own change of turn then starts the right one.
+    const held = game.combats.has(combat.id) && combat.combatant?.id === id && combat.round === current.round
+      && orderOf(combat) === order;
+    if (passes && setting("skipSurprisedTurns") && held) await combat.nextTurn();
   });
+}
+
+/** Tell whether a change of turn moved on (a later turn, or a new round), not back or to a re-sorted order's top */
+function isStepForward(prior, current) {
+  return current.round > prior.round || (current.round === prior.round && (current.turn ?? -1) > (prior.turn ?? -1));
+}
+
+/** The combat's turn order with its initiative values, as one comparable text */
+function orderOf(combat) {
+  return combat.turns.map((combatant) => `${combatant.id}:${combatant.initiative ?? ""}`).join(",");
 }
