@@ -111,7 +111,7 @@ async function play(vector) {
     observed.afterTrigger = statusesByName(combat, nameOf);
     await combat.startCombat();
     await env.settle();
-    for (let steps = 0; steps < MAX_ROUNDS * combat.turns.length && !finished(scenario, combat); steps += 1) {
+    for (let steps = 0; steps < MAX_ROUNDS * combat.turns.length && !finished(scenario, combat, observed); steps += 1) {
       await observed.next();
       await env.settle();
     }
@@ -129,17 +129,16 @@ async function play(vector) {
 }
 
 /** Tell whether the surprise has played out, with the first normal round after it seen in full. */
-function finished(scenario, combat) {
+function finished(scenario, combat, observed) {
   const state = combat.getFlag(MODULE_ID, "state");
   if (!state) return false;
   if (scenario.system === "gurps4e") {
     // A member's k-th own turn falls in round k (the surprise comes before round 1).
     const settled = state.tracks.every((track) => track.lost !== null || track.never);
-    return settled && combat.round > Math.max(0, ...state.tracks.map((track) => track.turns.length));
+    return settled && observed.round > Math.max(0, ...state.tracks.map((track) => track.turns.length));
   }
-  const start = state.firstRound;
   const surpriseRounds = scenario.system === "adnd1e" ? state.outcome.timeline.length : state.outcome.surprise_round ? 1 : 0;
-  return combat.round > start + surpriseRounds;
+  return observed.round > 1 + surpriseRounds;
 }
 
 /** The statuses each member's actor shows now, by member name; a reused status counts as the module's own. */
@@ -153,12 +152,23 @@ function statusesByName(combat, nameOf) {
  * module's work). A turn the harness did not end itself was passed on by the module.
  */
 function observeTurns(env, combat, nameOf) {
-  const observed = { turns: [] };
+  // Rounds are counted as the tracker begins them (combatStart, combatRound: this client advances the combat), not
+  // by their numbers: the module numbers the first normal round after AD&D segments as the segments' first round.
+  const observed = { turns: [], round: 0, trackerRounds: [] };
   let open = null;
+  let beginning = false;
+  const begin = (changed) => { if (changed.id === combat.id) beginning = true; };
+  Hooks.on("combatStart", begin);
+  Hooks.on("combatRound", begin);
   Hooks.on("combatTurnChange", (changed, prior, current) => {
     if (changed.id !== combat.id) return;
+    if (beginning) {
+      observed.round += 1;
+      observed.trackerRounds.push(current.round);
+      beginning = false;
+    }
     if (open && !open.statuses) open.statuses = statusesByName(combat, nameOf);
-    open = { round: current.round, name: nameOf.get(current.combatantId), passed: true, statuses: null };
+    open = { round: observed.round, name: nameOf.get(current.combatantId), passed: true, statuses: null };
     observed.turns.push(open);
   });
   observed.leave = () => {
@@ -179,7 +189,15 @@ function rebuild(scenario, env, combat, observed, nameOf) {
   const resolved = records.find((r) => r.type === "resolve");
   if (!resolved) throw new Error("no resolve card was posted");
   if (scenario.system === "gurps4e") return checkedGurps(rebuildGurps(resolved.outcome, records), observed);
-  if (scenario.system === "adnd1e") return checkedAdnd(rebuildAdnd(resolved.outcome, observed), observed);
+  if (scenario.system === "adnd1e") {
+    // The segments are played as tracker rounds 1..n; the first normal round is the tracker's round 1 again.
+    const segments = resolved.outcome.timeline.length;
+    const expected = [...Array(segments).keys()].map((index) => index + 1).concat([1]);
+    if (JSON.stringify(observed.trackerRounds.slice(0, segments + 1)) !== JSON.stringify(expected)) {
+      throw new Error(`tracker rounds ${observed.trackerRounds.join(", ")}: the first normal round is not round 1`);
+    }
+    return checkedAdnd(rebuildAdnd(resolved.outcome, observed), observed);
+  }
   return rebuildFallout(scenario, resolved.outcome, observed);
 }
 

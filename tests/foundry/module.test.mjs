@@ -296,3 +296,39 @@ test("the GM sets the sides in the dialog: a neutral token starts out of the fig
     env.teardown();
   }
 });
+
+test("who sees what: the table gets who is surprised, the GMs alone the rolls behind it; a setting shows or hides all", async () => {
+  const env = await boot(GURPS);
+  try {
+    const { combat } = await gurpsCombat(env, { friendlyIq: 13, hostileIq: 7 });
+    const api = game.modules.get(GURPS).api;
+    const resolve = async (mode) => {
+      await game.settings.set(GURPS, "chatVisibility", mode);
+      const before = env.messages.length;
+      env.scriptDice(6, 1); // side a's 6 + 1 (higher IQ) beats side b's 1
+      await api.resolve(api.draft(combat, "partial"), combat);
+      await env.settle();
+      return env.messages.slice(before);
+    };
+    const [outcome, secret, ...more] = await resolve("split");
+    assert.equal(more.length, 0);
+    assert.deepEqual(outcome.whisper, [], "the outcome is for everyone");
+    assert.match(outcome.content, /Everyone in Side B \(the others\) is mentally stunned/);
+    assert.doesNotMatch(outcome.content, /1d6|= 6/, "no roll on the public card");
+    assert.equal(outcome.rolls.length, 0);
+    assert.ok(secret.whisper.length > 0 && secret.whisper.every((id) => game.users.get(id).isGM), "the rolls go to the GMs");
+    assert.match(secret.content, /initiative 1d6 = 6, higher IQ \+1: 7/);
+    assert.equal(secret.rolls.length, 2);
+    assert.equal(secret.flags[GURPS].type, "resolve", "the outcome's record travels with the GM's card only");
+    assert.equal(outcome.flags[GURPS], undefined);
+    const [all, ...none] = await resolve("public");
+    assert.deepEqual([all.whisper, none.length], [[], 0]);
+    assert.match(all.content, /initiative 1d6 = 6/);
+    const [hidden, ...nothing] = await resolve("gm");
+    assert.equal(nothing.length, 0);
+    assert.ok(hidden.whisper.length > 0);
+    assert.match(hidden.content, /mentally stunned/);
+  } finally {
+    env.teardown();
+  }
+});

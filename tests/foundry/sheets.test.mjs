@@ -173,15 +173,22 @@ test("ARS: the computed Dex reaction is the adjustment (Dex 19 and 25 accepted);
 });
 
 /**
- * Play a combat by pressing Next as a GM would, under ARS's re-roll at each round: return, per round, the
- * combatants whose turn the tracker stopped at (the automation skips the others).
+ * Play a combat by pressing Next as a GM would, under ARS's re-roll at each round: return, per table round, the
+ * combatants whose turn the tracker stopped at (the automation skips the others). The AD&D module numbers the
+ * first normal round after the segments as the round the surprise began in, so a round is told by its number changing.
  */
 async function playRounds(env, combat, rounds) {
-  const played = {};
+  const played = [];
+  let round = null;
   await combat.startCombat();
   await env.settle();
-  for (let steps = 0; steps < 40 && combat.round <= rounds; steps++) {
-    (played[combat.round] ??= []).push(combat.combatant.name);
+  for (let steps = 0; steps < 40; steps++) {
+    if (combat.round !== round) {
+      if (played.length === rounds) break;
+      played.push([]);
+      round = combat.round;
+    }
+    played.at(-1).push(combat.combatant.name);
     await combat.nextTurn();
     await env.settle();
   }
@@ -199,19 +206,17 @@ for (const turnChangeFirst of [false, true]) {
         { name: "Orc", disposition: HOSTILE, system: { abilities: { dex: { value: 10, reaction: 0 } } } },
       ]);
       const id = (name) => combat.combatants.find((c) => c.name === name).id;
-      const orders = {
-        1: ["Gob", "Ann", "Orc", "Bob"], 2: ["Orc", "Bob", "Gob", "Ann"], 3: ["Ann", "Gob", "Bob", "Orc"],
-        4: ["Bob", "Orc", "Ann", "Gob"],
-      };
-      installArsInitiative((round) => Object.fromEntries((orders[round] ?? orders[4]).map((name, i) => [id(name), 10 - i])));
+      const orders = [["Gob", "Ann", "Orc", "Bob"], ["Orc", "Bob", "Gob", "Ann"], ["Ann", "Gob", "Bob", "Orc"],
+        ["Bob", "Orc", "Ann", "Gob"]];
+      let rolls = 0;
+      installArsInitiative(() => Object.fromEntries(orders[rolls++ % orders.length].map((name, i) => [id(name), 10 - i])));
       const api = game.modules.get(ADND).api;
-      env.scriptDice(5, 2); // the goblins are surprised for two segments: rounds 1 and 2
+      env.scriptDice(5, 2); // the goblins are surprised for two segments: the first two table rounds
       assert.ok(await api.resolve(api.draft(combat, "roll"), combat));
       await env.settle();
       const played = await playRounds(env, combat, 4);
-      assert.deepEqual(played, {
-        1: ["Ann", "Bob"], 2: ["Bob", "Ann"], 3: ["Ann", "Gob", "Bob", "Orc"], 4: ["Bob", "Orc", "Ann", "Gob"],
-      });
+      assert.deepEqual(played, [["Ann", "Bob"], ["Bob", "Ann"], ["Ann", "Gob", "Bob", "Orc"], ["Bob", "Orc", "Ann", "Gob"]]);
+      assert.equal(rolls, 4, "ARS re-rolled at each of the four rounds");
       assert.deepEqual(env.errors, []);
       assert.ok(!combat.combatants.some((c) => c.actor.statuses.has("surprised")));
     } finally {

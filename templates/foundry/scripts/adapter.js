@@ -82,8 +82,8 @@ export function foundryTable(combat, surprise, known = {}) {
       return roll.dice[0].results.map((result) => result.result);
     },
     mark: (id, status, on, lasts = null) => markActor(combat, surprise, id, status, on, lasts, known),
-    async post({ title, lines, record = {} }) {
-      await postCard({ title, lines, rolls: rolls.splice(0), record });
+    async post({ title, lines, details = [], record = {} }) {
+      await postCard({ title, lines, details, rolls: rolls.splice(0), record });
     },
     arrange: (order) => arrangeInitiative(combat, order),
   };
