@@ -18,7 +18,8 @@ ARS = "ARS (V11-era copy; repository not public on GitHub)"
 # Roll20 character sheets (Roll20/roll20-character-sheets).
 ADND_OLD = "Roll20/roll20-character-sheets ADnD_1E/1ESheet.html@0421cdb8"
 ADND_REVISED = "Roll20/roll20-character-sheets ADnD_1E_Revised/src/index.html@01e519b89c2b92c4eda2af420f16202c0c46636d"
-GURPS_SKILLS = "Roll20/roll20-character-sheets GURPS/readme/sheet-open-sync-skills-spells.md@1b98f177459d63e2600dfa93b5cfabb9c3af8bfd"
+GURPS_SKILLS = ("Roll20/roll20-character-sheets GURPS/readme/sheet-open-sync-skills-spells.md"
+                "@1b98f177459d63e2600dfa93b5cfabb9c3af8bfd")
 GURPS_IMPORT = "Roll20/roll20-character-sheets GURPS/Docs/GCS/Roll20.json@7f1f9a4451709fc333295326fba08a36584d25fc"
 
 # Foundry: the game system each rules system usually runs on, and the reader of each input, with its source.
@@ -70,7 +71,8 @@ def foundry_sheet(system: str) -> dict[str, Any]:
     entry = FOUNDRY_SHEETS.get(system)
     if entry is None:
         return {"system_id": None, "attributes": {}}
-    return {"system_id": entry["system_id"], "attributes": {key: reader for key, (reader, _) in entry["readers"].items()}}
+    readers = {key: reader for key, (reader, _) in entry["readers"].items()}
+    return {"system_id": entry["system_id"], "attributes": readers}
 
 
 def roll20_sheet(system: str) -> dict[str, Any]:
