@@ -61,7 +61,12 @@ class SkillReader(StrictModel):
 class SetAttributeReader(StrictModel):
     """Sheet attributes read only where an attribute object holds a value, the first that does"""
 
-    set: Roll20Attribute | Annotated[list[Roll20Attribute], Field(min_length=1, max_length=5)]
+    set: Annotated[list[Roll20Attribute], Field(min_length=1, max_length=5)]
+
+    @field_validator("set", mode="before")
+    @classmethod
+    def _one_name(cls, value: Any) -> Any:
+        return [value] if isinstance(value, str) else value
 
 
 class SectionReader(StrictModel):
@@ -75,6 +80,35 @@ class SectionReader(StrictModel):
 
 FoundryReader = AttributePath | AdvantageReader | SkillReader
 Roll20Reader = Roll20Attribute | SetAttributeReader | SectionReader
+
+
+def parse_readers(value: Any, kinds: dict[str, type[StrictModel]], name: re.Pattern[str], described: str) -> Any:
+    """Turn each reader table into its model, by its key, so that a problem names the reader's own field"""
+    if not isinstance(value, dict):
+        return value
+    out: dict[str, Any] = {}
+    for key, reader in value.items():
+        if isinstance(reader, str):
+            if not name.fullmatch(reader):
+                raise FieldProblem(str(key), f"must be {described} (got {reader!r})")
+            out[key] = reader
+            continue
+        kind = next((model for field, model in kinds.items() if isinstance(reader, dict) and field in reader), None)
+        if kind is None:
+            tables = " or ".join("{ " + field + " = ... }" for field in kinds)
+            raise FieldProblem(str(key), f"a reader is {described} or {tables}")
+        try:
+            out[key] = kind.model_validate(reader, strict=True)
+        except ValidationError as err:
+            field, message = describe_first_error(err, "")
+            raise FieldProblem(f"{key}.{field}" if field else str(key), message) from None
+    return out
+
+
+FOUNDRY_READERS: dict[str, type[StrictModel]] = {"advantage": AdvantageReader, "skill": SkillReader}
+ROLL20_READERS: dict[str, type[StrictModel]] = {"set": SetAttributeReader, "section": SectionReader}
+DATA_PATH = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z0-9_]+)*")
+SHEET_NAME = re.compile(r"[A-Za-z0-9_|-]{1,100}")
 
 
 def reader_data(reader: Any) -> Any:
@@ -111,6 +145,11 @@ class FoundryTarget(StrictModel):
             raise ValueError("must be a Foundry package id (letters, digits, - and _), or empty for none")
         return value
 
+    @field_validator("attributes", mode="before")
+    @classmethod
+    def _readers(cls, value: Any) -> Any:
+        return parse_readers(value, FOUNDRY_READERS, DATA_PATH, "an actor data path like system.attributes.IQ.value")
+
     @field_validator("manifest", "download")
     @classmethod
     def _url(cls, value: str | None) -> str | None:
@@ -126,6 +165,11 @@ class Roll20Target(StrictModel):
     user_ids: list[UserId | Annotated[int, Field(ge=1, le=999_999_999_999)]] | None = None  # ROLL20.md 8: roll20userid
     marker: Annotated[str, StringConstraints(min_length=1, max_length=100)] | None = None  # None: the target's own
     side_rule: Literal["controlled-by", "turn-order-split"] = "controlled-by"
+
+    @field_validator("attributes", mode="before")
+    @classmethod
+    def _readers(cls, value: Any) -> Any:
+        return parse_readers(value, ROLL20_READERS, SHEET_NAME, "a sheet attribute name (letters, digits, _ | -)")
 
 
 class Campaign(StrictModel):

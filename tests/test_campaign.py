@@ -42,6 +42,12 @@ def test_defaults_come_from_the_system():
     assert campaign.rules_options.stun_roll_timing == "start"
 
 
+def test_another_game_system_drops_the_default_readers():
+    campaign = load_campaign_text(GOOD + '[foundry]\nsystem_id = ""\n')
+    assert campaign.foundry_system_id is None and campaign.foundry_attributes == {}
+    assert load_campaign_text(GOOD + '[roll20]\nuser_ids = ["12", 34]\n').roll20_user_ids == ["12", "34"]
+
+
 def test_release_urls_fill_id_and_version():
     campaign = load_campaign_text(GOOD + '[foundry]\ndownload = "https://x.org/{id}/{id}-{version}.zip"\n')
     assert campaign.release_url(campaign.foundry.download) == "https://x.org/my-campaign/my-campaign-1.2.3.zip"
@@ -69,6 +75,13 @@ BAD = {
     "unknown-key": (GOOD + 'colour = "red"\n', "colour: unknown field"),
     "attribute-not-an-input": (GOOD + '[foundry.attributes]\ndex = "system.dex"\n',
                                "foundry.attributes.dex: is not an input of gurps4e"),
+    "reader-of-another-type": (GOOD + '[foundry.attributes]\ncombat_reflexes = { skill = "Combat Reflexes" }\n',
+                               "foundry.attributes.combat_reflexes: is a boolean input; a number reader"),
+    "unknown-reader": (GOOD + '[foundry.attributes]\ntactics = { talent = "Tactics" }\n',
+                       "foundry.attributes.tactics"),
+    "bad-section": (GOOD + '[roll20.attributes]\ntactics = { section = "skills", name = "Tactics", value = "level" }\n',
+                    "roll20.attributes.tactics"),
+    "bad-user-id": (GOOD + '[roll20]\nuser_ids = ["me"]\n', "roll20.user_ids[0]"),
     "bad-url": (GOOD + '[foundry]\nmanifest = "javascript:alert(1)"\n', "foundry.manifest: must be an http(s) URL"),
     "unknown-string": (GOOD + '[strings.de]\n"Nope.Key" = "x"\n',
                        "strings.de.Nope.Key: is not a string the module shows"),
