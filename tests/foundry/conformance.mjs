@@ -1,5 +1,5 @@
 // Play conformance vectors through a generated Foundry module in the emulated Foundry client.
-//   node conformance.mjs MODULE_DIR GAME_SYSTEM VECTOR.json [VECTOR.json ...]
+//   node conformance.mjs [--generation 13|14] MODULE_DIR GAME_SYSTEM VECTOR.json [VECTOR.json ...]
 // For each vector: actors and tokens for every member (side a friendly, side b hostile), a combat with
 // them in scenario order, the GM's input from the module's own defaults plus what the dialog asks, the
 // dice scripted, then the combat is played turn by turn. The outcome is rebuilt from what the module did:
@@ -8,9 +8,12 @@
 import { readFile } from "node:fs/promises";
 import { renamed, runVectors } from "../js/compare.mjs";
 import { checkedAdnd, checkedGurps, rebuildAdnd, rebuildFallout, rebuildGurps } from "../js/outcomes.mjs";
-import { createFoundry } from "./harness.mjs";
+import { GENERATIONS, createFoundry } from "./harness.mjs";
 
-const [moduleDir, gameSystem, ...vectorFiles] = process.argv.slice(2);
+const args = process.argv.slice(2);
+const generation = args[0] === "--generation" ? Number(args.splice(0, 2)[1]) : 13;
+if (!GENERATIONS.includes(generation)) throw new Error(`--generation ${generation}: the emulation runs ${GENERATIONS.join(" and ")}`);
+const [moduleDir, gameSystem, ...vectorFiles] = args;
 const manifest = JSON.parse(await readFile(`${moduleDir}/module.json`, "utf8"));
 const MODULE_ID = manifest.id;
 const MAX_ROUNDS = 40;
@@ -83,7 +86,7 @@ function completeDraft(draft, scenario, sheetKeys) {
 
 /** Play one vector; return the outcome rebuilt from the module's behaviour. */
 async function play(vector) {
-  const env = createFoundry({ systemId: gameSystem, modules: [{ id: MODULE_ID }], quiet: true });
+  const env = createFoundry({ generation, systemId: gameSystem, modules: [{ id: MODULE_ID }], quiet: true });
   try {
     await env.loadModule(moduleDir);
     const constants = await import(`${env.modulePath ?? moduleDir}/scripts/constants.js`).catch(() => null);
