@@ -4,17 +4,18 @@
 // MODULES_DIR holds <id>/foundry for the three example campaigns.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { createFoundry } from "./harness.mjs";
+import { createFoundry, runGeneration } from "./harness.mjs";
 import { ggaList, installArsInitiative, installGgaFinders } from "./emulation/game-systems.mjs";
 
 const MODULES = process.env.MODULES_DIR;
+const GENERATION = runGeneration();
 const GURPS = "ambush-gurps-example";
 const ADND = "ambush-adnd-example";
 const moduleDir = (id) => `${MODULES}/${id}/foundry`;
 const { FRIENDLY, HOSTILE } = { FRIENDLY: 1, HOSTILE: -1 };
 
 async function boot(id, systemId, options = {}) {
-  const env = createFoundry({ systemId, modules: [{ id }], quiet: true, ...options });
+  const env = createFoundry({ generation: GENERATION, systemId, modules: [{ id }], quiet: true, ...options });
   await env.loadModule(moduleDir(id));
   return env;
 }
