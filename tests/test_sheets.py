@@ -77,3 +77,32 @@ def test_init_writes_the_readers_as_toml_tables(tmp_path):
     text = path.read_text(encoding="utf-8")
     assert 'combat_reflexes = { advantage = "Combat Reflexes" }' in text
     assert load_campaign(path).foundry_attributes["tactics"] == {"skill": "Tactics"}
+
+
+def test_hostile_reader_names_stay_data(tmp_path):
+    from tests.conftest import run_node
+
+    name = "Combat \\\"Reflexes\\\" </script> ${x} '); alert(1); // \\\\ |@{x}%{y}"
+    campaign = tmp_path / "campaign.toml"
+    campaign.write_text(f'''id = "hostile-readers"
+title = "H"
+version = "1.0.0"
+system = "gurps4e"
+[foundry.attributes]
+combat_reflexes = {{ advantage = "{name}" }}
+tactics = {{ skill = "{name}" }}
+[roll20.attributes]
+combat_reflexes = {{ section = "repeating_traits", name = "{name}" }}
+''', encoding="utf-8")
+    loaded = load_campaign(campaign)
+    wanted = loaded.foundry.attributes["combat_reflexes"].advantage
+    build_campaigns([campaign], tmp_path / "dist", make_zip=False)
+    folder = tmp_path / "dist" / "hostile-readers"
+    script = next((folder / "roll20").glob("*.js"))
+    done = run_node("tests/roll20/parse_es2020.mjs", str(script))
+    assert json.loads(done.stdout)["ok"], done.stdout
+    roll20 = json.loads(re.search(r"const ATTRIBUTES = (.*);", script.read_text(encoding="utf-8"))[1])
+    assert roll20["combat_reflexes"]["name"] == wanted
+    constants = (folder / "foundry" / "scripts" / "constants.js").read_text(encoding="utf-8")
+    assert json.loads(re.search(r"export const ATTRIBUTES = (.*);", constants)[1])["tactics"]["skill"] == wanted
+    assert "</script>" not in (folder / "roll20" / "README.md").read_text(encoding="utf-8")
