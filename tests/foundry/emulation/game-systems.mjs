@@ -100,8 +100,9 @@ export function installGgaFinders() {
 // --- ARS -----------------------------------------------------------------------------------------------------
 
 /**
- * ARS's rollInitEachRound, as its combat tracker does it (ARSCombat#reRollInitiative, called from its combat
- * update handler when the update holds a round, on the GM's client; a V11-era copy): reset every initiative,
+ * ARS's rollInitEachRound, as its combat tracker does it (combatTracker.js ARSCombat#reRollInitiative, called from
+ * its combat update handler when the update holds a round, on the GM's client; read from a V11-era copy whose
+ * repository and commit the code index does not name, so V13/V14 details stay unconfirmed): reset every initiative,
  * roll each combatant's, then set the turn to 0. `initiative(round)` gives each combatant id its value (the
  * harness's dice stay for the module); ARS's own sort and its side-vs-side variant are not emulated: the
  * harness sorts descending.
