@@ -14,8 +14,8 @@ from typing import Any
 # module/gurps.js findSkillSpell(actor, name, true) walks system.skills, both nested through `contains`.
 GGA = "crnormand/gurps@ac714d44d6b93fd989bdeb6870c736fb04645ec4"
 # ARS: the computed Dex reaction adjustment at system.abilities.dex.reaction. Its code is not on GitHub; the path
-# is from a V11-era copy (v2023.08) and stays unconfirmed for V13/V14.
-ARS = "ARS v2023.08 (V11-era copy, not on GitHub; V13/V14 unconfirmed)"
+# is from a V11-era copy and stays unconfirmed for V13/V14.
+ARS = "ARS (V11-era copy, not on GitHub; V13/V14 unconfirmed)"
 # Roll20 character sheets (Roll20/roll20-character-sheets).
 ADND_OLD = "Roll20/roll20-character-sheets ADnD_1E/1ESheet.html@0421cdb8"
 ADND_REVISED = "Roll20/roll20-character-sheets ADnD_1E_Revised/src/index.html@01e519b89c2b92c4eda2af420f16202c0c46636d"
