@@ -12,7 +12,7 @@ from tests.conftest import ROOT
 
 GLOSSARY = (ROOT / "docs" / "glossary.md").read_text(encoding="utf-8")
 LANGUAGES = ("de", "zh-CN")
-PLACEHOLDER = re.compile(r"\{[^{}]*\}")
+PLACEHOLDER = re.compile(r"\{[^{}]*\}|!surprise\S*")  # placeholders and the chat command stay as they are
 
 
 def glossary_rows() -> list[dict[str, list[str]]]:
