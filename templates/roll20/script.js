@@ -14,11 +14,15 @@ const {{ script_name }} = (() => {
   const schemaVersion = 3;
   const COMMAND = "!surprise";
 
-  // The same code the Foundry module runs, each part one function body: the rules core of {{ system }}, the
+  // The same code the Foundry module runs, each part one function body: the rules core of {{ system }} and its odds, the
   // bookkeeping of the table runtime (and its contract with this script, the Table), the checks that turn a draft
   // into a scenario, and the table runtime of {{ system }}.
   const Rules = (() => {
 {{ common.rules | trim | indent(4, first=True) }}
+  })();
+
+  const Odds = (() => {
+{{ common.odds | trim | indent(4, first=True) }}
   })();
 
   const Table = (() => {
