@@ -1,7 +1,7 @@
 """Render the common JavaScript of one system, as ES modules for Foundry or as function bodies for Roll20
 
 The same templates (`templates/common/`) become both: the rules core, its exact odds, the table bookkeeping, the input
-checks and the system's table runtime. Only their import lines (ES module) or closing `return` (function body) differ.
+checks, the scenario file export and the system's table runtime. Only their import lines (ES module) or closing `return` (function body) differ.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ def render_rules_js(env: Environment, system: str, *, as_module: bool, options: 
 def common_templates(system: str) -> dict[str, str]:
     """Name the common files of a system, each rendered to <name>.js, in the order the Roll20 IIFE runs them"""
     return {"rules": f"rules/{system}.js", "odds": f"odds/{system}.js", "table": "table.js", "inputs": "inputs.js",
-            "runtime": f"runtime/{system}.js"}
+            "export": "export.js", "runtime": f"runtime/{system}.js"}
 
 
 def render_common_js(env: Environment, system: str, *, as_module: bool, options: dict[str, Any],

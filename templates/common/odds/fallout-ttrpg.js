@@ -6,7 +6,7 @@
 import * as Rules from "./rules.js";
 {% endif %}
 
-{% include "odds/exact.js" %}
+{% include "odds/shared.js" %}
 
 const SIDE_KEYS = ["a", "b"];
 const RESULTS = ["success", "failure", "poor-failure"];
@@ -81,4 +81,4 @@ function odds(scenario) {
 }
 
 {% from "exports.js" import exports %}
-{{ exports(["odds"], as_module) }}
+{{ exports(["odds", "oddsLines"], as_module) }}

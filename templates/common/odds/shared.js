@@ -1,5 +1,5 @@
 {# Included by every odds module: exact rationals, so the odds decide what is zero or one as the Python core's
-   Fractions do, and become floats only at the end. #}
+   Fractions do and become floats only at the end; and the lines the GM reads. #}
 // Exact rationals as [numerator, denominator] pairs of BigInt, denominators positive, left unreduced.
 const ZERO = [0n, 1n];
 const ONE = [1n, 1n];
@@ -53,3 +53,21 @@ const shownName = (member) => member.label ?? member.name;
 
 /** Return a scenario's rules options: its own options over the defaults */
 const optionsOf = (scenario) => ({ ...Rules.DEFAULT_OPTIONS, ...(scenario.options ?? {}) });
+
+/** Write a probability as a percentage */
+const percent = (p) => `${(p * 100).toFixed(1)}%`;
+
+/**
+ * Describe odds for the GM in translated lines: who gets the jump, then each member's expected loss (or his chance
+ * of never recovering). `t(key, data)` translates.
+ */
+function oddsLines(result, t) {
+  const { a, b, none } = result.surprise;
+  const lines = [t("Odds.Jump", { a: percent(a), b: percent(b), none: percent(none) })];
+  for (const [name, member] of Object.entries(result.members)) {
+    lines.push(member.expected_lost === null
+      ? t("Odds.Never", { name, chance: percent(member.never) })
+      : t(`Odds.Expected.${member.unit}`, { name, value: member.expected_lost.toFixed(2) }));
+  }
+  return lines;
+}
