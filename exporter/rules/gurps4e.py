@@ -646,7 +646,10 @@ def odds(scenario: Scenario) -> Odds:
 
 def unconditional(if_surprised: MemberOdds, surprised: Fraction) -> MemberOdds:
     """Weigh a member's loss by the chance his side is surprised, adding 0 for the rest"""
-    lost = {k: p * surprised for k, p in if_surprised.lost.items() if p * surprised}
+    if surprised == 1:  # total surprise by GM fiat: nothing to weigh, and thousands of exact products saved
+        lost = {k: p for k, p in if_surprised.lost.items() if p}
+    else:
+        lost = {k: p * surprised for k, p in if_surprised.lost.items() if p * surprised}
     lost = add_mass(lost, 0, 1 - surprised)
     never = if_surprised.never * surprised
     expected = None if never else (if_surprised.expected_lost or Fraction(0)) * surprised
