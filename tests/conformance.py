@@ -16,6 +16,7 @@ from exporter.targets.roll20 import Roll20Writer, script_name
 from tests.conftest import VECTORS, run_node
 
 FOUNDRY_RUNNER = "tests/foundry/conformance.mjs"
+FOUNDRY_GENERATIONS = (13, 14)  # the Foundry releases the emulation runs (tests/foundry/harness.mjs GENERATIONS)
 ROLL20_RUNNER = "tests/roll20/conformance.mjs"
 # The game system the emulated world runs when the module requires none: any id the module does not know.
 ANY_GAME_SYSTEM = "any-game-system"
@@ -97,9 +98,15 @@ def roll20_runner_args(campaign: Path, dist: Path) -> list[str]:
     return [str(config)]
 
 
-def run_foundry(root: Path, vectors: Iterable[Path] = VECTORS, jobs: int = 1) -> dict[str, dict]:
-    """Play vector files through generated Foundry modules, one module and Node process per option group"""
-    return run_groups(root, "foundry", FOUNDRY_RUNNER, foundry_runner_args, vectors, jobs)
+def run_foundry(root: Path, vectors: Iterable[Path] = VECTORS, jobs: int = 1,
+                generation: int = 13) -> dict[str, dict]:
+    """Play vector files through generated Foundry modules in an emulated V13 or V14 client, a module per group"""
+
+    def runner_args(campaign: Path, dist: Path) -> list[str]:
+        """Return the Foundry runner's arguments, the generation first"""
+        return ["--generation", str(generation), *foundry_runner_args(campaign, dist)]
+
+    return run_groups(root, "foundry", FOUNDRY_RUNNER, runner_args, vectors, jobs)
 
 
 def run_roll20(root: Path, vectors: Iterable[Path] = VECTORS, jobs: int = 1) -> dict[str, dict]:

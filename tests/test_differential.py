@@ -4,7 +4,8 @@ Hypothesis draws, for every system, a few sets of rules options and a batch of v
 procedure, awkward member names) with a list of die faces each. The Python core plays each scenario with
 those faces, padded with 1s so that every play-out ends; the faces it consumed and its outcome become a
 temporary conformance vector. The existing runners then play every vector, one Node process per rules
-core form or per option group, and compare turn by turn with the Python outcome.
+core form or per option group, and compare turn by turn with the Python outcome; the Foundry module plays in
+the emulated V13 and V14 clients.
 
 AMBUSH_DIFF_SCENARIOS sets the scenarios per system (default 100); AMBUSH_DIFF_SEED draws another batch
 than the fixed default one.
@@ -40,7 +41,7 @@ MAX_DRAWN_FACES = 45  # at most 15 failed 3d6 recovery rolls: a GURPS stun ends 
 PAD_FACE = 1  # after the drawn faces: 3d6 = 3 recovers whenever a roll can be attempted
 DIE = {"gurps4e": 6, "adnd1e": 6, "fallout-ttrpg": 20}
 SHOWN_PER_FAILURE = 3
-VTT_TARGETS = ("foundry", "roll20")
+VTT_TARGETS = ("foundry", "foundry-v14", "roll20")
 TARGETS = (*(f"js-core-{form}" for form in FORMS), *VTT_TARGETS)
 JOBS = 2  # Node processes at a time
 
@@ -272,12 +273,13 @@ class Batch:
 def batch(tmp_path_factory) -> Batch:
     """Generate the batch, then play it on every target"""
     root = tmp_path_factory.mktemp("differential")
-    for folder in ("vectors", "foundry", "roll20"):
+    for folder in ("vectors", "foundry", "foundry-v14", "roll20"):
         (root / folder).mkdir()
     vectors = write_batch(root / "vectors")
     paths = sorted((root / "vectors").glob("*.json"))
     reports = {f"js-core-{form}": run_js_core(root, form, paths, vectors) for form in FORMS}
     reports["foundry"] = run_foundry(root / "foundry", paths, JOBS)
+    reports["foundry-v14"] = run_foundry(root / "foundry-v14", paths, JOBS, generation=14)
     reports["roll20"] = run_roll20(root / "roll20", paths, JOBS)
     return Batch(vectors, root / "vectors", reports)
 

@@ -71,12 +71,12 @@ def test_every_json_file_loads(dist, campaign_id):
 
 
 @pytest.mark.parametrize("campaign_id", IDS)
-def test_manifest_is_valid_for_v12_and_v13(dist, campaign_id):
+def test_manifest_is_valid_for_v13_and_v14(dist, campaign_id):
     manifest = json.loads((dist / campaign_id / "foundry" / "module.json").read_text(encoding="utf-8"))
     legacy = {"name", "dependencies", "minimumCoreVersion", "compatibleCoreVersion", "system", "scripts"}
     assert not legacy & set(manifest)
     assert manifest["id"] == campaign_id
-    assert manifest["compatibility"] == {"minimum": "12", "verified": "13", "maximum": "13"}
+    assert manifest["compatibility"] == {"minimum": "13", "verified": "14", "maximum": "14"}
     for pack in manifest["packs"]:
         assert {"name", "label", "path", "type"} <= set(pack) and "entity" not in pack and "private" not in pack
         assert (dist / campaign_id / "foundry" / pack["path"]).is_dir()

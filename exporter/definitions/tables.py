@@ -41,7 +41,8 @@ STATUS_LABELS = {"surprised": "Status.Surprised", "prone": "Status.Prone", "slee
 SETTINGS: tuple[SettingDef, ...] = (
     SettingDef("automation", "boolean", True),
     SettingDef("skipSurprisedTurns", "boolean", True),
-    SettingDef("chatVisibility", "string", "public", ("public", "gm")),
+    # Who sees the cards: the outcome to all and the rolls to the GM, everything to all, or everything to the GM.
+    SettingDef("chatVisibility", "string", "split", ("split", "public", "gm")),
 )
 
 # Every system's macros: open the dialog, the system's own GM rolls (GM_ROLLS of its rules module), clear.

@@ -13,7 +13,8 @@ import * as Rules from "./rules.js";
  *   Show or hide a status on a combatant. Resolves true when showing it applied it (false when the combatant
  *   is gone, or the VTT already showed it for its own reasons); the runtime then never removes what it did
  *   not apply.
- * @property {(card: Card) => Promise<void>} post  Post a card; the adapter adds the dice rolled since the last one.
+ * @property {(card: Card) => Promise<void>} post  Post a card: by the campaign's choice its details (and the dice
+ *   rolled since the last card) go to the GM alone, or with the rest to everyone, or the whole card to the GM.
  * @property {(key: string, data?: Record<string, unknown>) => string} t  Translate a catalogue key, filling {names}.
  * @property {Roller} roll  Roll dice for the rules core.
  * @property {(order: Array<{id: string, sequence: number}>) => Promise<boolean>} arrange
@@ -32,7 +33,8 @@ import * as Rules from "./rules.js";
  * A chat card.
  * @typedef {object} Card
  * @property {string} title
- * @property {string[]} lines  plain text: the adapter escapes it
+ * @property {string[]} lines  what happened, for the whole table: plain text, the adapter escapes it
+ * @property {string[]} [details]  the rolls, targets and attributes behind it: the GM's unless the table shows all
  * @property {object} [record]  what the card says, kept with it as data
  */
 

@@ -43,6 +43,9 @@ const {{ script_name }} = (() => {
 
   /** Sheet attribute name of each input the rules read; an input without one is asked for. */
   const ATTRIBUTES = {{ attributes | js }};
+  /** The automation's settings, as the campaign gives them to every VTT: the default and the choices of each. */
+  const SETTINGS = {{ settings | js }};
+  const CARDS = SETTINGS.chatVisibility.choices;
   /** The marker of each status: a colour, a built-in marker or a custom marker's name. */
   const MARKERS = {{ markers | js }};
   const SIDE_RULE = {{ side_rule | js }};
@@ -104,8 +107,20 @@ const {{ script_name }} = (() => {
     return sendChat(scriptName, `/w "${player.get("_displayname").replace(/"/g, "'")}" ${html}`, null, { noarchive: true });
   };
 
-  /** Post a card to the table, or whisper it to the GM when the campaign keeps rolls secret. */
-  const post = (html) => (state[scriptName].config.public ? sendChat(scriptName, `/direct ${html}`) : toGM(html));
+  /**
+   * Post a card by the GM's choice (config cards): what happened to everyone and the rolls, targets and attributes
+   * behind it to the GM alone ("split"), all of it to everyone ("public"), or all of it to the GM ("gm").
+   */
+  function postCard(title, lines, secret) {
+    const mode = state[scriptName].config.cards;
+    if (mode !== "split") {
+      const html = card(title, [...lines, ...secret]);
+      return mode === "public" ? sendChat(scriptName, `/direct ${html}`) : toGM(html);
+    }
+    if (lines.length) sendChat(scriptName, `/direct ${card(title, lines)}`);
+    if (secret.length) toGM(card(t("Chat.ForGM", { title }), secret));
+    return null;
+  }
 
   // --- state ----------------------------------------------------------------------------------------
 
@@ -127,8 +142,13 @@ const {{ script_name }} = (() => {
         stored.version = 2;
         // falls through
       case 2:
-        // Schema 3: a draft has the shape of a scenario file, and a surprise knows the round it began in (round 1).
+        // Schema 3: a draft has the shape of a scenario file, and a surprise knows the round it began in (round 1);
+        // cards went all public or all to the GM, now by default the outcome to all and the rolls to the GM.
         if (isRecord(stored.surprise) && !Number.isInteger(stored.surprise.firstRound)) stored.surprise.firstRound = 1;
+        if (isRecord(stored.config) && "public" in stored.config) {
+          if (stored.config.public === false) stored.config.cards = "gm";
+          delete stored.config.public;
+        }
         stored.draft = null;
         stored.version = 3;
         // falls through
@@ -139,6 +159,7 @@ const {{ script_name }} = (() => {
         damaged = !isRecord(stored.config) || Object.keys(defaults).some((key) => key in given && !fits(key))
           || (stored.surprise != null && !isSurprise(stored.surprise));
         stored.config = Object.fromEntries(Object.keys(defaults).map((key) => [key, fits(key) ? given[key] : defaults[key]]));
+        if (!CARDS.includes(stored.config.cards)) stored.config.cards = defaults.cards;
         if (!LANGUAGES.includes(stored.config.language)) stored.config.language = LANGUAGES[0];
         if (!isSurprise(stored.surprise)) stored.surprise = null;
         if (!isDraft(stored.draft)) stored.draft = null;
@@ -157,7 +178,10 @@ const {{ script_name }} = (() => {
   }
 
   /** The settings a GM can change with !surprise config. */
-  const defaultConfig = () => ({ automation: true, skip: true, public: true, marker: MARKERS.surprised, language: LANGUAGES[0] });
+  const defaultConfig = () => ({
+    automation: SETTINGS.automation.default, skip: SETTINGS.skipSurprisedTurns.default, cards: SETTINGS.chatVisibility.default,
+    marker: MARKERS.surprised, language: LANGUAGES[0],
+  });
 
   /** Tell whether a value is an object of keys and values: not null, not an array. */
   const isRecord = (value) => Boolean(value) && typeof value === "object" && !Array.isArray(value);
@@ -310,10 +334,10 @@ const {{ script_name }} = (() => {
       async mark(id, status, on, lasts = null) {
         return setMarker(id, status, on, lasts ? lasts.left : null);
       },
-      async post({ title, lines, record }) {
+      async post({ title, lines, details = [], record }) {
         if (record) surprise.log.push(record);
         const dice = rolls.splice(0);
-        post(card(title, [...lines.map(HE), ...(dice.length ? [HE(`${t("Roll20.Dice")}: ${diceText(dice)}`)] : [])]));
+        postCard(title, lines.map(HE), [...details.map(HE), ...(dice.length ? [HE(`${t("Roll20.Dice")}: ${diceText(dice)}`)] : [])]);
       },
       async arrange(order) {
         arrangeTurnorder(order);
@@ -437,8 +461,10 @@ const {{ script_name }} = (() => {
     const surprise = { ...Table.newSurprise(scenario), round: 1, log: [] };
     state[scriptName].surprise = surprise;
     state[scriptName].draft = null;
-    await Runtime.resolve(roll20Table(surprise), surprise, surprise.round);
+    const table = roll20Table(surprise);
+    await Runtime.resolve(table, surprise, surprise.round);
     if (!surprise.done) {
+      await Runtime.roundStarted(table, surprise); // the script's round 1 begins with the top of the order
       writeTurnorder([...readTurnorder().filter((row) => !isRoundRow(row)), roundRow(surprise.round)]);
       await playTop();
     }
@@ -473,26 +499,26 @@ const {{ script_name }} = (() => {
       if (isRoundRow(row)) {
         surprise.round += 1;
         writeTurnorder([...order.slice(1), roundRow(surprise.round)]);
-        await Runtime.roundStarted(table, surprise, surprise.round);
+        await Runtime.roundStarted(table, surprise);
         finishIfDone(surprise);
         continue;
       }
       if (!getObj("graphic", row.id) || !Object.prototype.hasOwnProperty.call(surprise.labels, row.id)) return;
-      const passes = await Runtime.turnStarted(table, surprise, row.id, surprise.round);
+      const passes = await Runtime.turnStarted(table, surprise, row.id);
       finishIfDone(surprise);
       if (!passes || !state[scriptName].config.skip) return;
       const now = readTurnorder();
       if (now[0]?.id !== row.id) return;
       // What the rules keep and what the GM sees (the status lines), apart from the round count and the log.
       const kept = { ...surprise, round: undefined, log: undefined };
-      const signature = JSON.stringify([now.map((r) => r.id), kept, Runtime.statusLines(table, surprise, surprise.round)]);
+      const signature = JSON.stringify([now.map((r) => r.id), kept, Runtime.statusLines(table, surprise)]);
       if (seen.has(signature)) {
         toGM(card(t("Dialog.Title"), [HE(t("Roll20.NobodyCanAct"))]));
         return;
       }
       seen.add(signature);
       writeTurnorder([...now.slice(1), now[0]]);
-      await Runtime.turnEnded(table, surprise, row.id, surprise.round);
+      await Runtime.turnEnded(table, surprise, row.id);
       finishIfDone(surprise);
     }
   }
@@ -501,7 +527,7 @@ const {{ script_name }} = (() => {
   async function turnEnded(row) {
     const surprise = following();
     if (!surprise || !row || isRoundRow(row) || !Object.prototype.hasOwnProperty.call(surprise.labels, row.id)) return;
-    await Runtime.turnEnded(roll20Table(surprise), surprise, row.id, surprise.round);
+    await Runtime.turnEnded(roll20Table(surprise), surprise, row.id);
     finishIfDone(surprise);
   }
 
@@ -620,8 +646,10 @@ const {{ script_name }} = (() => {
   function configCard() {
     const config = state[scriptName].config;
     const toggle = (key) => button(`${t(`Roll20.Config.${key}`)}: ${t(config[key] ? "Roll20.Yes" : "Roll20.No")}`, `${COMMAND} config --${key} ${config[key] ? "false" : "true"}`);
+    const cards = CARDS.map((mode) => button(`${config.cards === mode ? "✓ " : ""}${t(`Settings.chatVisibility.Choices.${mode}`)}`,
+      `${COMMAND} config --cards ${mode}`)).join("");
     return card(t("Roll20.Help.Config"), [
-      toggle("automation"), toggle("skip"), toggle("public"),
+      toggle("automation"), toggle("skip"), `${HE(t("Roll20.Config.cards"))}: ${cards}`,
       `${HE(t("Roll20.Config.marker"))}: ${HE(config.marker)} ${button("✎", `${COMMAND} config --marker ?{${promptText(t("Roll20.Config.marker"))}|${promptText(config.marker)}}`)}`,
       `${HE(t("Roll20.Config.language"))}: ${LANGUAGES.map((language) => button(language, `${COMMAND} config --language ${language}`)).join("")}`,
     ]);
@@ -669,9 +697,10 @@ const {{ script_name }} = (() => {
         return clearSurprise(true);
       case "status":
         return toGM(card(t("Roll20.Help.Status"), store.surprise
-          ? Runtime.statusLines(roll20Table(store.surprise), store.surprise, store.surprise.round).map(HE) : [HE(t("Notify.NoSurprise"))]));
+          ? Runtime.statusLines(roll20Table(store.surprise), store.surprise).map(HE) : [HE(t("Notify.NoSurprise"))]));
       case "config": {
-        for (const key of ["automation", "skip", "public"]) if (key in args) store.config[key] = args[key] === "true";
+        for (const key of ["automation", "skip"]) if (key in args) store.config[key] = args[key] === "true";
+        if (CARDS.includes(args.cards)) store.config.cards = args.cards;
         if (args.marker) store.config.marker = args.marker.trim();
         if (LANGUAGES.includes(args.language)) store.config.language = args.language;
         return toGM(configCard());
@@ -680,7 +709,7 @@ const {{ script_name }} = (() => {
         // Play the selected tokens' turns now, for tables that advance the tracker by hand.
         const surprise = store.surprise;
         if (!surprise) return toGM(card(t("Dialog.Title"), [HE(t("Notify.NoSurprise"))]));
-        for (const selected of msg.selected ?? []) await Runtime.turnStarted(roll20Table(surprise), surprise, selected._id, surprise.round);
+        for (const selected of msg.selected ?? []) await Runtime.turnStarted(roll20Table(surprise), surprise, selected._id);
         return null;
       }
       default:

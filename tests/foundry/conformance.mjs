@@ -1,5 +1,5 @@
 // Play conformance vectors through a generated Foundry module in the emulated Foundry client.
-//   node conformance.mjs MODULE_DIR GAME_SYSTEM VECTOR.json [VECTOR.json ...]
+//   node conformance.mjs [--generation 13|14] MODULE_DIR GAME_SYSTEM VECTOR.json [VECTOR.json ...]
 // For each vector: actors and tokens for every member (side a friendly, side b hostile), a combat with
 // them in scenario order, the GM's input from the module's own defaults plus what the dialog asks, the
 // dice scripted, then the combat is played turn by turn. The outcome is rebuilt from what the module did:
@@ -8,9 +8,12 @@
 import { readFile } from "node:fs/promises";
 import { renamed, runVectors } from "../js/compare.mjs";
 import { checkedAdnd, checkedGurps, rebuildAdnd, rebuildFallout, rebuildGurps } from "../js/outcomes.mjs";
-import { createFoundry } from "./harness.mjs";
+import { GENERATIONS, createFoundry } from "./harness.mjs";
 
-const [moduleDir, gameSystem, ...vectorFiles] = process.argv.slice(2);
+const args = process.argv.slice(2);
+const generation = args[0] === "--generation" ? Number(args.splice(0, 2)[1]) : 13;
+if (!GENERATIONS.includes(generation)) throw new Error(`--generation ${generation}: the emulation runs ${GENERATIONS.join(" and ")}`);
+const [moduleDir, gameSystem, ...vectorFiles] = args;
 const manifest = JSON.parse(await readFile(`${moduleDir}/module.json`, "utf8"));
 const MODULE_ID = manifest.id;
 const MAX_ROUNDS = 40;
@@ -66,7 +69,7 @@ function completeDraft(draft, scenario, sheetKeys) {
 
 /** Play one vector; return the outcome rebuilt from the module's behaviour. */
 async function play(vector) {
-  const env = createFoundry({ systemId: gameSystem, modules: [{ id: MODULE_ID }], quiet: true });
+  const env = createFoundry({ generation, systemId: gameSystem, modules: [{ id: MODULE_ID }], quiet: true });
   try {
     await env.loadModule(moduleDir);
     const constants = await import(`${env.modulePath ?? moduleDir}/scripts/constants.js`).catch(() => null);
@@ -94,7 +97,7 @@ async function play(vector) {
     observed.afterTrigger = statusesByName(combat, nameOf);
     await combat.startCombat();
     await env.settle();
-    for (let steps = 0; steps < MAX_ROUNDS * combat.turns.length && !finished(scenario, combat); steps += 1) {
+    for (let steps = 0; steps < MAX_ROUNDS * combat.turns.length && !finished(scenario, combat, observed); steps += 1) {
       await observed.next();
       await env.settle();
     }
@@ -112,17 +115,16 @@ async function play(vector) {
 }
 
 /** Tell whether the surprise has played out, with the first normal round after it seen in full. */
-function finished(scenario, combat) {
+function finished(scenario, combat, observed) {
   const state = combat.getFlag(MODULE_ID, "state");
   if (!state) return false;
   if (scenario.system === "gurps4e") {
     // A member's k-th own turn falls in round k (the surprise comes before round 1).
     const settled = state.tracks.every((track) => track.lost !== null || track.never);
-    return settled && combat.round > Math.max(0, ...state.tracks.map((track) => track.turns.length));
+    return settled && observed.round > Math.max(0, ...state.tracks.map((track) => track.turns.length));
   }
-  const start = state.firstRound;
   const surpriseRounds = scenario.system === "adnd1e" ? state.outcome.timeline.length : state.outcome.surprise_round ? 1 : 0;
-  return combat.round > start + surpriseRounds;
+  return observed.round > 1 + surpriseRounds;
 }
 
 /** The statuses each member's actor shows now, by member name; a reused status counts as the module's own. */
@@ -136,12 +138,23 @@ function statusesByName(combat, nameOf) {
  * module's work). A turn the harness did not end itself was passed on by the module.
  */
 function observeTurns(env, combat, nameOf) {
-  const observed = { turns: [] };
+  // Rounds are counted as the tracker begins them (combatStart, combatRound: this client advances the combat), not
+  // by their numbers: the module numbers the first normal round after AD&D segments as the segments' first round.
+  const observed = { turns: [], round: 0, trackerRounds: [] };
   let open = null;
+  let beginning = false;
+  const begin = (changed) => { if (changed.id === combat.id) beginning = true; };
+  Hooks.on("combatStart", begin);
+  Hooks.on("combatRound", begin);
   Hooks.on("combatTurnChange", (changed, prior, current) => {
     if (changed.id !== combat.id) return;
+    if (beginning) {
+      observed.round += 1;
+      observed.trackerRounds.push(current.round);
+      beginning = false;
+    }
     if (open && !open.statuses) open.statuses = statusesByName(combat, nameOf);
-    open = { round: current.round, name: nameOf.get(current.combatantId), passed: true, statuses: null };
+    open = { round: observed.round, name: nameOf.get(current.combatantId), passed: true, statuses: null };
     observed.turns.push(open);
   });
   observed.leave = () => {
@@ -162,7 +175,15 @@ function rebuild(scenario, env, combat, observed, nameOf) {
   const resolved = records.find((r) => r.type === "resolve");
   if (!resolved) throw new Error("no resolve card was posted");
   if (scenario.system === "gurps4e") return checkedGurps(rebuildGurps(resolved.outcome, records), observed);
-  if (scenario.system === "adnd1e") return checkedAdnd(rebuildAdnd(resolved.outcome, observed), observed);
+  if (scenario.system === "adnd1e") {
+    // The segments are played as tracker rounds 1..n; the first normal round is the tracker's round 1 again.
+    const segments = resolved.outcome.timeline.length;
+    const expected = [...Array(segments).keys()].map((index) => index + 1).concat([1]);
+    if (JSON.stringify(observed.trackerRounds.slice(0, segments + 1)) !== JSON.stringify(expected)) {
+      throw new Error(`tracker rounds ${observed.trackerRounds.join(", ")}: the first normal round is not round 1`);
+    }
+    return checkedAdnd(rebuildAdnd(resolved.outcome, observed), observed);
+  }
   return rebuildFallout(scenario, resolved.outcome, observed);
 }
 

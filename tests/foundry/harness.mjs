@@ -1,21 +1,30 @@
-// Node emulation of the Foundry VTT V12/V13 client, sized to what ambush's generated modules call.
+// Node emulation of the Foundry VTT V13 and V14 clients, sized to what ambush's generated modules call.
 //
-// Sources: /work/shared/FOUNDRY.md and the public API docs (https://foundryvtt.com/api/,
-// https://foundryvtt.com/api/v12/). No Foundry source code was read. Where the docs are silent the
+// Sources: /work/shared/FOUNDRY.md and the public API docs (https://foundryvtt.com/api/v13/,
+// https://foundryvtt.com/api/v14/). No Foundry source code was read. Where the docs are silent the
 // emulation picks the stricter reading and says so in a comment marked "(harness choice)".
 //
 // What the product calls (templates/foundry/scripts/**):
 //   Hooks.on/once: init, setup, ready, combatTurnChange, deleteCombat, renderCombatTracker (never fired here)
 //   game: modules.get(id).api, settings.register/get, i18n.localize/format, user.isGM, users.activeGM?.isSelf,
 //         combat, combats.has, actors.get
-//   ui.notifications.warn; CONFIG.statusEffects (some, push; read by toggleStatusEffect); CONST.TOKEN_DISPOSITIONS
+//   ui.notifications.warn; CONFIG.statusEffects (an array or, on V14, an object keyed by id); CONST.TOKEN_DISPOSITIONS
+//   game.release.generation; renderCombatTracker (env.renderCombatTracker: root.ownerDocument, querySelector, append)
 //   foundry.utils.getProperty/deepClone; foundry.applications.api.DialogV2.wait (buttons, callback, rejectClose)
 //   ChatMessage.create({content, speaker, rolls, whisper, flags}), getSpeaker({alias}), getWhisperRecipients("GM")
 //   new Roll("NdM").evaluate(), roll.dice[0].results[].result
 //   Combat: combatants.get/has, turns, started, round, turn, update({turn}), nextTurn, getCombatantsByToken,
 //           updateEmbeddedDocuments("Combatant", [{_id, initiative}]), getFlag/setFlag/unsetFlag
-//   Combatant: id, name, actor, token.disposition; Actor: id, statuses, toggleStatusEffect(id, {active})
-//   ActiveEffect: update({duration: {combat, rounds, startRound, startTurn}})
+//   Combatant: id, name, actor, token.disposition; Actor: id, statuses, effects, toggleStatusEffect(id, {active}),
+//          deleteEmbeddedDocuments("ActiveEffect", ids)
+//   ActiveEffect: statuses, disabled, duration.expired (V14), update({duration: {combat, rounds, startRound,
+//          startTurn}}) (V13)
+//
+// The generations (createFoundry({generation: 13 | 14}), FOUNDRY.md §10): V14 has CONFIG.statusEffects as an object
+// keyed by id, the duration {value, units, expiry, expired} with `start`, core expiry at its events with
+// CONFIG.ActiveEffect.expiryAction "update" (emulation/expiry.mjs), core.messageMode for core.rollMode, a
+// deprecation for the renderChatMessage hook, ChatMessage.applyMode for applyRollMode, no global foundry.utils
+// aliases, a numeric ChatMessage type rejected, and worldTime.delta for advanceTime in turn and round options.
 // What the test runners call:
 //   createFoundry({systemId, users, userId, modules, language, lang, fallbackLang, randomUniform, generation,
 //                  worldTime, settings, quiet, turnChangeFirst})
@@ -40,6 +49,29 @@ export { Combat, Combatant } from "./emulation/combat.mjs";
 export { ChatMessage } from "./emulation/chat.mjs";
 export { Die, Roll } from "./emulation/dice.mjs";
 export { FoundryEnvironment };
+
+/** The Foundry generations the emulation runs */
+export const GENERATIONS = [13, 14];
+
+/** The generation a test run asks for in FOUNDRY_GENERATION (13 when unset) */
+export function runGeneration() {
+  const generation = Number(process.env.FOUNDRY_GENERATION ?? 13);
+  if (!GENERATIONS.includes(generation)) throw new Error(`FOUNDRY_GENERATION=${process.env.FOUNDRY_GENERATION} is not emulated`);
+  return generation;
+}
+
+/** The entries of CONFIG.statusEffects, whatever its shape (FOUNDRY.md §6): for tests */
+export function statusEntries() {
+  const list = globalThis.CONFIG.statusEffects;
+  return Array.isArray(list) ? list : Object.values(list);
+}
+
+/** Add an entry to CONFIG.statusEffects in the shape it has, as a game system would: for tests */
+export function addStatusEntry(entry) {
+  const list = globalThis.CONFIG.statusEffects;
+  if (Array.isArray(list)) list.push(entry);
+  else list[entry.id] = entry;
+}
 
 const DEFAULT_USERS = [
   { id: "gamemaster000001", name: "Gamemaster", isGM: true, active: true },

@@ -758,13 +758,6 @@ test("DialogV2 resolves from scripted answers, runs button callbacks with form v
   assert.equal(env.dialogs[0].title, "Surprise");
 });
 
-test("V12 generation: DialogV2 dismissal rejects by default", async (t) => {
-  const env = setup(t, { generation: 12 });
-  env.dialogAnswers.push(null);
-  const buttons = [{ action: "ok", label: "OK" }];
-  await assert.rejects(foundry.applications.api.DialogV2.wait({ content: "?", buttons }), /dismissed/);
-});
-
 test("ui.notifications are recorded; tokens validate dispositions", async (t) => {
   const env = setup(t);
   await env.boot();
@@ -892,3 +885,165 @@ test("caught: a status pushed at module top level is lost when the gurps system 
   assert.throws(() => env.assertClean(), /Invalid status ID ..surprised/);
 });
 
+
+// -- V13 and V14 (FOUNDRY.md §10) ----------------------------------------------------------------
+
+test("generations: 13 and 14 only; game.release tells which", (t) => {
+  assert.throws(() => createFoundry({ generation: 12 }), /generation 12 is not emulated/);
+  const env = setup(t, { generation: 14 });
+  assert.deepEqual({ ...game.release }, { generation: 14, build: 369, version: "14.369" });
+  env.teardown();
+  setup(t, { generation: 13 });
+  assert.equal(game.release.generation, 13);
+});
+
+test("V14: CONFIG.statusEffects is an object keyed by id; array methods throw; gurps still assigns an array", async (t) => {
+  let env = setup(t, { generation: 14, systemId: "ars" });
+  await env.boot();
+  assert.ok(!Array.isArray(CONFIG.statusEffects));
+  assert.equal(CONFIG.statusEffects.prone.id, "prone");
+  assert.throws(() => CONFIG.statusEffects.some((s) => s.id === "prone"), /some is not a function/);
+  CONFIG.statusEffects.surprised = { id: "surprised", name: "Surprised", img: "s.svg" };
+  const actor = await env.createActor({ name: "Ann" });
+  assert.ok((await actor.toggleStatusEffect("surprised")).statuses.has("surprised"));
+  env.teardown();
+  env = setup(t, { generation: 14, systemId: "gurps" });
+  await env.boot();
+  assert.ok(Array.isArray(CONFIG.statusEffects) && CONFIG.statusEffects.some((s) => s.id === "mentalstun"));
+});
+
+test("V14: duration {value, units, expiry, expired} and start at creation; V13 keys migrated, dropped in updates", async (t) => {
+  const { env, actors, combat } = await bootedWithCombat(t, { generation: 14, systemId: "ars", worldTime: 50 });
+  await combat.startCombat();
+  await combat.nextTurn();
+  const [effect] = await actors[0].createEmbeddedDocuments("ActiveEffect", [
+    { name: "Held", duration: { value: 2, units: "rounds", expiry: "roundEnd" } }]);
+  assert.deepEqual({ ...effect.duration }, { value: 2, units: "rounds", expiry: "roundEnd", expired: false });
+  assert.deepEqual({ ...effect.start }, { time: 50, combat: combat.id, combatant: combat.turns[1].id, initiative: null, round: 1, turn: 1 });
+  assert.equal(effect.isTemporary, true);
+  const [old] = await actors[0].createEmbeddedDocuments("ActiveEffect", [{ name: "Old", duration: { rounds: 3, startRound: 2 } }]);
+  assert.deepEqual([old.duration.value, old.duration.units, old.start.round], [3, "rounds", 2]);
+  assert.match(env.deprecations.at(-1).message, /V13 keys/);
+  await old.update({ duration: { rounds: 5 } });
+  assert.equal(old.duration.value, 3);
+  assert.ok(env.warnings.some((w) => w.includes("not migrated")));
+  await assert.rejects(actors[0].createEmbeddedDocuments("ActiveEffect", [{ name: "Bad", duration: { units: "ages" } }]), /units/);
+});
+
+test("V14 core expiry: run out and at its event, expired stays on the actor; statuses drops it; toggle finds it", async (t) => {
+  const { env, actors, combat } = await bootedWithCombat(t, { generation: 14, systemId: "ars" });
+  await combat.startCombat();
+  await env.settle();
+  // Made during Ann's turn: one round, expiring at the start of Ann's next turn (turnStart by default)
+  const [stun] = await actors[1].createEmbeddedDocuments("ActiveEffect", [
+    { name: "Stunned", statuses: ["stun"], duration: { value: 1, units: "rounds" } }]);
+  const [anchored] = await actors[2].createEmbeddedDocuments("ActiveEffect", [
+    { name: "Stunned", statuses: ["stun"], duration: { value: 1, units: "rounds" }, start: { combatant: combat.turns[2].id } }]);
+  await combat.nextTurn();
+  await combat.nextTurn();
+  await env.settle();
+  assert.equal(stun.duration.expired, false, "not run out within round 1");
+  await combat.nextRound();
+  await env.settle();
+  assert.equal(stun.duration.expired, true, "Ann's turn in round 2");
+  assert.equal(anchored.duration.expired, false, "anchored to Cid's turn");
+  assert.ok(actors[1].effects.has(stun.id), "expiryAction update: it stays");
+  assert.ok(!actors[1].statuses.has("stun"));
+  assert.equal(await actors[1].toggleStatusEffect("stun", { active: true }), true, "the leftover counts as present");
+  assert.equal(actors[1].effects.size, 1);
+  await combat.nextTurn();
+  await combat.nextTurn();
+  await env.settle();
+  assert.equal(anchored.duration.expired, true, "Cid's turn in round 2");
+  CONFIG.ActiveEffect.expiryAction = "delete";
+  const [gone] = await actors[0].createEmbeddedDocuments("ActiveEffect", [
+    { name: "Brief", statuses: ["stun"], duration: { value: 1, units: "turns", expiry: "roundStart" } }]);
+  await combat.nextRound();
+  await env.settle();
+  assert.ok(!actors[0].effects.has(gone.id), "expiryAction delete");
+  assert.deepEqual(env.errors, []);
+});
+
+test("V13 core expires nothing; V14 core expires only at the effect's own event", async (t) => {
+  const { env, actors, combat } = await bootedWithCombat(t, { generation: 14, systemId: "ars" });
+  await combat.startCombat();
+  const [effect] = await actors[0].createEmbeddedDocuments("ActiveEffect", [
+    { name: "Until the end", duration: { value: 1, units: "rounds", expiry: "combatEnd" } }]);
+  const [open] = await actors[0].createEmbeddedDocuments("ActiveEffect", [{ name: "No duration" }]);
+  for (let i = 0; i < 6; i++) await combat.nextTurn();
+  await env.settle();
+  assert.equal(effect.duration.expired, false);
+  await env.deleteCombat(combat);
+  await env.settle();
+  assert.equal(effect.duration.expired, true);
+  assert.equal(open.duration.expired, false);
+});
+
+test("V14: turn and round options carry worldTime.delta, not advanceTime", async (t) => {
+  const { env, combat } = await bootedWithCombat(t, { generation: 14, systemId: "ars" });
+  const seen = recordHooks(["combatRound"]);
+  await combat.startCombat();
+  await combat.nextRound();
+  await env.settle();
+  const [, , options] = seen[0].args;
+  assert.equal(options.advanceTime, undefined);
+  assert.equal(options.worldTime.delta, 6);
+  assert.equal(env.worldTime, 6);
+});
+
+test("V14 chat: renderChatMessage warns, a numeric type is rejected, core.messageMode replaces core.rollMode", async (t) => {
+  let env = setup(t, { generation: 14 });
+  await env.boot();
+  Hooks.on("renderChatMessage", () => {});
+  Hooks.on("renderChatMessageHTML", () => {});
+  assert.equal(env.deprecations.length, 1);
+  await assert.rejects(ChatMessage.create({ content: "x", type: 0 }), /type/);
+  assert.equal(game.settings.get("core", "messageMode"), "public");
+  assert.throws(() => game.settings.get("core", "rollMode"), /not a registered game setting/);
+  await assert.rejects(new Roll("1d6").evaluate({ async: true }), /async/);
+  assert.deepEqual(ChatMessage.applyMode({}, "gm"), { whisper: [GM], blind: false });
+  assert.deepEqual(ChatMessage.applyMode({}, "blind"), { whisper: [GM], blind: true });
+  assert.throws(() => ChatMessage.applyRollMode({}, "gmroll"), /applyRollMode is not a function/);
+  env.teardown();
+  env = setup(t, { generation: 13 });
+  await env.boot();
+  Hooks.on("renderChatMessage", () => {});
+  assert.equal(game.settings.get("core", "rollMode"), "publicroll");
+  assert.throws(() => game.settings.get("core", "messageMode"), /not a registered game setting/);
+  assert.deepEqual(ChatMessage.applyRollMode({}, "roll"), { whisper: [], blind: false });
+  assert.deepEqual(ChatMessage.applyRollMode({}, "selfroll"), { whisper: [GM], blind: false });
+  assert.throws(() => ChatMessage.applyMode({}, "gm"), /applyMode is not a function/);
+  assert.deepEqual(env.deprecations, []);
+});
+
+test("foundry.utils global aliases: deprecated on V13, gone on V14", (t) => {
+  let env = setup(t, { generation: 13 });
+  assert.equal(getProperty({ a: { b: 1 } }, "a.b"), 1); // eslint-disable-line no-undef
+  assert.match(env.deprecations[0].message, /global getProperty is deprecated/);
+  env.teardown();
+  env = setup(t, { generation: 14 });
+  assert.throws(() => getProperty({}, "a"), ReferenceError); // eslint-disable-line no-undef
+  assert.equal(foundry.utils.getProperty({ a: 1 }, "a"), 1);
+});
+
+test("the Combat Tracker: encounter controls row; a popped-out tracker's nodes belong to its own document", async (t) => {
+  const env = setup(t, { generation: 14 });
+  await env.boot();
+  const seen = recordHooks(["renderCombatTracker"]);
+  const root = env.renderCombatTracker();
+  const popped = env.renderCombatTracker({ popout: true });
+  assert.equal(seen.length, 2);
+  assert.equal(seen[1].args[1], popped);
+  assert.equal(root.querySelectorAll(".encounter-controls .control-buttons").length, 2);
+  assert.ok(root.querySelector("header.combat-tracker-header .control-buttons.right"));
+  assert.notEqual(root.ownerDocument, popped.ownerDocument);
+  assert.equal(typeof globalThis.HTMLElement, "undefined");
+  const row = popped.querySelector(".control-buttons.left");
+  assert.throws(() => row.append(root.ownerDocument.createElement("button")), /another document/);
+  const button = popped.ownerDocument.createElement("button");
+  let clicked = 0;
+  button.addEventListener("click", () => { clicked += 1; });
+  row.append(button);
+  button.click();
+  assert.equal(clicked, 1);
+});

@@ -3,9 +3,10 @@
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { test } from "node:test";
-import { createFoundry } from "./harness.mjs";
+import { addStatusEntry, createFoundry, runGeneration, statusEntries } from "./harness.mjs";
 
 const MODULES = process.env.MODULES_DIR;
+const GENERATION = runGeneration();
 const GURPS = "ambush-gurps-example";
 const ADND = "ambush-adnd-example";
 const FALLOUT = "ambush-fallout-example";
@@ -14,7 +15,7 @@ const moduleDir = (id) => `${MODULES}/${id}/foundry`;
 /** Boot a module in a fresh client; `lang` loads the module's own translation file for that language. */
 async function boot(id, { systemId = "gurps", language = "en", users, userId } = {}) {
   const lang = language === "en" ? {} : JSON.parse(await readFile(`${moduleDir(id)}/lang/${language}.json`, "utf8"));
-  const env = createFoundry({ systemId, modules: [{ id }], language, lang, users, userId, quiet: true });
+  const env = createFoundry({ generation: GENERATION, systemId, modules: [{ id }], language, lang, users, userId, quiet: true });
   await env.loadModule(moduleDir(id));
   return env;
 }
@@ -77,18 +78,134 @@ test("every example module boots cleanly and exposes its API", async () => {
 test("GURPS reuses the game system's mental stun; elsewhere the module registers surprised", async () => {
   let env = await boot(GURPS, { systemId: "gurps" });
   try {
-    assert.ok(CONFIG.statusEffects.some((s) => s.id === "mentalstun"));
-    assert.ok(!CONFIG.statusEffects.some((s) => s.id === "surprised"));
+    assert.ok(statusEntries().some((s) => s.id === "mentalstun"));
+    assert.ok(!statusEntries().some((s) => s.id === "surprised"));
   } finally {
     env.teardown();
   }
-  env = await boot(ADND, { systemId: "ars" });
+  for (const [id, systemId] of [[ADND, "ars"], [FALLOUT, "fallout-homebrew"]]) {
+    env = await boot(id, { systemId });
+    try {
+      const surprised = statusEntries().filter((s) => s.id === "surprised");
+      assert.equal(surprised.length, 1);
+      assert.equal(surprised[0].name, "Surprised");
+      // V14 keeps its object keyed by id, the entry under its id; V13 its array
+      assert.equal(Array.isArray(CONFIG.statusEffects), GENERATION < 14);
+      if (GENERATION >= 14) assert.equal(CONFIG.statusEffects.surprised, surprised[0]);
+      assert.deepEqual(env.errors, []);
+    } finally {
+      env.teardown();
+    }
+  }
+});
+
+/** Create Ann (friendly) and Gob (hostile) in an AD&D combat. */
+async function adndDuel(env) {
+  const ann = await env.createActor({ name: "Ann" });
+  const gob = await env.createActor({ name: "Gob" });
+  const tokens = [
+    await env.createToken({ actor: ann, name: "Ann", disposition: CONST.TOKEN_DISPOSITIONS.FRIENDLY }),
+    await env.createToken({ actor: gob, name: "Gob", disposition: CONST.TOKEN_DISPOSITIONS.HOSTILE }),
+  ];
+  const combat = await env.createCombat({ combatants: tokens.map((token) => ({ token })) });
+  await env.settle();
+  return { combat, ann, gob };
+}
+
+test("the module's statuses last as long as the rules say, core expiry or not, and leave nothing behind", async () => {
+  const env = await boot(ADND, { systemId: "ars" });
   try {
-    const surprised = CONFIG.statusEffects.filter((s) => s.id === "surprised");
-    assert.equal(surprised.length, 1);
-    assert.equal(surprised[0].name, "Surprised");
+    const { combat, gob } = await adndDuel(env);
+    const api = game.modules.get(ADND).api;
+    env.scriptDice(5, 2); // the goblins are surprised for 2 segments: rounds 1 and 2
+    await api.resolve(api.draft(combat, "roll"), combat);
+    await env.settle();
+    await combat.startCombat();
+    await env.settle();
+    const seen = [];
+    for (let step = 0; step < 6; step += 1) {
+      seen.push([combat.round, combat.turn, gob.statuses.has("surprised")]);
+      await combat.nextTurn();
+      await env.settle();
+    }
+    // Gob's own turns pass while he is surprised (skipSurprisedTurns): Ann's turns in the two segments are the ones
+    // seen then; after them both act in every round (numbered as the rules count them).
+    assert.deepEqual(seen.map(([, , on]) => on), [true, true, false, false, false, false]);
+    assert.deepEqual(seen.slice(2).map(([, turn]) => turn), [0, 1, 0, 1]);
+    assert.deepEqual(gob.effects.filter((e) => e.statuses.has("surprised")), [], "no expired leftover");
+    if (GENERATION >= 14) assert.equal(CONFIG.ActiveEffect.expiryAction, "update", "the world-wide setting untouched");
+    assert.deepEqual(env.errors, []);
+    assert.deepEqual(env.warnings, []);
+    assert.deepEqual(env.deprecations, []);
   } finally {
     env.teardown();
+  }
+});
+
+test("V14: a status core expired and left on the actor is applied again: the leftover goes, a live effect shows it",
+  { skip: GENERATION < 14 ? "V13 core expires nothing" : false }, async () => {
+    const env = await boot(ADND, { systemId: "ars" });
+    try {
+      const { combat, gob } = await adndDuel(env);
+      await combat.startCombat();
+      await env.settle();
+      // Surprised for one round by other means (a macro, another module), made on Ann's turn: core expires it at
+      // the start of Ann's next turn and leaves it on Gob.
+      await gob.createEmbeddedDocuments("ActiveEffect", [
+        { name: "Surprised", statuses: ["surprised"], duration: { value: 1, units: "rounds" } }]);
+      await combat.nextRound();
+      await env.settle();
+      const [leftover] = gob.effects.filter((e) => e.statuses.has("surprised"));
+      assert.equal(leftover.duration.expired, true);
+      assert.ok(!gob.statuses.has("surprised"));
+      const api = game.modules.get(ADND).api;
+      env.scriptDice(5, 2);
+      const outcome = await api.resolve(api.draft(combat, "roll"), combat);
+      await env.settle();
+      assert.ok(outcome);
+      const effects = gob.effects.filter((e) => e.statuses.has("surprised"));
+      assert.equal(effects.length, 1);
+      assert.notEqual(effects[0].id, leftover.id);
+      assert.equal(effects[0].duration.expired, false);
+      assert.ok(gob.statuses.has("surprised"));
+      assert.equal(await api.clear(combat), true);
+      await env.settle();
+      assert.deepEqual(gob.effects.filter((e) => e.statuses.has("surprised")), []);
+      assert.deepEqual(env.errors, []);
+    } finally {
+      env.teardown();
+    }
+  });
+
+test("the GM's Surprise button sits in the tracker's encounter controls, popped out too; once; none for a player", async () => {
+  const env = await boot(ADND, { systemId: "ars" });
+  try {
+    assert.equal(env.renderCombatTracker().querySelector(".ambush-adnd-example-button"), null, "no combat, no button");
+    const { combat } = await adndDuel(env);
+    for (const popout of [false, true]) {
+      const root = env.renderCombatTracker({ popout });
+      const buttons = root.querySelectorAll(".encounter-controls .control-buttons .ambush-adnd-example-button");
+      assert.equal(buttons.length, 1, `popout ${popout}`);
+      assert.equal(buttons[0].ownerDocument, root.ownerDocument);
+      assert.match(buttons[0].innerHTML, /Surprise/);
+      Hooks.callAll("renderCombatTracker", {}, root);
+      assert.equal(root.querySelectorAll(".ambush-adnd-example-button").length, 1, "a re-render adds no second one");
+    }
+    env.dialogAnswers.push(null); // the GM closes the dialog
+    const [clicked] = env.renderCombatTracker({ popout: true }).querySelector(".ambush-adnd-example-button").click();
+    assert.equal(await clicked, null);
+    assert.equal(env.dialogs.length, 1);
+    assert.equal(combat.getFlag(ADND, "state"), undefined);
+    assert.deepEqual(env.errors, []);
+  } finally {
+    env.teardown();
+  }
+  const player = await boot(ADND, { systemId: "ars", userId: "player0000000001" });
+  try {
+    await adndDuel(player);
+    assert.equal(player.renderCombatTracker().querySelector(".ambush-adnd-example-button"), null);
+  } finally {
+    player.teardown();
   }
 });
 
@@ -206,8 +323,13 @@ test("clear removes the module's statuses and the surprise state", async () => {
     await env.settle();
     assert.ok(b.statuses.has("surprised"));
     const effect = b.effects.find((e) => e.statuses.has("surprised"));
-    // Ends at turn 0 of round 3, when the module removes it: an expiry module agrees with it.
-    assert.deepEqual([effect.duration.startRound, effect.duration.startTurn, effect.duration.rounds], [1, 0, 2]);
+    if (GENERATION < 14) {
+      // Ends at turn 0 of round 3, when the module removes it: an expiry module agrees with it.
+      assert.deepEqual([effect.duration.startRound, effect.duration.startTurn, effect.duration.rounds], [1, 0, 2]);
+    } else {
+      // V14: no core duration, so core never expires it; the module removes it itself.
+      assert.deepEqual([effect.duration.value, effect.duration.units, effect.duration.expired], [null, null, false]);
+    }
     assert.equal(await api.clear(combat), true);
     await env.settle();
     assert.ok(!b.statuses.has("surprised"));
@@ -292,6 +414,42 @@ test("the GM sets the sides in the dialog: a neutral token starts out of the fig
     empty.out.push(...empty.sides.a.members.splice(0));
     assert.equal(await api.resolve(empty, combat), null);
     assert.match(env.notifications.at(-1).message, /Side A \(friendly\) has no combatants/);
+  } finally {
+    env.teardown();
+  }
+});
+
+test("who sees what: the table gets who is surprised, the GMs alone the rolls behind it; a setting shows or hides all", async () => {
+  const env = await boot(GURPS);
+  try {
+    const { combat } = await gurpsCombat(env, { friendlyIq: 13, hostileIq: 7 });
+    const api = game.modules.get(GURPS).api;
+    const resolve = async (mode) => {
+      await game.settings.set(GURPS, "chatVisibility", mode);
+      const before = env.messages.length;
+      env.scriptDice(6, 1); // side a's 6 + 1 (higher IQ) beats side b's 1
+      await api.resolve(api.draft(combat, "partial"), combat);
+      await env.settle();
+      return env.messages.slice(before);
+    };
+    const [outcome, secret, ...more] = await resolve("split");
+    assert.equal(more.length, 0);
+    assert.deepEqual(outcome.whisper, [], "the outcome is for everyone");
+    assert.match(outcome.content, /Everyone in Side B \(the others\) is mentally stunned/);
+    assert.doesNotMatch(outcome.content, /1d6|= 6/, "no roll on the public card");
+    assert.equal(outcome.rolls.length, 0);
+    assert.ok(secret.whisper.length > 0 && secret.whisper.every((id) => game.users.get(id).isGM), "the rolls go to the GMs");
+    assert.match(secret.content, /initiative 1d6 = 6, higher IQ \+1: 7/);
+    assert.equal(secret.rolls.length, 2);
+    assert.equal(secret.flags[GURPS].type, "resolve", "the outcome's record travels with the GM's card only");
+    assert.equal(outcome.flags[GURPS], undefined);
+    const [all, ...none] = await resolve("public");
+    assert.deepEqual([all.whisper, none.length], [[], 0]);
+    assert.match(all.content, /initiative 1d6 = 6/);
+    const [hidden, ...nothing] = await resolve("gm");
+    assert.equal(nothing.length, 0);
+    assert.ok(hidden.whisper.length > 0);
+    assert.match(hidden.content, /mentally stunned/);
   } finally {
     env.teardown();
   }

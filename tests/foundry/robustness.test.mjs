@@ -5,9 +5,10 @@
 // MODULES_DIR holds <id>/foundry for the three example campaigns.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { createFoundry } from "./harness.mjs";
+import { addStatusEntry, createFoundry, runGeneration, statusEntries } from "./harness.mjs";
 
 const MODULES = process.env.MODULES_DIR;
+const GENERATION = runGeneration();
 const GURPS = "ambush-gurps-example";
 const ADND = "ambush-adnd-example";
 const FALLOUT = "ambush-fallout-example";
@@ -28,7 +29,7 @@ const USERS = [
  * the game system's init hook (registered before the module's), `seed` creates world data before boot.
  */
 async function boot(id, { userId, init, seed } = {}) {
-  const env = createFoundry({ systemId: SYSTEMS[id], modules: [{ id }], users: USERS, quiet: true });
+  const env = createFoundry({ generation: GENERATION, systemId: SYSTEMS[id], modules: [{ id }], users: USERS, quiet: true });
   if (userId) env.switchUser(userId);
   if (init) Hooks.once("init", init);
   if (seed) await seed(env);
@@ -340,9 +341,9 @@ test("two GMs connected: the automation runs once, on the active GM's client", a
 
 test("a game system that already defines surprised: the module reuses it and adds no second one", async () => {
   const systemSurprised = { id: "surprised", name: "ARS.Surprised", img: "systems/ars/icons/surprised.svg" };
-  const env = await boot(ADND, { init: () => CONFIG.statusEffects.push({ ...systemSurprised }) });
+  const env = await boot(ADND, { init: () => addStatusEntry({ ...systemSurprised }) });
   try {
-    const surprised = CONFIG.statusEffects.filter((s) => s.id === "surprised");
+    const surprised = statusEntries().filter((s) => s.id === "surprised");
     assert.equal(surprised.length, 1);
     assert.equal(surprised[0].name, systemSurprised.name, "the system's own entry, not the module's");
     const { combat, friendly: ann, hostile: gob } = await duel(env, "Ann", "Gob");
@@ -358,6 +359,37 @@ test("a game system that already defines surprised: the module reuses it and add
     assert.deepEqual(crashes(env), []);
   } finally {
     env.teardown();
+  }
+});
+
+test("a game system that installs its status list as a plain object keyed by id: the module adds to it by id", async () => {
+  // pf2e did so on V14 (FOUNDRY.md §6); any system may, on either generation.
+  const keyed = () => {
+    CONFIG.statusEffects = Object.fromEntries(statusEntries().map((entry) => [entry.id, { ...entry }]));
+  };
+  for (const existing of [null, { id: "surprised", name: "ARS.Surprised", img: "systems/ars/icons/surprised.svg" }]) {
+    const env = await boot(ADND, { init: () => {
+      keyed();
+      if (existing) CONFIG.statusEffects.surprised = { ...existing };
+    } });
+    try {
+      assert.ok(!Array.isArray(CONFIG.statusEffects));
+      const surprised = statusEntries().filter((entry) => entry.id === "surprised");
+      assert.equal(surprised.length, 1);
+      assert.equal(CONFIG.statusEffects.surprised.name, existing?.name ?? "Surprised");
+      const { combat, hostile: gob } = await duel(env, "Ann", "Gob");
+      const api = game.modules.get(ADND).api;
+      env.scriptDice(5, 2);
+      await api.resolve(api.draft(combat, "roll"), combat);
+      await env.settle();
+      assert.ok(gob.statuses.has("surprised"));
+      assert.equal(await api.clear(combat), true);
+      await env.settle();
+      assert.ok(!gob.statuses.has("surprised"));
+      assert.deepEqual(crashes(env), []);
+    } finally {
+      env.teardown();
+    }
   }
 });
 

@@ -16,9 +16,11 @@ const combat = await env.createCombat({ combatants: tokens.map((token) => ({ tok
 await env.settle();
 const api = game.modules.get("hostile").api;
 env.scriptDice(3, 3); // a tie: nobody is surprised, so the card shows Chat.NobodySurprised
+const before = env.messages.length;
 await api.resolve(api.draft(combat, "partial"), combat);
 await env.settle();
-const foundry = env.messages.at(-1).content;
+// The outcome card for everyone and the GM's card with the rolls behind it.
+const foundry = env.messages.slice(before).map((message) => message.content).join("");
 env.teardown();
 
 const sb = createSandbox({ players: [{ id: "-GM", displayname: "GM", isGM: true }] });

@@ -90,7 +90,7 @@ for (const [what, damaged] of [
     assert.ok(whispers(sb).some((c) => /saved data was damaged and has been reset/.test(c.content)), "the GM is told");
     const stored = sb.read(`state.${GURPS.name}`);
     assert.equal(stored.version, 3);
-    assert.deepEqual(stored.config, { automation: true, skip: true, public: true, marker: "yellow", language: "en" });
+    assert.deepEqual(stored.config, { automation: true, skip: true, cards: "split", marker: "yellow", language: "en" });
     assert.equal(stored.surprise, null);
     assert.equal(stored.draft, null);
     const before = sb.chat.length;

@@ -318,3 +318,30 @@ test("the GM sets the sides with the draft's buttons: a token moved out or acros
   assert.equal(sb.read(`state.${GURPS.name}.surprise`), null);
   assert.deepEqual(sb.takeErrors(), []);
 });
+
+test("who sees what: the table gets who is surprised, the GM alone the rolls; !surprise config --cards shows or hides all", async () => {
+  const { sb } = await table(GURPS, [
+    { name: "Ava", side: "a", attributes: { intelligence: 13 } },
+    { name: "Orc", side: "b", attributes: { intelligence: 7 } },
+  ]);
+  const resolve = async (mode) => {
+    await commands(sb, `!surprise config --cards ${mode}`, "!surprise resolve --procedure partial");
+    const before = sb.chat.length;
+    sb.scriptDice(6, 1); // side a's 6 + 1 (higher IQ) beats side b's 1
+    await commands(sb, "!surprise roll");
+    return sb.chat.slice(before).filter((message) => /mentally stunned|initiative 1d6/.test(message.content));
+  };
+  const [outcome, secret, ...more] = await resolve("split");
+  assert.equal(more.length, 0);
+  assert.ok(outcome.direct && !outcome.whisperTo, "the outcome is for everyone");
+  assert.doesNotMatch(outcome.content, /1d6|= 6/, "no roll on the public card");
+  assert.equal(secret.whisperTo?.toLowerCase(), "gm");
+  assert.match(secret.content, /initiative 1d6 = 6, higher IQ \+1: 7/);
+  const [all, ...none] = await resolve("public");
+  assert.equal(none.length, 0);
+  assert.ok(all.direct && !all.whisperTo && /initiative 1d6 = 6/.test(all.content));
+  const [hidden, ...nothing] = await resolve("gm");
+  assert.equal(nothing.length, 0);
+  assert.equal(hidden.whisperTo?.toLowerCase(), "gm");
+  assert.equal(sb.read(`state.${GURPS.name}.config.cards`), "gm");
+});

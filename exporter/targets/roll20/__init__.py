@@ -46,6 +46,7 @@ class Roll20Writer:
             "attributes": defs.targets["roll20"].attributes,
             "markers": status_markers(defs),
             "side_rule": settings["side_rule"],
+            "settings": {s.key: {"default": s.default, "choices": list(s.choices)} for s in defs.settings},
             "strings": {},
             "macros": chat_macros(defs),
         }

@@ -1,5 +1,7 @@
 // AD&D 1e surprise at the table (RULES.md 3): one d6 per side, then the surprise segments before the first normal
-// round (C7). The table plays segment n as its round firstRound + n - 1, turn by turn, with who acts in each.
+// round (C7). The table plays the n-th round it begins after the roll as segment n, turn by turn, with who acts in
+// each. The segments are not rounds of the fight: the VTT numbers the first normal round firstRound, the number it
+// would have had without a surprise (nextRoundNumber), so no round-based duration is shifted by the segments.
 {% if as_module %}
 import * as Rules from "./rules.js";
 import * as Table from "./table.js";
@@ -7,8 +9,11 @@ import * as Table from "./table.js";
 
 const SIDE_KEYS = ["a", "b"];
 
-/** Return the segment a table round plays, counting from 1; 0 or less before the segments */
-const segmentOf = (surprise, round) => round - surprise.firstRound + 1;
+/** Return the segment being played: the table rounds begun since the roll, counting from 1; 0 before the first */
+const segmentOf = (surprise) => surprise.rounds;
+
+/** Return the table round that plays a segment, as the VTT numbers it during the surprise */
+const roundOf = (surprise, segment) => surprise.firstRound + segment - 1;
 
 /** Describe one segment of the timeline */
 function segmentLine(table, surprise, segment) {
@@ -30,9 +35,11 @@ function frozenByMember(surprise) {
 }
 
 /** Show Surprised, with the segments left, on everyone still frozen in a segment; lift it from the others */
-async function refreshMarks(table, surprise, segment, round) {
+async function refreshMarks(table, surprise, segment) {
   for (const [id, frozen] of Object.entries(surprise.frozen)) {
-    if (frozen >= segment) await Table.mark(table, surprise, id, "surprised", true, { left: frozen - segment + 1, from: round });
+    if (frozen >= segment) {
+      await Table.mark(table, surprise, id, "surprised", true, { left: frozen - segment + 1, from: roundOf(surprise, segment) });
+    }
     else await Table.mark(table, surprise, id, "surprised", false);
   }
 }
@@ -42,30 +49,34 @@ async function resolve(table, surprise, firstRound) {
   const outcome = await Rules.resolve(surprise.scenario, table.roll);
   surprise.outcome = outcome;
   surprise.firstRound = firstRound;
+  surprise.rounds = 0;
   surprise.frozen = outcome.timeline.length ? frozenByMember(surprise) : {};
-  const lines = SIDE_KEYS.map((key) => {
+  // The sides' rolls and chances are the GM's business; who acts in which segment is the table's.
+  const details = SIDE_KEYS.map((key) => {
     const side = outcome.sides[key];
     const data = { side: surprise.scenario.sides[key].name, threshold: side.threshold, roll: side.roll, segments: side.segments };
     return table.t(side.roll === null ? "Adnd.SideNoRoll" : "Adnd.SideRoll", data);
   });
+  const lines = [];
   if (!outcome.timeline.length) {
     lines.push(table.t(outcome.surprise === "none" ? "Chat.NobodySurprised" : "Adnd.NoSegments"));
     surprise.done = true;
   } else {
     lines.push(table.t("Adnd.FirstRound", { round: firstRound, count: outcome.timeline.length }));
     outcome.timeline.forEach((segment) => lines.push(segmentLine(table, surprise, segment)));
-    await refreshMarks(table, surprise, 1, firstRound);
+    await refreshMarks(table, surprise, 1);
   }
-  await table.post({ title: table.t("Procedure.roll"), lines, record: { type: "resolve", outcome } });
+  await table.post({ title: table.t("Procedure.roll"), lines, details, record: { type: "resolve", outcome } });
 }
 
-/** At each round: announce the segment it plays and who may act; after the last one the surprise is over */
-async function roundStarted(table, surprise, round) {
-  const segment = segmentOf(surprise, round);
-  if (segment < 1 || surprise.done) return false;
+/** At each new table round: announce the segment it plays and who may act; after the last one the surprise is over */
+async function roundStarted(table, surprise) {
+  if (surprise.done) return false;
+  surprise.rounds += 1;
+  const segment = segmentOf(surprise);
   const timeline = surprise.outcome.timeline;
   if (segment <= timeline.length) {
-    await refreshMarks(table, surprise, segment, round);
+    await refreshMarks(table, surprise, segment);
     await table.post({ title: table.t("Adnd.SegmentTitle"), lines: [segmentLine(table, surprise, timeline[segment - 1])],
       record: { type: "segment", segment: timeline[segment - 1] } });
     return false;
@@ -73,13 +84,20 @@ async function roundStarted(table, surprise, round) {
   // Normal rounds: everyone acts, also a member whose own segments ran past the last surprise segment (C7).
   for (const id of Object.keys(surprise.frozen)) await Table.mark(table, surprise, id, "surprised", false);
   surprise.done = true;
-  await table.post({ title: table.t("Adnd.SegmentTitle"), lines: [table.t("Adnd.SegmentsOver")], record: { type: "end" } });
+  await table.post({ title: table.t("Adnd.SegmentTitle"), lines: [table.t("Adnd.SegmentsOver", { round: surprise.firstRound })],
+    record: { type: "end" } });
   return false;
 }
 
+/** Return the number the VTT gives the round about to begin: after the last segment, firstRound again (C7) */
+function nextRoundNumber(surprise, proposed) {
+  const segments = surprise.outcome?.timeline?.length ?? 0;
+  return !surprise.done && segments > 0 && surprise.rounds === segments ? surprise.firstRound : proposed;
+}
+
 /** In a surprise segment only the combatants the timeline names act; true = this one passes */
-async function turnStarted(table, surprise, id, round) {
-  const segment = segmentOf(surprise, round);
+async function turnStarted(table, surprise, id) {
+  const segment = segmentOf(surprise);
   const timeline = surprise.outcome.timeline;
   if (segment < 1 || segment > timeline.length) return false;
   return !timeline[segment - 1].acting.includes(id);
@@ -95,8 +113,8 @@ async function left(table, surprise, id) {
 }
 
 /** Return the segment being played and who is still frozen in it, with the segments each has left */
-function statusLines(table, surprise, round) {
-  const segment = segmentOf(surprise, round);
+function statusLines(table, surprise) {
+  const segment = segmentOf(surprise);
   return [
     table.t("Roll20.Status.Segment", { segment, count: surprise.outcome.timeline.length }),
     ...Object.entries(surprise.frozen ?? {}).filter(([, frozen]) => frozen >= segment)
@@ -105,4 +123,4 @@ function statusLines(table, surprise, round) {
 }
 
 {% from "exports.js" import exports %}
-{{ exports(["resolve", "turnStarted", "turnEnded", "roundStarted", "left", "statusLines"], as_module) }}
+{{ exports(["resolve", "turnStarted", "turnEnded", "roundStarted", "nextRoundNumber", "left", "statusLines"], as_module) }}

@@ -1,5 +1,5 @@
-// Fallout TTRPG surprise at the table (RULES.md 2): the Surprise Round is the first table round after the trigger;
-// surprised and sleeping combatants pass it; round 2 runs in Sequence order for everyone.
+// Fallout TTRPG surprise at the table (RULES.md 2): the Surprise Round is the first table round begun after the
+// trigger; surprised and sleeping combatants pass it; round 2 runs in Sequence order for everyone.
 {% if as_module %}
 import * as Rules from "./rules.js";
 import * as Table from "./table.js";
@@ -36,10 +36,13 @@ async function resolve(table, surprise, firstRound) {
   const outcome = await Rules.resolve(surprise.scenario, table.roll);
   surprise.outcome = outcome;
   surprise.firstRound = firstRound;
+  surprise.rounds = 0;
   const round = outcome.surprise_round;
   surprise.opener = round && outcome.openers ? round.order[0] : null;
   surprise.openerFirst = Boolean(surprise.opener) && !Table.optionsOf(surprise).opening_attack_is_free;
-  const lines = triggerLines(table, surprise);
+  // The test and the attack rolls are the GM's business; who is surprised and who acts is the table's.
+  const details = triggerLines(table, surprise);
+  const lines = [];
   if (!round) {
     lines.push(table.t("Chat.NobodySurprised"));
     surprise.done = true;
@@ -56,13 +59,13 @@ async function resolve(table, surprise, firstRound) {
     }
   }
   await table.arrange(turnOrder(surprise, surprise.openerFirst));
-  await table.post({ title: table.t(`Procedure.${surprise.scenario.procedure}`), lines, record: { type: "resolve", outcome } });
+  await table.post({ title: table.t(`Procedure.${surprise.scenario.procedure}`), lines, details, record: { type: "resolve", outcome } });
 }
 
 /** In the Surprise Round, wake a Cautious Nature sleeper at his turn (B7); true = this combatant passes */
-async function turnStarted(table, surprise, id, round) {
+async function turnStarted(table, surprise, id) {
   const surpriseRound = surprise.outcome.surprise_round;
-  if (!surpriseRound || round !== surprise.firstRound) return false;
+  if (!surpriseRound || surprise.rounds !== 1) return false;
   if (surpriseRound.wake_at_turn_start.includes(id)) await Table.mark(table, surprise, id, "sleep", false);
   return !surpriseRound.order.includes(id);
 }
@@ -74,9 +77,10 @@ async function turnEnded() {}
  * After the Surprise Round: Surprised falls off, sleepers wake (B8), Sequence order for everyone; the opener who
  * went first takes his Sequence place again. True when that moved the turn that had just begun.
  */
-async function roundStarted(table, surprise, round) {
+async function roundStarted(table, surprise) {
+  surprise.rounds += 1;
   const surpriseRound = surprise.outcome.surprise_round;
-  if (!surpriseRound || round !== surprise.firstRound + 1) return false;
+  if (!surpriseRound || surprise.rounds !== 2) return false;
   for (const id of surpriseRound.surprised) await Table.mark(table, surprise, id, "surprised", false);
   for (const id of surpriseRound.wake_at_end) await Table.mark(table, surprise, id, "sleep", false);
   surprise.done = true;
@@ -85,6 +89,11 @@ async function roundStarted(table, surprise, round) {
   if (!surprise.openerFirst) return false;
   surprise.openerFirst = false;
   return table.arrange(turnOrder(surprise, false));
+}
+
+/** Return the number the VTT gives the round about to begin: the Surprise Round is a round of the fight */
+function nextRoundNumber(surprise, proposed) {
+  return proposed;
 }
 
 /** A combatant left the fight: his statuses go */
@@ -104,4 +113,4 @@ function statusLines(table, surprise) {
 }
 
 {% from "exports.js" import exports %}
-{{ exports(["resolve", "turnStarted", "turnEnded", "roundStarted", "left", "statusLines"], as_module) }}
+{{ exports(["resolve", "turnStarted", "turnEnded", "roundStarted", "nextRoundNumber", "left", "statusLines"], as_module) }}

@@ -45,10 +45,11 @@ async function resolve(table, surprise) {
   surprise.kind = opened.surprise_kind;
   surprise.unaware = false;
   const lines = [];
-  if (opened.initiative) SIDE_KEYS.forEach((key) => lines.push(initiativeLine(table, surprise, key, opened.initiative[key])));
+  const details = [];
+  if (opened.initiative) SIDE_KEYS.forEach((key) => details.push(initiativeLine(table, surprise, key, opened.initiative[key])));
   if (opened.contest) {
-    lines.push(contestLine(table, surprise, opened.contest.sneak));
-    opened.contest.watchers.forEach((watcher) => lines.push(contestLine(table, surprise, watcher, watcher.winner)));
+    details.push(contestLine(table, surprise, opened.contest.sneak));
+    opened.contest.watchers.forEach((watcher) => details.push(contestLine(table, surprise, watcher, watcher.winner)));
   }
   if (surprise.scenario.procedure === "total") lines.push(table.t("Gurps.TotalByGM"));
   if (opened.surprise === "none") {
@@ -71,7 +72,7 @@ async function resolve(table, surprise) {
       lines.push(table.t("Gurps.Unaware"));
     }
   }
-  await table.post({ title: table.t(`Procedure.${surprise.scenario.procedure}`), lines, record: { type: "resolve", outcome } });
+  await table.post({ title: table.t(`Procedure.${surprise.scenario.procedure}`), lines, details, record: { type: "resolve", outcome } });
 }
 
 /** Play a stunned combatant's own turn: the freeze countdown or the IQ roll (RULES.md 1.7); true = Do Nothing */
@@ -83,14 +84,15 @@ async function turnStarted(table, surprise, id) {
   const record = await Rules.takeStunTurn(track, memberOf(surprise, id), surprise.kind, turn, table.roll, Table.optionsOf(surprise));
   const name = surprise.labels[id] ?? "?";
   let line;
+  let detail = null; // the roll and its target (the character's IQ) are the GM's business
   if (record.state === "frozen") {
     const left = track.freeze - turn;
     line = table.t("Gurps.FrozenTurn", { name, left });
     await Table.mark(table, surprise, id, "surprised", true, left ? { left } : null);
-  } else if (record.roll === null) {
-    line = table.t(track.never ? "Gurps.Never" : "Gurps.CannotRecover", { name, target: record.target });
   } else {
-    line = table.t(record.success ? "Gurps.Recovered" : "Gurps.StillStunned", { name, target: record.target, roll: record.roll });
+    line = table.t(record.success ? "Gurps.Public.Recovered" : "Gurps.Public.StillStunned", { name });
+    if (record.roll === null) detail = table.t(track.never ? "Gurps.Never" : "Gurps.CannotRecover", { name, target: record.target });
+    else detail = table.t(record.success ? "Gurps.Recovered" : "Gurps.StillStunned", { name, target: record.target, roll: record.roll });
   }
   if (record.state === "stunned" && !record.success) await Table.mark(table, surprise, id, "surprised", true);
   if (record.success) {
@@ -100,7 +102,8 @@ async function turnStarted(table, surprise, id) {
   }
   surprise.outcome.members[id] = { lost: track.lost, turns: track.turns };
   settle(surprise);
-  await table.post({ title: table.t("Gurps.TurnTitle"), lines: [line], record: { type: "turn", member: id, turn: record } });
+  await table.post({ title: table.t("Gurps.TurnTitle"), lines: [line], details: detail ? [detail] : [],
+    record: { type: "turn", member: id, turn: record } });
   return true;
 }
 
@@ -123,6 +126,11 @@ async function roundStarted() {
   return false;
 }
 
+/** Return the number the VTT gives the round about to begin: its own */
+function nextRoundNumber(surprise, proposed) {
+  return proposed;
+}
+
 /** A combatant left the fight: his statuses go, and his stun no longer keeps the surprise going */
 async function left(table, surprise, id) {
   await Table.unmarkAll(table, surprise, id);
@@ -138,4 +146,4 @@ function statusLines(table, surprise) {
 }
 
 {% from "exports.js" import exports %}
-{{ exports(["resolve", "turnStarted", "turnEnded", "roundStarted", "left", "statusLines"], as_module) }}
+{{ exports(["resolve", "turnStarted", "turnEnded", "roundStarted", "nextRoundNumber", "left", "statusLines"], as_module) }}

@@ -25,8 +25,11 @@ export function actorRefs(combat, scenario) {
 }
 
 /**
- * Show or hide a status on a member's actor. A status counted in rounds gets that duration on its effect, ending at
- * turn 0 of round from + left: the moment the runtime lifts it too, so an expiry module such as Times Up agrees.
+ * Show or hide a status on a member's actor. On V13 a status counted in rounds gets that duration on its effect,
+ * ending at turn 0 of round from + left: the moment the runtime lifts it too, so an expiry module such as Times Up
+ * agrees. On V14 core expires effects itself, at turn events anchored to whoever's turn it was when the effect was
+ * made, and leaves them on the actor inactive (FOUNDRY.md §8): the module's effects get no core duration there, and
+ * the runtime removes them itself, as on V13. The world-wide expiryAction is never touched.
  */
 async function markActor(combat, surprise, id, status, on, lasts, known) {
   const actor = actorOf(combat, surprise, id, known);
@@ -39,7 +42,7 @@ async function markActor(combat, surprise, id, status, on, lasts, known) {
     return false;
   }
   const result = await setStatus(actor, status, on);
-  if (on && typeof result === "object" && Number.isInteger(lasts?.from)) {
+  if (on && result && game.release.generation < 14 && Number.isInteger(lasts?.from)) {
     await result.update({ duration: { combat: combat.id, rounds: lasts.left, startRound: lasts.from, startTurn: 0 } });
   }
   return Boolean(result);
@@ -82,8 +85,8 @@ export function foundryTable(combat, surprise, known = {}) {
       return roll.dice[0].results.map((result) => result.result);
     },
     mark: (id, status, on, lasts = null) => markActor(combat, surprise, id, status, on, lasts, known),
-    async post({ title, lines, record = {} }) {
-      await postCard({ title, lines, rolls: rolls.splice(0), record });
+    async post({ title, lines, details = [], record = {} }) {
+      await postCard({ title, lines, details, rolls: rolls.splice(0), record });
     },
     arrange: (order) => arrangeInitiative(combat, order),
   };

@@ -19,7 +19,7 @@ async function manualStep(combat = game.combat) {
     const table = foundryTable(combat, surprise);
     for (const token of tokens) {
       for (const combatant of combat.getCombatantsByToken(token.document ?? token)) {
-        await runtime.turnStarted(table, surprise, combatant.id, combat.round);
+        await runtime.turnStarted(table, surprise, combatant.id);
       }
     }
     await saveState(combat, surprise);

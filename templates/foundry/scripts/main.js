@@ -1,7 +1,7 @@
 // Entry point: wiring only. Settings at init; statuses at setup, after the game system has set its own;
 // the API at ready; the automation follows the combat turn by turn.
 import { LOG_PREFIX, MODULE_ID } from "./constants.js";
-import { onCombatTurnChange } from "./automation.js";
+import { onCombatTurnChange, onPreUpdateCombat } from "./automation.js";
 import { buildApi } from "./api.js";
 import { registerSettings } from "./settings.js";
 import { addStatusEffects } from "./statuses.js";
@@ -21,6 +21,7 @@ Hooks.once("ready", () => {
   console.log(`${LOG_PREFIX}ready`);
 });
 
+Hooks.on("preUpdateCombat", onPreUpdateCombat);
 Hooks.on("combatTurnChange", onCombatTurnChange);
 Hooks.on("deleteCombat", onDeleteCombat);
 Hooks.on("deleteCombatant", onDeleteCombatant);

@@ -2,6 +2,9 @@ import { FLAG, LOG_PREFIX, MODULE_ID } from "./constants.js";
 import { foundryTable } from "./adapter.js";
 import * as Table from "./table.js";
 
+/** Return the surprise stored on a combat, to read only, or null. */
+export const storedState = (combat) => combat?.getFlag(MODULE_ID, FLAG) ?? null;
+
 /**
  * Return a working copy of the surprise stored on a combat, or null. A copy, because changing the stored flag
  * object in place would leave the later setFlag with nothing to save.

@@ -5,17 +5,35 @@ import { localize } from "./i18n.js";
 const inUse = new Map();
 
 /**
+ * Return the entries of CONFIG.statusEffects: an array on V13, an object keyed by id on V14, and whatever a game
+ * system installed there (FOUNDRY.md §6).
+ */
+export const statusEntries = () => {
+  const list = CONFIG.statusEffects ?? [];
+  return Array.isArray(list) ? list : Object.values(list);
+};
+
+/** Add one entry to CONFIG.statusEffects in the shape it has, unless its id is already there. */
+function addStatusEntry(entry) {
+  if (statusEntries().some((existing) => existing.id === entry.id)) return;
+  if (Array.isArray(CONFIG.statusEffects)) CONFIG.statusEffects.push(entry);
+  else CONFIG.statusEffects[entry.id] = entry;
+}
+
+/**
  * Add the module's statuses to CONFIG.statusEffects, reusing a game system's own where it has one.
  * Runs in the setup hook: game systems such as GURPS Game Aid replace the whole list during init.
  */
 export function addStatusEffects() {
+  const ids = new Set(statusEntries().map((effect) => effect.id));
   for (const status of STATUSES) {
-    const existing = status.reuse.find((id) => CONFIG.statusEffects.some((effect) => effect.id === id));
+    const existing = status.reuse.find((id) => ids.has(id));
     if (existing) {
       inUse.set(status.id, existing);
       continue;
     }
-    CONFIG.statusEffects.push({ id: status.id, name: localize(status.label), img: status.icon, hud: true });
+    addStatusEntry({ id: status.id, name: localize(status.label), img: status.icon, hud: true });
+    ids.add(status.id);
     inUse.set(status.id, status.id);
   }
   console.debug(`${LOG_PREFIX}statuses`, Object.fromEntries(inUse));
@@ -24,15 +42,36 @@ export function addStatusEffects() {
 /** Return the status id to toggle for one of the module's statuses. */
 export const statusId = (id) => inUse.get(id) ?? id;
 
-/** Tell whether an actor shows one of the module's statuses. */
-export const hasStatus = (actor, id) => Boolean(actor?.statuses?.has(statusId(id)));
+/** Tell whether V14's core expiry has run out an effect: it then stays on the actor, inactive (FOUNDRY.md §8). */
+const expired = (effect) => Boolean(effect.duration?.expired);
+
+/**
+ * Return an actor's effects that carry one of the module's statuses. Found through actor.effects, not
+ * actor.statuses: on V14 an expired effect is missing from actor.statuses, yet toggleStatusEffect still finds it.
+ */
+export const statusEffects = (actor, id) =>
+  (actor?.effects ?? []).filter((effect) => effect.statuses?.has(statusId(id)));
+
+/** Tell whether an actor shows one of the module's statuses: an enabled effect core has not expired. */
+export const hasStatus = (actor, id) => statusEffects(actor, id).some((effect) => !effect.disabled && !expired(effect));
+
+/** Delete the expired leftovers of a status, so that switching it on creates a live effect again (FOUNDRY.md §8). */
+async function dropExpired(actor, id) {
+  const leftovers = statusEffects(actor, id).filter(expired).map((effect) => effect.id);
+  if (leftovers.length) await actor.deleteEmbeddedDocuments("ActiveEffect", leftovers);
+}
 
 /**
  * Switch a status on or off on the actor behind a combatant; a combatant without an actor is left alone.
- * Returns the created ActiveEffect, true for any other change, false when nothing changed.
+ * Returns the effect now showing the status when it was switched on, true when it was switched off, false when
+ * nothing changed. The effect is read back from actor.effects: a game system's toggleStatusEffect (GURPS Game Aid's)
+ * may return nothing.
  */
 export async function setStatus(actor, id, active) {
-  if (!actor || hasStatus(actor, id) === active) return false;
-  const result = await actor.toggleStatusEffect(statusId(id), { active });
-  return typeof result === "object" && result !== null ? result : true;
+  if (!actor) return false;
+  await dropExpired(actor, id);
+  if (hasStatus(actor, id) === active) return false;
+  await actor.toggleStatusEffect(statusId(id), { active });
+  if (!active) return true;
+  return statusEffects(actor, id).find((effect) => !effect.disabled && !expired(effect)) ?? false;
 }

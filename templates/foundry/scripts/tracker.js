@@ -3,16 +3,21 @@ import { escapeHtml } from "./chat.js";
 import { openSurpriseDialog } from "./dialog.js";
 import { localize } from "./i18n.js";
 
-/** Add a Surprise button to the Combat Tracker header for the GM (V12 passes jQuery, V13 an element). */
+/**
+ * Add a Surprise button to the Combat Tracker's encounter controls for the GM (FOUNDRY.md §10). The tracker may be
+ * popped out into a window of its own, whose nodes fail `instanceof HTMLElement` of this one: the root is not tested
+ * against that class, and the button is made by the root's own document.
+ */
 export function addTrackerButton(app, html) {
   if (!game.user.isGM || !game.combat) return;
-  const root = typeof HTMLElement !== "undefined" && html instanceof HTMLElement ? html : html?.[0];
-  const header = root?.querySelector(".combat-tracker-header, .encounter-controls, header");
-  if (!header || header.querySelector(`.${MODULE_ID}-button`)) return;
-  const button = document.createElement("button");
+  const root = html?.jquery ? html[0] : html;
+  const controls = root?.querySelector?.(".encounter-controls");
+  const row = controls?.querySelector(".control-buttons.right") ?? controls?.querySelector(".control-buttons");
+  if (!row || row.querySelector(`.${MODULE_ID}-button`)) return;
+  const button = root.ownerDocument.createElement("button");
   button.type = "button";
   button.className = `${MODULE_ID}-button`;
   button.innerHTML = `<i class="fas fa-bolt"></i> ${escapeHtml(localize("Dialog.TrackerButton"))}`;
   button.addEventListener("click", () => openSurpriseDialog(game.combat));
-  header.append(button);
+  row.append(button);
 }

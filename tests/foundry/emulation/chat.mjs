@@ -47,6 +47,10 @@ export class ChatMessage extends Document {
       env()._deprecate(name, 'ChatMessage "user" is deprecated in favour of "author" (V12)');
       source.author ??= source.user;
     }
+    if (typeof source.type === "number" && env().options.generation >= 14) {
+      // FOUNDRY.md §10: V14's type is a string subtype; a numeric type is rejected
+      throw validationError(name, "type", `${source.type} is not a valid type (a string subtype since V14)`);
+    }
     if (typeof source.type === "number") {
       env()._deprecate(name, "numeric ChatMessage type is deprecated; use style (CONST.CHAT_MESSAGE_STYLES, V12)");
       delete source.type;
@@ -110,6 +114,23 @@ export class ChatMessage extends Document {
     return { scene: sceneId, actor: null, token: null, alias: alias ?? env().game.user?.name ?? null };
   }
 
+  /**
+   * FOUNDRY.md §10: V13's ChatMessage.applyRollMode(chatData, mode) with publicroll/gmroll/blindroll/selfroll, or
+   * "roll" for the user's core.rollMode. Harness choice for what each mode sets: gm and blind whisper the GMs (blind
+   * also hides the roll from its author), self whispers the user, public whispers nobody.
+   */
+  static applyRollMode(chatData, mode) {
+    if (env().options.generation >= 14) throw new TypeError("ChatMessage.applyRollMode is not a function (V14: ChatMessage.applyMode)");
+    const chosen = mode === "roll" ? env().game.settings.get("core", "rollMode") : mode;
+    return applyVisibility(chatData, chosen.replace(/roll$/, ""));
+  }
+
+  /** FOUNDRY.md §10: V14's ChatMessage.applyMode(chatData, mode) with public/gm/blind/self (as applyRollMode) */
+  static applyMode(chatData, mode) {
+    if (env().options.generation < 14) throw new TypeError("ChatMessage.applyMode is not a function (V13: ChatMessage.applyRollMode)");
+    return applyVisibility(chatData, mode ?? env().game.settings.get("core", "messageMode"));
+  }
+
   /** Users matching "gm", "players" or a user name; returns User documents (whisper takes their ids) */
   static getWhisperRecipients(name) {
     const users = env()._world.users;
@@ -119,4 +140,15 @@ export class ChatMessage extends Document {
     return users.filter((user) => user.name.toLowerCase() === lowered);
   }
 }
+/** Set whisper and blind for a visibility: public, gm, blind or self */
+function applyVisibility(chatData, mode) {
+  const gms = () => ChatMessage.getWhisperRecipients("GM").map((user) => user.id);
+  if (mode === "public") Object.assign(chatData, { whisper: [], blind: false });
+  else if (mode === "gm") Object.assign(chatData, { whisper: gms(), blind: false });
+  else if (mode === "blind") Object.assign(chatData, { whisper: gms(), blind: true });
+  else if (mode === "self") Object.assign(chatData, { whisper: [env().game.user.id], blind: false });
+  else throw new Error(`"${mode}" is not a message mode`);
+  return chatData;
+}
+
 defineFields(ChatMessage, ["type", "style", "content", "flavor", "speaker", "whisper", "blind", "sound", "timestamp"]);

@@ -3,6 +3,15 @@
 
 import { CONST, checkId, defineFields, env, optionalNumber, pickKnown } from "./core.mjs";
 import { Document } from "./documents.mjs";
+import { runExpiry, turnEvents } from "./expiry.mjs";
+
+/** FOUNDRY.md §7, §10: the world time a turn or round change advances, as V13 (advanceTime) or V14 (worldTime.delta) */
+function timeOptions(seconds) {
+  return env().options.generation >= 14 ? { worldTime: { delta: seconds } } : { advanceTime: seconds };
+}
+
+/** The seconds an update's options advance the world time by, in either generation's shape */
+const advancedBy = (options) => options.worldTime?.delta ?? options.advanceTime ?? 0;
 
 export class Combatant extends Document {
   static documentName = "Combatant";
@@ -206,7 +215,7 @@ export class Combat extends Document {
     }
     if (next === null) return this.nextRound();
     const updateData = { round: this.round, turn: next };
-    const updateOptions = { direction: 1, advanceTime: env().CONFIG.time.turnTime };
+    const updateOptions = { direction: 1, ...timeOptions(env().CONFIG.time.turnTime) };
     env()._initiatingHook("combatTurn", this, updateData, updateOptions);
     return this.update(updateData, updateOptions);
   }
@@ -219,7 +228,7 @@ export class Combat extends Document {
     const { turnTime, roundTime } = env().CONFIG.time;
     const advanceTime = Math.max(this.#turns.length - (this.turn ?? 0), 0) * turnTime + roundTime;
     const updateData = { round: this.round + 1, turn };
-    const updateOptions = { direction: 1, advanceTime };
+    const updateOptions = { direction: 1, ...timeOptions(advanceTime) };
     env()._initiatingHook("combatRound", this, updateData, updateOptions);
     return this.update(updateData, updateOptions);
   }
@@ -238,12 +247,24 @@ export class Combat extends Document {
     this.current = this._getCurrentState();
     const stateChanged = ["round", "turn", "combatantId"].some((key) => prior[key] !== this.current[key]);
     if (stateChanged) this.previous = prior;
-    const turnChange = () => env().Hooks.callAll("combatTurnChange", this, prior, this.current);
+    const current = this.current;
+    const turnChange = () => env().Hooks.callAll("combatTurnChange", this, prior, current);
+    // FOUNDRY.md §8: V14 core expires effects at the events of the change (emulation/expiry.mjs)
+    const expire = () => {
+      if (env().options.generation >= 14) env()._track(runExpiry(env(), this, turnEvents(prior, current)), "expiry", runExpiry);
+    };
     if (stateChanged && env().options.turnChangeFirst) turnChange();
     return () => {
+      if (stateChanged) expire();
       if (stateChanged && !env().options.turnChangeFirst) turnChange();
-      if (options.advanceTime) env()._advanceWorldTime(options.advanceTime, options, userId);
+      const seconds = advancedBy(options);
+      if (seconds) env()._advanceWorldTime(seconds, options, userId);
     };
+  }
+
+  /** FOUNDRY.md §8: on V14 the end of a combat is the combatEnd expiry event */
+  _onDelete() {
+    if (env().options.generation >= 14) env()._track(runExpiry(env(), this, [["combatEnd", null]]), "expiry", runExpiry);
   }
 }
 defineFields(Combat, ["type", "scene", "active", "round", "turn"]);

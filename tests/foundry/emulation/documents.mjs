@@ -246,14 +246,62 @@ const EFFECT_KEYS = [
   "_id", "name", "img", "type", "system", "changes", "disabled", "duration", "description", "origin",
   "tint", "transfer", "statuses", "sort", "flags", "_stats",
 ];
-// FOUNDRY.md §5: the V12/V13 duration shape; V14's {value, units, expiry, expired} is not valid here
+// FOUNDRY.md §5: the V13 duration shape; V14's {value, units, expiry, expired} is not valid there
 const DURATION_KEYS = ["startTime", "seconds", "combat", "rounds", "turns", "startRound", "startTurn"];
+// FOUNDRY.md §8: the V14 duration and, beside it, where it started (harness choice: `start` is a field of the
+// effect next to `duration`; FOUNDRY.md §5 writes the V14 shape as "{value, units, expiry, expired} plus start")
+const V14_DURATION_KEYS = ["value", "units", "expiry", "expired"];
+const V14_START_KEYS = ["time", "combat", "combatant", "initiative", "round", "turn"];
+const V14_UNITS = ["seconds", "minutes", "hours", "days", "weeks", "months", "years", "rounds", "turns"];
+// CONST.ACTIVE_EFFECT_EXPIRY_EVENTS (FOUNDRY.md §8)
+export const EXPIRY_EVENTS = ["combatStart", "roundStart", "turnStart", "combatEnd", "roundEnd", "turnEnd"];
+const V13_TO_V14 = { rounds: "rounds", turns: "turns", seconds: "seconds" };
+const V13_TO_START = { startTime: "time", combat: "combat", startRound: "round", startTurn: "turn" };
+
+/** Tell whether the emulated client is V14 */
+const v14 = () => env().options.generation >= 14;
+
+/**
+ * FOUNDRY.md §8: V14 migrates the V13 duration keys in source data (foundryvtt#14112). Recorded as a deprecation
+ * (harness choice: the module should write the V14 shape on V14).
+ */
+function migrateV13Duration(data) {
+  const duration = { ...data.duration };
+  const old = Object.keys(duration).filter((key) => DURATION_KEYS.includes(key));
+  if (!old.length) return;
+  env()._deprecate("ActiveEffect", `ActiveEffect duration keys ${old.join(", ")} are V13 keys (V14: value, units, start)`);
+  const start = { ...data.start };
+  for (const [key, unit] of Object.entries(V13_TO_V14)) {
+    if (duration[key] && duration.value === undefined) {
+      duration.value = duration[key];
+      duration.units = unit;
+    }
+  }
+  for (const [key, target] of Object.entries(V13_TO_START)) if (duration[key] !== undefined) start[target] ??= duration[key];
+  for (const key of old) delete duration[key];
+  data.duration = duration;
+  data.start = start;
+}
 
 export class ActiveEffect extends Document {
   static documentName = "ActiveEffect";
 
-  /** FOUNDRY.md §5: legacy label/icon are migrated with a deprecation warning */
-  static _migrate(data) {
+  /**
+   * FOUNDRY.md §5: legacy label/icon are migrated with a deprecation warning. On V14 the V13 duration keys of new
+   * data are migrated (§8); in an update they are dropped with a warning (harness choice: that migration is
+   * unconfirmed).
+   */
+  static _migrate(data, { update = false } = {}) {
+    if (v14() && isPlainObject(data.duration)) {
+      if (!update) migrateV13Duration(data);
+      else {
+        const old = Object.keys(data.duration).filter((key) => DURATION_KEYS.includes(key));
+        if (old.length) {
+          env().warnings.push(`ActiveEffect: V13 duration keys in an update are not migrated on V14: ${old.join(", ")}`);
+          data.duration = Object.fromEntries(Object.entries(data.duration).filter(([key]) => !old.includes(key)));
+        }
+      }
+    }
     if ("label" in data) {
       env()._deprecate("ActiveEffect", `ActiveEffect "label" is deprecated in favour of "name" (FOUNDRY.md §5)`);
       if (data.name === undefined) data.name = data.label;
@@ -268,7 +316,8 @@ export class ActiveEffect extends Document {
   }
 
   static _cleanData(data) {
-    const source = pickKnown("ActiveEffect", this._migrate({ ...data }), EFFECT_KEYS);
+    const keys = v14() ? [...EFFECT_KEYS, "start"] : EFFECT_KEYS;
+    const source = pickKnown("ActiveEffect", this._migrate({ ...data }), keys);
     return this._validate({
       _id: checkId("ActiveEffect", source._id ?? null),
       name: source.name,
@@ -278,6 +327,7 @@ export class ActiveEffect extends Document {
       changes: source.changes ?? [],
       disabled: source.disabled ?? false,
       duration: source.duration ?? {},
+      ...(v14() ? { start: source.start ?? {} } : {}),
       description: source.description ?? "",
       origin: source.origin ?? null,
       tint: source.tint ?? "#ffffff",
@@ -308,17 +358,8 @@ export class ActiveEffect extends Document {
       };
     });
     if (!isPlainObject(source.duration)) throw validationError(name, "duration", "must be an object");
-    const duration = pickKnown("ActiveEffect.duration", source.duration, DURATION_KEYS);
-    const count = (key) => optionalNumber(name, `duration.${key}`, duration[key], { integer: true, min: 0 });
-    source.duration = {
-      startTime: optionalNumber(name, "duration.startTime", duration.startTime),
-      seconds: count("seconds"),
-      combat: duration.combat ?? null,
-      rounds: count("rounds"),
-      turns: count("turns"),
-      startRound: count("startRound"),
-      startTurn: count("startTurn"),
-    };
+    if (v14()) this._validateV14Duration(source);
+    else this._validateV13Duration(source);
     const statuses = source.statuses instanceof Set ? [...source.statuses] : source.statuses;
     if (!Array.isArray(statuses) || statuses.some((s) => typeof s !== "string" || !s)) {
       throw validationError(name, "statuses", "must be an array of status ids");
@@ -332,14 +373,63 @@ export class ActiveEffect extends Document {
         throw validationError(name, key, "must be a string or null");
       }
     }
-    if (source.duration.combat !== null && typeof source.duration.combat !== "string") {
-      throw validationError(name, "duration.combat", "must be a Combat id or null");
-    }
     if (typeof source.description !== "string") throw validationError(name, "description", "must be a string");
     for (const key of ["flags", "system"]) {
       if (!isPlainObject(source[key])) throw validationError(name, key, "must be an object");
     }
     return source;
+  }
+
+  /** FOUNDRY.md §5: {startTime, seconds, combat, rounds, turns, startRound, startTurn} */
+  static _validateV13Duration(source) {
+    const name = "ActiveEffect";
+    const duration = pickKnown("ActiveEffect.duration", source.duration, DURATION_KEYS);
+    const count = (key) => optionalNumber(name, `duration.${key}`, duration[key], { integer: true, min: 0 });
+    source.duration = {
+      startTime: optionalNumber(name, "duration.startTime", duration.startTime),
+      seconds: count("seconds"),
+      combat: duration.combat ?? null,
+      rounds: count("rounds"),
+      turns: count("turns"),
+      startRound: count("startRound"),
+      startTurn: count("startTurn"),
+    };
+    if (source.duration.combat !== null && typeof source.duration.combat !== "string") {
+      throw validationError(name, "duration.combat", "must be a Combat id or null");
+    }
+  }
+
+  /** FOUNDRY.md §8: duration {value, units, expiry, expired}, start {time, combat, combatant, initiative, round, turn} */
+  static _validateV14Duration(source) {
+    const name = "ActiveEffect";
+    const duration = pickKnown("ActiveEffect.duration", source.duration, V14_DURATION_KEYS);
+    const units = duration.units ?? null;
+    if (units !== null && !V14_UNITS.includes(units)) throw validationError(name, "duration.units", `"${units}" is not a unit`);
+    const expiry = duration.expiry ?? null;
+    if (expiry !== null && !EXPIRY_EVENTS.includes(expiry) && !Object.hasOwn(env().CONFIG.ActiveEffect.expiryEvents ?? {}, expiry)) {
+      throw validationError(name, "duration.expiry", `"${expiry}" is not an expiry event`);
+    }
+    source.duration = {
+      value: optionalNumber(name, "duration.value", duration.value, { min: 0 }),
+      units,
+      expiry,
+      expired: Boolean(duration.expired),
+    };
+    if (!isPlainObject(source.start)) throw validationError(name, "start", "must be an object");
+    const start = pickKnown("ActiveEffect.start", source.start, V14_START_KEYS);
+    source.start = {
+      time: optionalNumber(name, "start.time", start.time),
+      combat: start.combat ?? null,
+      combatant: start.combatant ?? null,
+      initiative: optionalNumber(name, "start.initiative", start.initiative),
+      round: optionalNumber(name, "start.round", start.round, { integer: true, min: 0 }),
+      turn: optionalNumber(name, "start.turn", start.turn, { integer: true, min: 0 }),
+    };
+    for (const key of ["combat", "combatant"]) {
+      if (source.start[key] !== null && typeof source.start[key] !== "string") {
+        throw validationError(name, `start.${key}`, "must be a document id or null");
+      }
+    }
   }
 
   static _cleanSource(source) {
@@ -351,7 +441,7 @@ export class ActiveEffect extends Document {
    * extra statuses must carry a static _id.
    */
   static async fromStatusEffect(statusId, options = {}) {
-    const status = env().CONFIG.statusEffects.find((entry) => entry.id === statusId);
+    const status = findStatusEffect(statusId);
     if (!status) throw new Error(`Invalid status ID "${statusId}" provided to ActiveEffect#fromStatusEffect`);
     const data = deepClone(status);
     for (const key of STATUS_EFFECT_FIELDS) delete data[key];
@@ -383,14 +473,24 @@ export class ActiveEffect extends Document {
     return !this.disabled;
   }
 
-  /** FOUNDRY.md §5: temporary means a rounds, turns or seconds duration */
+  /** FOUNDRY.md §5: temporary means a rounds, turns or seconds duration (V14: a value with units) */
   get isTemporary() {
+    if (v14()) return Boolean(this._source.duration.value && this._source.duration.units);
     const { seconds, rounds, turns } = this._source.duration;
     return Boolean(seconds || rounds || turns);
   }
 
-  /** Stored duration plus the display-only type and remaining (FOUNDRY.md §5); core never expires it (§8) */
+  /** FOUNDRY.md §8: where a V14 duration started (not a V13 field) */
+  get start() {
+    return this._source.start;
+  }
+
+  /**
+   * Stored duration plus the display-only type and remaining (FOUNDRY.md §5); V13 core never expires it, V14 core
+   * sets `expired` (§8, emulation/expiry.mjs)
+   */
   get duration() {
+    if (v14()) return Object.freeze({ ...this._source.duration });
     const stored = this._source.duration;
     const derived = { ...stored, type: "none", remaining: null };
     if (stored.seconds) {
@@ -407,9 +507,26 @@ export class ActiveEffect extends Document {
     return Object.freeze(derived);
   }
 
-  /** FOUNDRY.md §5: core fills startTime, plus combat/startRound/startTurn when a combat exists */
+  /**
+   * FOUNDRY.md §5: core fills startTime, plus combat/startRound/startTurn when a combat exists. V14 (§8) fills
+   * `start` instead, its combatant whoever's turn it is.
+   */
   _preCreate() {
     if (!(this.parent instanceof Actor)) return;
+    if (v14()) {
+      const start = { ...this._source.start };
+      start.time ??= env().worldTime;
+      const combat = env()._world.combats.active;
+      if (combat) {
+        start.combat ??= combat.id;
+        start.combatant ??= combat.combatant?.id ?? null;
+        start.initiative ??= combat.combatant?.initiative ?? null;
+        start.round ??= combat.round;
+        start.turn ??= combat.turn ?? 0;
+      }
+      this._replaceSource({ ...this._source, start });
+      return;
+    }
     const duration = { ...this._source.duration };
     duration.startTime ??= env().worldTime;
     const combat = env()._world.combats.active;
@@ -456,10 +573,13 @@ export class Actor extends Document {
     };
   }
 
-  /** Status ids of the actor's enabled effects */
+  /** Status ids of the actor's enabled effects; on V14 not those core has expired (FOUNDRY.md §8) */
   get statuses() {
     const statuses = new Set();
-    for (const effect of this.effects) if (effect.active) for (const id of effect.statuses) statuses.add(id);
+    for (const effect of this.effects) {
+      if (!effect.active || (v14() && effect.duration.expired)) continue;
+      for (const id of effect.statuses) statuses.add(id);
+    }
     return statuses;
   }
 
@@ -469,11 +589,12 @@ export class Actor extends Document {
 
   /**
    * FOUNDRY.md §6: returns the created ActiveEffect, true (present and active requested), false
-   * (removed) or undefined (nothing changed); an unknown id throws. The overlay option is not emulated.
+   * (removed) or undefined (nothing changed); an unknown id throws. The overlay option is not emulated. On V14 an
+   * expired leftover counts as present (§8, §10).
    */
   async toggleStatusEffect(statusId, { active, overlay = false } = {}) {
     if (overlay) throw new Error("harness: toggleStatusEffect({overlay: true}) is not emulated");
-    const status = env().CONFIG.statusEffects.find((entry) => entry.id === statusId);
+    const status = findStatusEffect(statusId);
     if (!status) throw new Error(`Invalid status ID "${statusId}" provided to Actor#toggleStatusEffect`);
     const existing = [];
     if (status._id) {
@@ -590,12 +711,26 @@ export const CORE_STATUS_NAMES = {
   StatusMagicShield: "Magic Shield", StatusHolyShield: "Holy Shield",
 };
 
-/** A fresh copy of the core status list */
-export function coreStatusEffects() {
-  return CORE_STATUS_EFFECTS.map(([id, key, icon]) => ({ id, name: `EFFECT.Status${key}`, img: `icons/svg/${icon}.svg` }));
+/**
+ * A fresh copy of the core status list: an array on V13, a plain object keyed by id on V14 (FOUNDRY.md §6; harness
+ * choice: none of V14's promised array compatibility, so `.some`, `.find` and `.push` throw as in healthEstimate
+ * PR #337)
+ */
+export function coreStatusEffects(generation = 13) {
+  const entries = CORE_STATUS_EFFECTS.map(([id, key, icon]) => ({ id, name: `EFFECT.Status${key}`, img: `icons/svg/${icon}.svg` }));
+  return generation >= 14 ? Object.fromEntries(entries.map((entry) => [entry.id, entry])) : entries;
 }
 
-/** A GURPS-Game-Aid-like list; GGA replaces CONFIG.statusEffects at init (FOUNDRY.md §6) */
+/** Return the CONFIG.statusEffects entry of a status id, the list an array or an object keyed by id */
+export function findStatusEffect(statusId) {
+  const list = env().CONFIG.statusEffects;
+  return (Array.isArray(list) ? list : Object.values(list ?? {})).find((entry) => entry.id === statusId);
+}
+
+/**
+ * A GURPS-Game-Aid-like list; GGA replaces CONFIG.statusEffects at init (FOUNDRY.md §6) with an array on V13 and
+ * V14 alike (crnormand/gurps ac714d4, module/effects/effects.js: `CONFIG.statusEffects = Object.values(...)`)
+ */
 export function gurpsStatusEffects() {
   const entries = [
     ["shock1", "Shock 1"], ["shock2", "Shock 2"], ["shock3", "Shock 3"], ["shock4", "Shock 4"],

@@ -17,12 +17,17 @@ import { createI18n, loadTranslations, softLocalize } from "./i18n.mjs";
 import { createSettings } from "./settings.mjs";
 import { DialogV2, createNotifications } from "./ui.mjs";
 import { createWorld, worldHelpers } from "./world.mjs";
+import { renderCombatTracker } from "./dom.mjs";
 
 const WORLD_COLLECTIONS = { Actor: "actors", Combat: "combats", Scene: "scenes", ChatMessage: "messages", User: "users" };
 const EMBEDDED_CLASSES = { ActiveEffect, Combatant, Token: TokenDocument };
 
 /** The globals a module sees; the product reads Hooks, game, CONFIG, CONST, foundry, ui, Roll and ChatMessage */
 const GLOBAL_NAMES = ["Hooks", "game", "CONFIG", "CONST", "foundry", "ui", "Roll", "ChatMessage"];
+// FOUNDRY.md §10: V13 still has the deprecated global aliases of foundry.utils; V14 removed them (ReferenceError)
+const UTILS_ALIASES = ["getProperty", "deepClone", "randomID"];
+// FOUNDRY.md §1.1: the builds the emulation claims to be (14.369 is V14's stable build of October 2026)
+const RELEASES = { 13: { generation: 13, build: 351 }, 14: { generation: 14, build: 369 } };
 
 export class FoundryEnvironment {
   // Records for assertions
@@ -50,6 +55,9 @@ export class FoundryEnvironment {
   #langFiles = {};
 
   constructor(options) {
+    if (!Object.hasOwn(RELEASES, options.generation)) {
+      throw new Error(`createFoundry: generation ${options.generation} is not emulated (13 or 14)`);
+    }
     this.options = options;
     this._worldTime = options.worldTime;
     this._world = createWorld(options.users);
@@ -60,7 +68,9 @@ export class FoundryEnvironment {
     this.dice = new DiceScript(options.randomUniform);
     this.Hooks = createHooks(this);
     this.CONFIG = {
-      statusEffects: coreStatusEffects(),
+      statusEffects: coreStatusEffects(options.generation),
+      // FOUNDRY.md §8: V14's world-wide expiryAction, "update" by default; packages may add expiryEvents
+      ActiveEffect: options.generation >= 14 ? { expiryAction: "update", expiryEvents: {} } : {},
       // FOUNDRY.md §6
       specialStatusEffects: {
         DEFEATED: "dead", INVISIBLE: "invisible", BLIND: "blind", BURROW: "burrow", HOVER: "hover", FLY: "fly",
@@ -72,7 +82,8 @@ export class FoundryEnvironment {
     this.ui = {};
     this.game = this.#makeGame();
     if (options.systemId === "gurps") {
-      // The system's scripts load before any module's, so its init hook is registered first (FOUNDRY.md §6)
+      // The system's scripts load before any module's, so its init hook is registered first (FOUNDRY.md §6); it
+      // assigns an array on V13 and V14 alike (crnormand/gurps ac714d4, module/effects/effects.js)
       this.Hooks.once("init", () => {
         this.CONFIG.statusEffects = gurpsStatusEffects();
       });
@@ -131,13 +142,22 @@ export class FoundryEnvironment {
     for (const name of GLOBAL_NAMES) {
       Object.defineProperty(globalThis, name, { value: values[name], configurable: true, writable: true });
     }
+    if (this.options.generation < 14) {
+      for (const name of UTILS_ALIASES) {
+        const alias = (...args) => {
+          this._deprecate("foundry.utils", `The global ${name} is deprecated; use foundry.utils.${name} (FOUNDRY.md §10)`);
+          return utils[name](...args);
+        };
+        Object.defineProperty(globalThis, name, { value: alias, configurable: true, writable: true });
+      }
+    }
     setInstalled(this);
   }
 
   /** Remove the globals and temporary module copies */
   teardown() {
     if (installedEnv() === this) {
-      for (const name of GLOBAL_NAMES) delete globalThis[name];
+      for (const name of [...GLOBAL_NAMES, ...UTILS_ALIASES]) delete globalThis[name];
       setInstalled(null);
     }
     for (const dir of this.#tmpDirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
@@ -317,6 +337,7 @@ export class FoundryEnvironment {
       get ready() {
         return environment.phase.ready;
       },
+      release: Object.freeze({ ...RELEASES[this.options.generation], version: `${this.options.generation}.${RELEASES[this.options.generation].build}` }),
       system: Object.freeze({ id: this.options.systemId, title: this.options.systemId, version: "0.0.0-harness" }),
       world: Object.freeze({ id: "harness-world", title: "Harness World" }),
       modules,
@@ -376,6 +397,14 @@ export class FoundryEnvironment {
 
   _softLocalize(text) {
     return softLocalize(this, text);
+  }
+
+  /**
+   * Render the Combat Tracker: renderCombatTracker(app, html) with its header DOM (FOUNDRY.md §10). With popout the
+   * tracker sits in a window of its own, its nodes made by that window's document. Returns the tracker's root.
+   */
+  renderCombatTracker({ popout = false } = {}) {
+    return renderCombatTracker(this, { popout });
   }
 
   /** Localize every config:true setting's name, hint and choices as the settings UI would */

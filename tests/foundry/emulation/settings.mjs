@@ -23,6 +23,16 @@ export function createSettings(environment, values) {
     default: { resource: "", skipDefeated: false },
   });
 
+  // FOUNDRY.md §10: the roll visibility a user picks in chat, V13's core.rollMode or V14's core.messageMode (the
+  // other one is not registered there)
+  const [modeKey, modes] = environment.options.generation >= 14
+    ? ["messageMode", ["public", "gm", "blind", "self"]]
+    : ["rollMode", ["publicroll", "gmroll", "blindroll", "selfroll"]];
+  settings.set(`core.${modeKey}`, {
+    namespace: "core", key: modeKey, scope: "client", config: false, type: String, default: modes[0],
+    choices: Object.fromEntries(modes.map((mode) => [mode, mode])),
+  });
+
   const lookup = (namespace, key) => {
     const id = `${namespace}.${key}`;
     const config = settings.get(id);
@@ -39,7 +49,7 @@ export function createSettings(environment, values) {
         || namespace === environment.game.world.id || environment.game.modules.get(namespace)?.active;
       if (!validNamespace) throw new Error(`Setting namespace "${namespace}" is not an active package id`);
       const scope = config.scope ?? "client";
-      const scopes = environment.options.generation >= 13 ? [...SCOPES, "user"] : SCOPES;
+      const scopes = [...SCOPES, "user"]; // V13+
       if (!scopes.includes(scope)) throw new Error(`Invalid setting scope "${scope}" for "${namespace}.${key}"`);
       settings.set(`${namespace}.${key}`, { ...config, namespace, key, scope });
     },

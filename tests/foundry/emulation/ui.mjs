@@ -58,8 +58,8 @@ export async function openDialog(environment, config) {
   const buttons = checkedButtons(config);
   const title = environment._softLocalize(config.window?.title ?? "");
   for (const button of buttons) environment._softLocalize(button.label);
-  // (harness choice) rejectClose defaults to true in V12 and false in V13
-  const rejectClose = config.rejectClose ?? environment.options.generation < 13;
+  // (harness choice) rejectClose defaults to false in V13 and V14
+  const rejectClose = config.rejectClose ?? false;
   const record = { kind: "wait", title, content: config.content ?? "", buttons: buttons.map((b) => b.action), config };
   environment.dialogs.push(record);
   if (!environment.dialogAnswers.length) {
