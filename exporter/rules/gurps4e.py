@@ -589,11 +589,8 @@ def add_geometric_tail(lost: dict[int, Fraction], mass: Fraction, chance: Fracti
 
 
 def geometric_tail(mass: Fraction, chance: Fraction, cut: Fraction) -> tuple[list[int], int]:
-    """Return mass * chance * (1 - chance)**k for k = 0, 1, ... while mass * (1 - chance)**k >= cut
-
-    The terms come as integer numerators over one common denominator: exact, and without normalising thousands
-    of ever larger fractions one operation at a time.
-    """
+    """Return mass * chance * (1 - chance)**k while mass * (1 - chance)**k >= cut (k = 0, 1, ...): one denominator"""
+    # Integer numerators over mass.den * d**K: exact, without normalising thousands of ever larger fractions.
     n, d = chance.numerator, chance.denominator
     stay = d - n  # 1 - chance = stay / d
     powers = [1]  # stay**k; the loop condition mass * stay**k / d**k >= cut in integers
@@ -604,9 +601,8 @@ def geometric_tail(mass: Fraction, chance: Fraction, cut: Fraction) -> tuple[lis
     while stay and left * powers[-1] * stay >= right * d_power * d:
         powers.append(powers[-1] * stay)
         d_power *= d
-    last = len(powers) - 1  # common denominator mass.den * d**(last + 1)
     numerators = []
-    d_rest = d_power  # d**(last - k)
+    d_rest = d_power  # d**(K - 1 - k) for term k, K the number of terms
     for power in powers:
         numerators.append(mass.numerator * n * power * d_rest)
         d_rest //= d

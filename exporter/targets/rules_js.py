@@ -1,7 +1,8 @@
 """Render the common JavaScript of one system, as ES modules for Foundry or as function bodies for Roll20
 
 The same templates (`templates/common/`) become both: the rules core, its exact odds, the table bookkeeping, the input
-checks, the scenario file export and the system's table runtime. Only their import lines (ES module) or closing `return` (function body) differ.
+checks, the scenario file export and the system's table runtime. Only their import lines (ES module) or closing
+`return` (function body) differ.
 """
 
 from __future__ import annotations
