@@ -25,6 +25,7 @@ class BuildReport:
 
     written: list[Path] = field(default_factory=list)
     differences: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
 
 
 def chosen_targets(campaign: Campaign, target: str) -> list[str]:
@@ -55,6 +56,14 @@ def write_campaign(campaign: Campaign, folder: Path, target: str, make_zip: bool
     if "roll20" in targets:
         writer("roll20").write(defs, folder / "roll20")
     normalise_tree(folder)
+
+
+def publishing_warnings(campaigns: list[Campaign], target: str) -> list[str]:
+    """Say, per campaign, what its Roll20 output lacks for publishing"""
+    from exporter.targets.roll20 import unpublishable_warning
+
+    return [unpublishable_warning(c.id) for c in campaigns
+            if "roll20" in chosen_targets(c, target) and not c.roll20_user_ids]
 
 
 def load_all(paths: list[Path]) -> list[Campaign]:
@@ -157,7 +166,7 @@ def build_campaigns(paths: list[Path], out: Path, target: str = "all", make_zip:
     campaigns = load_all(paths or example_campaigns())
     if out.exists() and not out.is_dir():
         raise InputFileError(out, None, "cannot write the output folder: it is a file")
-    report = BuildReport()
+    report = BuildReport(warnings=publishing_warnings(campaigns, target))
     try:
         staging = staging_root(out) if not check else Path(tempfile.mkdtemp(prefix="ambush-check-"))
     except OSError as err:

@@ -13,6 +13,7 @@ from exporter.definitions.tables import option_gated_inputs
 from exporter.errors import InputFileError
 from exporter.rules.model import FieldProblem, StrictModel
 from exporter.rules.systems import SYSTEM_IDS, system_module
+from exporter.sheets import foundry_reader, foundry_sheet, reader_type, roll20_reader, roll20_sheet
 from exporter.validation import describe_first_error, read_toml
 
 SystemId = Literal[SYSTEM_IDS]  # type: ignore[valid-type]  # the registry's ids
@@ -28,34 +29,91 @@ VERSION = re.compile(r"^\d+\.\d+\.\d+(?:[-+][0-9A-Za-z.-]+)?$")
 URL = re.compile(r"^https?://[^\s\"'<>\\]+$")
 SYSTEM_PACKAGE_ID = re.compile(r"^[A-Za-z0-9_-]+$")
 
-# The game system each rules system usually runs on in Foundry (FOUNDRY.md 1.4) and the actor data paths
-# of the attributes the rules read; an attribute without a path is asked for in the dialog. A system without
-# an entry (the Fallout homebrew) runs system-agnostic and asks for every attribute.
-FOUNDRY_DEFAULTS: dict[str, dict[str, Any]] = {
-    "gurps4e": {"system_id": "gurps", "attributes": {"iq": "system.attributes.IQ.value",
-                                                     "per": "system.attributes.PER.value"}},
-    "adnd1e": {"system_id": "ars", "attributes": {"dex": "system.abilities.dex.value"}},
-}
-NO_FOUNDRY_DEFAULTS: dict[str, Any] = {"system_id": None, "attributes": {}}
-# ROLL20.md 7: sheet attribute names of the GURPS and AD&D 1e sheets; a system without a sheet has no entry.
-ROLL20_DEFAULTS: dict[str, dict[str, str]] = {
-    "gurps4e": {"iq": "intelligence", "per": "perception"},
-    "adnd1e": {"dex": "dexterity", "surprise_adjustment": "surprisebonus"},
-}
-
 Title = Annotated[str, StringConstraints(min_length=1, max_length=20_000)]
 AttributePath = Annotated[str, StringConstraints(pattern=r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z0-9_]+)*$")]
 Roll20Attribute = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_|-]+$", max_length=100)]
+EntryName = Annotated[str, StringConstraints(min_length=1, max_length=100, pattern=r"^[^\x00-\x1f\x7f`]+$")]
+UserId = Annotated[str, StringConstraints(pattern=r"^[0-9]{1,12}$")]
 
 
 def foundry_defaults(system: str) -> dict[str, Any]:
-    """Return the Foundry game system and actor data paths a system usually meets"""
-    return FOUNDRY_DEFAULTS.get(system, NO_FOUNDRY_DEFAULTS)
+    """Return the Foundry game system and the reader of each input a system usually meets (exporter/sheets.py)"""
+    return foundry_sheet(system)
 
 
-def roll20_defaults(system: str) -> dict[str, str]:
-    """Return the Roll20 sheet attribute names a system usually meets"""
-    return ROLL20_DEFAULTS.get(system, {})
+def roll20_defaults(system: str) -> dict[str, Any]:
+    """Return the Roll20 sheet reader of each input a system usually meets (exporter/sheets.py)"""
+    return roll20_sheet(system)
+
+
+class AdvantageReader(StrictModel):
+    """An advantage found by name in a game system's nested list (GGA system.ads): true when present"""
+
+    advantage: EntryName
+
+
+class SkillReader(StrictModel):
+    """A skill found by name in a game system's nested list (GGA system.skills): its level"""
+
+    skill: EntryName
+
+
+class SetAttributeReader(StrictModel):
+    """Sheet attributes read only where an attribute object holds a value, the first that does"""
+
+    set: Annotated[list[Roll20Attribute], Field(min_length=1, max_length=5)]
+
+    @field_validator("set", mode="before")
+    @classmethod
+    def _one_name(cls, value: Any) -> Any:
+        return [value] if isinstance(value, str) else value
+
+
+class SectionReader(StrictModel):
+    """A named row of a repeating section: true when present, or its value field"""
+
+    section: Annotated[str, StringConstraints(pattern=r"^repeating_[a-z0-9]+$", max_length=100)]
+    name: EntryName
+    name_field: Roll20Attribute = "name"
+    value: Roll20Attribute | None = None
+
+
+FoundryReader = AttributePath | AdvantageReader | SkillReader
+Roll20Reader = Roll20Attribute | SetAttributeReader | SectionReader
+
+
+def parse_readers(value: Any, kinds: dict[str, type[StrictModel]], name: re.Pattern[str], described: str) -> Any:
+    """Turn each reader table into its model, by its key, so that a problem names the reader's own field"""
+    if not isinstance(value, dict):
+        return value
+    out: dict[str, Any] = {}
+    for key, reader in value.items():
+        if isinstance(reader, str):
+            if not name.fullmatch(reader):
+                raise FieldProblem(str(key), f"must be {described} (got {reader!r})")
+            out[key] = reader
+            continue
+        kind = next((model for field, model in kinds.items() if isinstance(reader, dict) and field in reader), None)
+        if kind is None:
+            tables = " or ".join("{ " + field + " = ... }" for field in kinds)
+            raise FieldProblem(str(key), f"a reader is {described} or {tables}")
+        try:
+            out[key] = kind.model_validate(reader, strict=True)
+        except ValidationError as err:
+            field, message = describe_first_error(err, "")
+            raise FieldProblem(f"{key}.{field}" if field else str(key), message) from None
+    return out
+
+
+FOUNDRY_READERS: dict[str, type[StrictModel]] = {"advantage": AdvantageReader, "skill": SkillReader}
+ROLL20_READERS: dict[str, type[StrictModel]] = {"set": SetAttributeReader, "section": SectionReader}
+DATA_PATH = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z0-9_]+)*")
+SHEET_NAME = re.compile(r"[A-Za-z0-9_|-]{1,100}")
+
+
+def reader_data(reader: Any) -> Any:
+    """Return a reader as plain data: a string, or a table without its unset optional keys"""
+    return reader if isinstance(reader, str) else reader.model_dump(exclude_none=True, exclude_defaults=False)
 
 
 def member_inputs(system: str) -> tuple[str, ...]:
@@ -76,7 +134,7 @@ class FoundryTarget(StrictModel):
     """How the module meets the Foundry game system: its id, actor data paths and release URLs"""
 
     system_id: str | None = None
-    attributes: dict[str, AttributePath] | None = None
+    attributes: dict[str, FoundryReader] | None = None
     manifest: str | None = None
     download: str | None = None
 
@@ -86,6 +144,11 @@ class FoundryTarget(StrictModel):
         if value and not SYSTEM_PACKAGE_ID.match(value):  # "" means no game system: a system-agnostic module
             raise ValueError("must be a Foundry package id (letters, digits, - and _), or empty for none")
         return value
+
+    @field_validator("attributes", mode="before")
+    @classmethod
+    def _readers(cls, value: Any) -> Any:
+        return parse_readers(value, FOUNDRY_READERS, DATA_PATH, "an actor data path like system.attributes.IQ.value")
 
     @field_validator("manifest", "download")
     @classmethod
@@ -98,9 +161,15 @@ class FoundryTarget(StrictModel):
 class Roll20Target(StrictModel):
     """How the Roll20 script meets the character sheet and the tokens"""
 
-    attributes: dict[str, Roll20Attribute] | None = None
+    attributes: dict[str, Roll20Reader] | None = None
+    user_ids: list[UserId | Annotated[int, Field(ge=1, le=999_999_999_999)]] | None = None  # ROLL20.md 8: roll20userid
     marker: Annotated[str, StringConstraints(min_length=1, max_length=100)] | None = None  # None: the target's own
     side_rule: Literal["controlled-by", "turn-order-split"] = "controlled-by"
+
+    @field_validator("attributes", mode="before")
+    @classmethod
+    def _readers(cls, value: Any) -> Any:
+        return parse_readers(value, ROLL20_READERS, SHEET_NAME, "a sheet attribute name (letters, digits, _ | -)")
 
 
 class Campaign(StrictModel):
@@ -162,7 +231,17 @@ class Campaign(StrictModel):
                                        f"is not an input of {self.system}; one of {', '.join(inputs)}")
                 if key in gated and not self.options.get(gated[key]):
                     raise FieldProblem(f"{target}.attributes.{key}", f"is read only with options.{gated[key]} = true")
+                self._check_reader(target, key, (mapping or {})[key])
         return self
+
+    def _check_reader(self, target: str, key: str, reader: Any) -> None:
+        """Refuse a reader whose kind gives another type than the input's: presence for a number, a level for a flag"""
+        wanted = reader_type(reader_data(reader) if not isinstance(reader, str) else {})
+        field = system_module(self.system).Member.model_fields[key]
+        have = "boolean" if field.annotation is bool else "number"
+        if wanted and wanted != have:
+            kind = "a yes/no reader (an advantage, a row without value)" if wanted == "boolean" else "a number reader"
+            raise FieldProblem(f"{target}.attributes.{key}", f"is a {have} input; {kind} does not fit it")
 
     @property
     def rules_options(self) -> BaseModel:
@@ -177,18 +256,26 @@ class Campaign(StrictModel):
         return foundry_defaults(self.system)["system_id"]
 
     @property
-    def foundry_attributes(self) -> dict[str, str]:
-        """Return the actor data path of each attribute the rules read, defaults first"""
-        if self.foundry.attributes is not None:
-            return dict(sorted(self.foundry.attributes.items()))
-        return dict(sorted(foundry_defaults(self.system)["attributes"].items()))
+    def foundry_attributes(self) -> dict[str, dict[str, str]]:
+        """Return the reader of each input the rules read, the campaign's or the system's defaults"""
+        given = self.foundry.attributes
+        defaults = foundry_defaults(self.system)
+        # The defaults hold for the game system they were read from; another one asks in the dialog.
+        fallback = defaults["attributes"] if self.foundry_system_id == defaults["system_id"] else {}
+        readers = {k: reader_data(v) for k, v in given.items()} if given is not None else fallback
+        return {key: foundry_reader(reader) for key, reader in sorted(readers.items())}
 
     @property
-    def roll20_attributes(self) -> dict[str, str]:
-        """Return the sheet attribute name of each attribute the rules read"""
-        if self.roll20.attributes is not None:
-            return dict(sorted(self.roll20.attributes.items()))
-        return dict(sorted(roll20_defaults(self.system).items()))
+    def roll20_attributes(self) -> dict[str, dict[str, Any]]:
+        """Return the sheet reader of each input the rules read, the campaign's or the system's defaults"""
+        given = self.roll20.attributes
+        readers = {k: reader_data(v) for k, v in given.items()} if given is not None else roll20_defaults(self.system)
+        return {key: roll20_reader(reader) for key, reader in sorted(readers.items())}
+
+    @property
+    def roll20_user_ids(self) -> list[str]:
+        """Return the authors' Roll20 user ids as digit strings; empty when the campaign names none"""
+        return [str(user_id) for user_id in self.roll20.user_ids or []]
 
     def release_url(self, template: str | None) -> str | None:
         """Fill {id} and {version} into a release URL template"""

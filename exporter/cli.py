@@ -51,6 +51,8 @@ def build(campaigns: tuple[Path, ...], out: Path, target: str, make_zip: bool, c
         report = build_campaigns(list(campaigns), out, target, make_zip, check, progress=progress, jobs=jobs)
     if progress:
         progress.done()
+    for warning in report.warnings:
+        click.echo(f"warning: {warning}", err=True)
     if check:
         if report.differences:
             click.echo("\n".join(["out of date:", *report.differences]))

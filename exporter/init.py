@@ -17,7 +17,11 @@ from exporter.targets.roll20.markers import STATUS_MARKERS
 
 
 def toml_value(value: Any) -> str:
-    """Render a string, number or boolean as a TOML value"""
+    """Render a string, number, boolean, list or table as a TOML value (tables inline)"""
+    if isinstance(value, dict):
+        return "{ " + ", ".join(f"{key} = {toml_value(item)}" for key, item in value.items()) + " }"
+    if isinstance(value, list):
+        return "[" + ", ".join(toml_value(item) for item in value) + "]"
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, int):

@@ -122,7 +122,8 @@ def _node_test(test_files: list[Path], args: list[str], env: dict[str, str] | No
 # Every node:test file a pytest module reports case by case: collection lists them all in one Node process.
 NODE_TEST_FILES = [ROOT / "tests" / folder / name for folder, name in [
     ("foundry", "harness.test.mjs"), ("roll20", "harness.test.mjs"), ("foundry", "module.test.mjs"),
-    ("roll20", "script.test.mjs"), ("foundry", "robustness.test.mjs"), ("roll20", "robustness.test.mjs")]]
+    ("roll20", "script.test.mjs"), ("foundry", "robustness.test.mjs"), ("roll20", "robustness.test.mjs"),
+    ("foundry", "sheets.test.mjs"), ("roll20", "sheets.test.mjs")]]
 _LISTED: dict[Path, NodeRun] = {}
 
 

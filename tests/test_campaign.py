@@ -34,9 +34,18 @@ def test_defaults_come_from_the_system():
     campaign = load_campaign_text(GOOD)
     assert campaign.languages == ["en", "de", "zh-CN"] and campaign.targets == ["foundry", "roll20"]
     assert campaign.foundry_system_id == "gurps"
-    assert campaign.foundry_attributes["iq"] == "system.attributes.IQ.value"
-    assert campaign.roll20_attributes == {"iq": "intelligence", "per": "perception"}
+    assert campaign.foundry_attributes["iq"] == {"path": "system.attributes.IQ.value"}
+    assert campaign.foundry_attributes["combat_reflexes"] == {"advantage": "Combat Reflexes"}
+    assert campaign.roll20_attributes["iq"] == {"attribute": "intelligence"}
+    assert campaign.roll20_attributes["tactics"] == {"section": "repeating_skills", "name": "Tactics",
+                                                     "value": "level", "name_field": "name"}
     assert campaign.rules_options.stun_roll_timing == "start"
+
+
+def test_another_game_system_drops_the_default_readers():
+    campaign = load_campaign_text(GOOD + '[foundry]\nsystem_id = ""\n')
+    assert campaign.foundry_system_id is None and campaign.foundry_attributes == {}
+    assert load_campaign_text(GOOD + '[roll20]\nuser_ids = ["12", 34]\n').roll20_user_ids == ["12", "34"]
 
 
 def test_release_urls_fill_id_and_version():
@@ -66,6 +75,13 @@ BAD = {
     "unknown-key": (GOOD + 'colour = "red"\n', "colour: unknown field"),
     "attribute-not-an-input": (GOOD + '[foundry.attributes]\ndex = "system.dex"\n',
                                "foundry.attributes.dex: is not an input of gurps4e"),
+    "reader-of-another-type": (GOOD + '[foundry.attributes]\ncombat_reflexes = { skill = "Combat Reflexes" }\n',
+                               "foundry.attributes.combat_reflexes: is a boolean input; a number reader"),
+    "unknown-reader": (GOOD + '[foundry.attributes]\ntactics = { talent = "Tactics" }\n',
+                       "foundry.attributes.tactics"),
+    "bad-section": (GOOD + '[roll20.attributes]\ntactics = { section = "skills", name = "Tactics", value = "level" }\n',
+                    "roll20.attributes.tactics"),
+    "bad-user-id": (GOOD + '[roll20]\nuser_ids = ["me"]\n', "roll20.user_ids[0]"),
     "bad-url": (GOOD + '[foundry]\nmanifest = "javascript:alert(1)"\n', "foundry.manifest: must be an http(s) URL"),
     "unknown-string": (GOOD + '[strings.de]\n"Nope.Key" = "x"\n',
                        "strings.de.Nope.Key: is not a string the module shows"),

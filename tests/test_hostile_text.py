@@ -39,7 +39,7 @@ def toml_string(value: str) -> str:
 def campaign_text(title: str, description: str, author: str, marker: str, overrides: dict[str, str]) -> str:
     lines = ['id = "hostile"', f"title = {toml_string(title)}", 'version = "1.0.0"', 'system = "gurps4e"',
              f"description = {toml_string(description)}", "[[authors]]", f"name = {toml_string(author)}",
-             "[roll20]", f"marker = {toml_string(marker)}", "[strings.en]"]
+             "[roll20]", f"marker = {toml_string(marker)}", 'user_ids = ["12345"]', "[strings.en]"]
     lines += [f"{toml_string(k)} = {toml_string(v)}" for k, v in overrides.items()]
     lines += ["[strings.de]", f'"Status.Surprised" = {toml_string(overrides["Status.Surprised"])}']
     return "\n".join(lines) + "\n"

@@ -26,7 +26,8 @@ from tests.conftest import CAMPAIGNS, NODE, ROOT
 
 DEFS = {d.system: d for d in (build_definitions(load_campaign(path)) for path in CAMPAIGNS)}
 # Fallout has no sheet, so its campaign maps no attribute; this mapping exercises @{selected|...} too.
-FALLOUT_SHEET = {"per": "fo_per", "survival": "fo_survival"}
+FALLOUT_NAMES = {"per": "fo_per", "survival": "fo_survival"}
+FALLOUT_SHEET = {key: {"attribute": name} for key, name in FALLOUT_NAMES.items()}
 THREE_DICE_FACES = [(1, 1, 1), (6, 6, 6), (2, 3, 4)]
 
 
@@ -175,7 +176,7 @@ def recovery_cases(defs: Definitions) -> Iterator[Case]:
             answers: dict[str, Any] = {label(run, "Input.combat_reflexes"): yes_no(run, cr),
                                        label(run, "RollMacro.Gurps.Turn"): turn,
                                        label(run, "RollMacro.Gurps.Kind"): label(run, f"Procedure.{kind}")}
-            attributes = {run.targets["roll20"].attributes["iq"]: iq} if sheet else {}
+            attributes = {run.targets["roll20"].attributes["iq"]["attribute"]: iq} if sheet else {}
             if not sheet:
                 answers[label(run, "Input.iq")] = iq
             yield Case("surprise-recovery", text, expected, answers, attributes, faces,
@@ -217,17 +218,26 @@ def side_roll_cases(defs: Definitions) -> Iterator[Case]:
 
 
 def member_segment_cases(defs: Definitions) -> Iterator[Case]:
-    """A member's own segments: side segments 0..6, adjustment -5..+5 (RULES.md 3.1, C3)"""
+    """A member's own segments: side segments 0..6, and an adjustment -5..+5 or Dex 3..18 (RULES.md 3.1, C3)
+
+    The adjustment is always asked: a macro cannot tell a set value from the sheet's default (ROLL20.md 7); Dex
+    is read from the sheet's plain attribute where the campaign names one.
+    """
     options = adnd1e.Options.model_validate(defs.options)
     for run, sheet in variants(defs):
         text = macro_text(run, "surprise-segments")
-        for side_segments, adjustment in product(range(0, 7), range(-5, 6)):
-            member = adnd1e.Member(name="m", surprise_adjustment=adjustment)
+        source = label(run, "RollMacro.Adnd.AdjustmentFrom")
+        dex_name = run.targets["roll20"].attributes.get("dex", {}).get("attribute")
+        given = [(adnd1e.Member(name="m", surprise_adjustment=a), "Input.surprise_adjustment", a) for a in range(-5, 6)]
+        from_dex = [(adnd1e.Member(name="m", dex=d), "Input.dex", d) for d in range(3, 19)]
+        for side_segments, (member, choice, value) in product(range(0, 7), given + from_dex):
             own = adnd1e.member_segments(side_segments, adnd1e.member_adjustment(member, options))
-            answers: dict[str, Any] = {label(run, "RollMacro.Adnd.SideSegments"): side_segments}
-            attributes = {run.targets["roll20"].attributes["surprise_adjustment"]: adjustment} if sheet else {}
-            if not sheet:
-                answers[label(run, "Input.surprise_adjustment")] = adjustment
+            answers: dict[str, Any] = {label(run, "RollMacro.Adnd.SideSegments"): side_segments,
+                                       source: label(run, choice)}
+            # Attribute calls resolve before queries (ROLL20.md 6): the sheet's Dex is read whichever option is picked.
+            attributes = {dex_name: value if choice == "Input.dex" else 10} if sheet and dex_name else {}
+            if not attributes or choice != "Input.dex":
+                answers[label(run, choice)] = value
             yield Case("surprise-segments", text, {label(run, "RollMacro.Adnd.OwnSegments"): own}, answers, attributes)
 
 
@@ -250,7 +260,7 @@ def spot_test_cases(defs: Definitions) -> Iterator[Case]:
             test = fallout_ttrpg.resolve(fallout_scenario(run, procedure="world-map", dc=dc, sides=sides), roller).test
             assert test is not None
             answers: dict[str, Any] = {label(run, "Input.dc"): dc}
-            attributes = {FALLOUT_SHEET["per"]: per, FALLOUT_SHEET["survival"]: survival} if sheet else {}
+            attributes = {FALLOUT_NAMES["per"]: per, FALLOUT_NAMES["survival"]: survival} if sheet else {}
             if not sheet:
                 answers |= {label(run, "Input.per"): per, label(run, "Input.survival"): survival}
             yield Case("surprise-spot-test", text, {label(run, "RollMacro.Total"): test.total,

@@ -128,7 +128,8 @@ def target_settings(campaign: Campaign) -> dict[str, TargetSettings]:
             "manifest": campaign.release_url(foundry.manifest),
             "download": campaign.release_url(foundry.download),
         }),
-        "roll20": TargetSettings(campaign.roll20_attributes, {"marker": roll20.marker, "side_rule": roll20.side_rule}),
+        "roll20": TargetSettings(campaign.roll20_attributes, {"marker": roll20.marker, "side_rule": roll20.side_rule,
+                                                              "user_ids": campaign.roll20_user_ids}),
     }
 
 

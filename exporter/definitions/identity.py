@@ -30,7 +30,7 @@ class ModuleInfo:
 
 @dataclass(frozen=True)
 class TargetSettings:
-    """What the campaign gives one target, passed on untouched: sheet attribute of each input, and its settings"""
+    """What the campaign gives one target, passed on untouched: the sheet reader of each input, and its settings"""
 
-    attributes: dict[str, str]
+    attributes: dict[str, dict[str, Any]]
     settings: dict[str, Any]

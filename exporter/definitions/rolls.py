@@ -229,8 +229,18 @@ def adnd_threshold(key: SideKey) -> Term:
 def adnd_member_segments() -> Term:
     """Describe a member's own segments: side segments - adjustment, at least 0; none if the side has none (C3)"""
     side_segments = Prompt("RollMacro.Adnd.SideSegments")
-    adjustment = model_input(adnd1e.Member, "surprise_adjustment", selected=True)
+    adjustment = Choice("RollMacro.Adnd.AdjustmentFrom", (("Input.dex", dex_adjustment()),
+                                                          ("Input.surprise_adjustment",
+                                                           model_input(adnd1e.Member, "surprise_adjustment",
+                                                                       selected=True))))
     return Product((highest(minus(side_segments, adjustment), Number(0)), lowest(side_segments, Number(1))))
+
+
+def dex_adjustment() -> Term:
+    """Describe the 1e Dexterity adjustment (RULES.md 3.1) as arithmetic: the distance above or below the 0 band"""
+    dex = model_input(adnd1e.Member, "dex", selected=True)
+    zero = [value for value, adjustment in adnd1e.DEX_ADJUSTMENT.items() if adjustment == 0]
+    return minus(highest(minus(dex, Number(max(zero))), Number(0)), highest(minus(Number(min(zero)), dex), Number(0)))
 
 
 def fallout_procedures() -> tuple[RollProcedure, ...]:

@@ -133,10 +133,23 @@ function fits(field, value) {
   return typeof value === "string";
 }
 
-/** Check one value against its input definition; return a problem text or null */
-function problemWith(t, field, value, sideKey, label, surprising) {
+/** Tell whether a whole number lies outside an input's bounds */
+const outOfRange = (field, value) => field.type === "number" && Number.isInteger(value)
+  && ((field.minimum !== null && value < field.minimum) || (field.maximum !== null && value > field.maximum));
+
+/**
+ * Check one value against its input definition; return a problem text or null. A number outside the bounds says
+ * them, and names the input given instead of it where there is one (AD&D: a Dex beyond the 1e table's 18 needs
+ * the adjustment, never a silent clamp).
+ */
+function problemWith(t, field, value, sideKey, label, surprising, fields = []) {
   const data = { name: label, field: t(`Input.${field.key}`) };
   if (isEmpty(value)) return requiredOn(field, sideKey, surprising) ? t("Notify.Missing", data) : null;
+  if (outOfRange(field, value)) {
+    const bounds = { ...data, value, minimum: field.minimum ?? "", maximum: field.maximum ?? "" };
+    const instead = fields.find((other) => other.replaces === field.key);
+    return instead ? t("Notify.OutOfRangeEither", { ...bounds, other: t(`Input.${instead.key}`) }) : t("Notify.OutOfRange", bounds);
+  }
   return fits(field, value) ? null : t("Notify.Invalid", data);
 }
 
@@ -144,7 +157,7 @@ function problemWith(t, field, value, sideKey, label, surprising) {
 function copyValues(t, fields, source, target, sideKey, label, surprising) {
   for (const field of fields) {
     const value = own(source, field.key);
-    const problem = problemWith(t, field, value, sideKey, label, surprising);
+    const problem = problemWith(t, field, value, sideKey, label, surprising, fields);
     if (problem) return problem;
     if (!isEmpty(value)) target[field.key] = value;
   }

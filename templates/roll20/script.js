@@ -175,6 +175,7 @@ const {{ script_name }} = (() => {
       toGM(card(t("Dialog.Title"), [HE(t("Roll20.StateReset"))]));
     }
     createMacros();
+    warnUnknownMarkers();
   }
 
   /** The settings a GM can change with !surprise config. */
@@ -218,12 +219,54 @@ const {{ script_name }} = (() => {
   /** Return a token's label for chat. */
   const tokenName = (token) => token.get("name") || getObj("character", token.get("represents"))?.get("name") || "?";
 
+  /** The text of a name to match: trimmed, lower case. */
+  const folded = (text) => String(text ?? "").trim().toLowerCase();
+
+  /** The current value of a character's attribute object, or undefined where none exists or it is empty. */
+  function setValue(characterId, name) {
+    const found = findObjs({ _type: "attribute", _characterid: characterId, name }, { caseInsensitive: true });
+    const value = found.map((attribute) => attribute.get("current")).find((current) => current !== undefined && current !== null && String(current).trim() !== "");
+    return value === undefined ? undefined : String(value).trim();
+  }
+
+  /**
+   * A repeating section's named row: true when present (no value field), else the best value of the rows whose
+   * name starts with it. Rows are attribute objects repeating_<section>_<rowid>_<field> (ROLL20.md 7).
+   */
+  function sectionValue(characterId, reader) {
+    const prefix = `${reader.section}_`.toLowerCase();
+    const rows = new Map();
+    for (const attribute of findObjs({ _type: "attribute", _characterid: characterId })) {
+      const name = String(attribute.get("name")).toLowerCase();
+      if (!name.startsWith(prefix)) continue;
+      const rest = name.slice(prefix.length);
+      const cut = rest.indexOf("_");
+      if (cut < 1) continue;
+      const row = rows.get(rest.slice(0, cut)) ?? {};
+      row[rest.slice(cut + 1)] = attribute.get("current");
+      rows.set(rest.slice(0, cut), row);
+    }
+    const wanted = folded(reader.name);
+    const matching = [...rows.values()].filter((row) => folded(row[folded(reader.name_field)]).startsWith(wanted));
+    if (!reader.value) return matching.length > 0;
+    const levels = matching.map((row) => Number(row[folded(reader.value)])).filter(Number.isFinite);
+    return levels.length ? String(Math.max(...levels)) : undefined;
+  }
+
+  /** The raw sheet value a reader names: an attribute (the sheet's default counts), a set value, a section row. */
+  function readRaw(characterId, reader) {
+    if (reader.set) return reader.set.map((name) => setValue(characterId, name)).find((value) => value !== undefined);
+    if (reader.section) return sectionValue(characterId, reader);
+    return getAttrByName(characterId, reader.attribute);
+  }
+
   /** Read an input from the sheet of the character a token represents; undefined when it cannot. */
   function readAttribute(token, key, type) {
-    const attribute = ATTRIBUTES[key];
+    const reader = ATTRIBUTES[key];
     const characterId = token.get("represents");
-    if (!attribute || !characterId || !getObj("character", characterId)) return undefined;
-    const raw = getAttrByName(characterId, attribute);
+    if (!reader || !characterId || !getObj("character", characterId)) return undefined;
+    const raw = readRaw(characterId, reader);
+    if (typeof raw === "boolean") return type === "boolean" ? raw : undefined;
     if (raw === undefined || raw === null || raw === "") return undefined;
     if (type === "boolean") return ["1", "true", "on", "yes"].includes(String(raw).toLowerCase());
     const number = Number(raw);
@@ -281,18 +324,38 @@ const {{ script_name }} = (() => {
 
   // --- markers --------------------------------------------------------------------------------------
 
-  /** Resolve a marker name to its tag: a colour or built-in name, else a custom marker by tag or name. */
-  function markerTag(name) {
+  /** The colour markers and dead, which every game has (ROLL20.md 5). */
+  const BUILT_IN_MARKERS = ["red", "blue", "green", "brown", "purple", "pink", "yellow", "dead"];
+
+  /** The game's custom token markers, [{tag, name}]; both spellings of the campaign property are read. */
+  function customMarkers() {
     const raw = Campaign().get("token_markers") || Campaign().get("_token_markers") || "[]";
-    let custom = [];
     try {
-      custom = JSON.parse(raw);
+      const parsed = JSON.parse(raw);
+      return Array.isArray(parsed) ? parsed.filter(isRecord) : [];
     } catch (error) {
-      custom = [];
+      return [];
     }
+  }
+
+  /** Find a custom marker by exact tag, else by case-insensitive name; null when none matches. */
+  function customMarker(name) {
+    const custom = customMarkers();
     const exact = custom.find((marker) => marker.tag === name);
-    const named = custom.find((marker) => String(marker.name).toLowerCase() === String(name).toLowerCase());
-    return (exact ?? named)?.tag ?? name;
+    return exact ?? custom.find((marker) => String(marker.name).toLowerCase() === String(name).toLowerCase()) ?? null;
+  }
+
+  /** Resolve a marker name to its tag: a colour or built-in name, else a custom marker by tag or name. */
+  const markerTag = (name) => customMarker(name)?.tag ?? name;
+
+  /** Whisper the GM each configured marker that names no colour and no custom marker: it would set nothing. */
+  function warnUnknownMarkers() {
+    const others = Object.entries(MARKERS).filter(([status]) => status !== "surprised").map(([, name]) => name);
+    const names = new Set([state[scriptName].config.marker, ...others]);
+    for (const name of names) {
+      if (BUILT_IN_MARKERS.includes(String(name).toLowerCase()) || customMarker(name)) continue;
+      toGM(card(t("Dialog.Title"), [HE(t("Roll20.UnknownMarker", { marker: name }))]));
+    }
   }
 
   /** Show or hide a status marker on a token, with a count badge when it is 1..9; false when the token is gone. */
@@ -703,7 +766,8 @@ const {{ script_name }} = (() => {
         if (CARDS.includes(args.cards)) store.config.cards = args.cards;
         if (args.marker) store.config.marker = args.marker.trim();
         if (LANGUAGES.includes(args.language)) store.config.language = args.language;
-        return toGM(configCard());
+        toGM(configCard());
+        return warnUnknownMarkers();
       }
       case "turn": {
         // Play the selected tokens' turns now, for tables that advance the tracker by hand.

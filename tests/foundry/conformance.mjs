@@ -18,15 +18,32 @@ const manifest = JSON.parse(await readFile(`${moduleDir}/module.json`, "utf8"));
 const MODULE_ID = manifest.id;
 const MAX_ROUNDS = 40;
 
-/** Return the actor data for one member, at the data paths the module reads. */
+/**
+ * Return the actor data for one member where the module's readers look: a data path, or an entry of a nested
+ * list as GURPS Game Aid keeps it (an advantage present when true, a skill with its level).
+ */
 function actorSystem(member, attributes) {
   const system = {};
-  for (const [key, path] of Object.entries(attributes)) {
+  const entries = { ads: [], skills: [] };
+  for (const [key, reader] of Object.entries(attributes)) {
     if (member[key] === undefined) continue;
-    const parts = path.replace(/^system\./, "").split(".");
+    if (reader.advantage !== undefined) {
+      if (member[key]) entries.ads.push({ name: reader.advantage });
+      continue;
+    }
+    if (reader.skill !== undefined) {
+      entries.skills.push({ name: reader.skill, level: member[key] });
+      continue;
+    }
+    const parts = reader.path.replace(/^system\./, "").split(".");
     let node = system;
     parts.slice(0, -1).forEach((part) => { node = node[part] ??= {}; });
     node[parts.at(-1)] = member[key];
+  }
+  for (const [list, items] of Object.entries(entries)) {
+    if (Object.values(attributes).some((reader) => reader[list === "ads" ? "advantage" : "skill"] !== undefined)) {
+      system[list] = Object.fromEntries(items.map((item, index) => [String(index).padStart(5, "0"), { ...item, contains: {} }]));
+    }
   }
   return system;
 }

@@ -47,6 +47,27 @@ function setCommands(scenario, idOf, procedureInputs) {
   return commands;
 }
 
+/**
+ * The attribute objects of one member's character where the script's readers look: a plain or set attribute,
+ * or a repeating section's row (its name field, and its value field where the reader reads one).
+ */
+function sheetAttributes(member) {
+  const attributes = {};
+  Object.entries(config.attributes).forEach(([input, reader], index) => {
+    const value = member[input];
+    if (value === undefined) return;
+    if (reader.section) {
+      if (reader.value === undefined && !value) return;
+      const row = `${reader.section}_-row${String(index).padStart(4, "0")}`;
+      attributes[`${row}_${reader.name_field}`] = reader.name;
+      if (reader.value !== undefined) attributes[`${row}_${reader.value}`] = value;
+      return;
+    }
+    attributes[reader.set ? reader.set[0] : reader.attribute] = value;
+  });
+  return attributes;
+}
+
 /** Play one vector; return the outcome rebuilt from the script's behaviour. */
 async function play(vector) {
   const scenario = vector.scenario;
@@ -54,10 +75,7 @@ async function play(vector) {
   const members = ["a", "b"].flatMap((key) => scenario.sides[key].members.map((member) => ({ key, member })));
   const tokens = [];
   for (const { key, member } of members) {
-    const attributes = {};
-    for (const [input, name] of Object.entries(config.attributes)) {
-      if (member[input] !== undefined) attributes[name] = member[input];
-    }
+    const attributes = sheetAttributes(member);
     const character = sb.createCharacter({ name: member.name, controlledby: key === "a" ? PLAYER : "", attributes });
     tokens.push(sb.createToken({ name: member.name, represents: character.id, controlledby: key === "a" ? PLAYER : "" }));
   }

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import json
 import re
 from dataclasses import asdict
@@ -29,6 +30,7 @@ class Roll20Writer:
 
     def __init__(self) -> None:
         self.env = make_environment("roll20")
+        self.env.filters["reader_text"] = reader_text
 
     def context(self, defs: Definitions) -> dict[str, Any]:
         """Return what the Roll20 templates read; the script's strings are those its rendered code refers to"""
@@ -49,6 +51,7 @@ class Roll20Writer:
             "settings": {s.key: {"default": s.default, "choices": list(s.choices)} for s in defs.settings},
             "strings": {},
             "macros": chat_macros(defs),
+            "publishable": publishable(defs),
         }
         context["strings"] = script_strings(defs, self.env.get_template("script.js").render(**context))
         return context
@@ -58,10 +61,32 @@ class Roll20Writer:
         context = self.context(defs)
         name = context["script_name"]
         write_text(folder / f"{name}.js", self.env.get_template("script.js").render(**context))
-        write_text(folder / "script.json", json.dumps(script_json(defs, name), indent=2, ensure_ascii=False) + "\n")
+        if publishable(defs):  # README.md: without user ids the repository would reject script.json
+            write_text(folder / "script.json", json.dumps(script_json(defs, name), indent=2, ensure_ascii=False) + "\n")
         write_text(folder / "README.md", self.env.get_template("README.md").render(**context))
         for macro in context["macros"]:
             write_text(folder / "macros" / f"{macro['id']}.txt", macro["action"] + "\n")
+
+
+def reader_text(reader: dict[str, Any]) -> str:
+    """Describe a sheet reader for the README: an attribute, set-only attributes or a section's named row"""
+    if "set" in reader:
+        return " or ".join(f"`{name}`" for name in reader["set"]) + " where set on the character"
+    if "section" in reader:
+        field = f"`{reader['value']}` of " if reader.get("value") else ""
+        return f"{field}the `{reader['section']}` row named `{html.escape(reader['name'])}`"
+    return f"`{reader['attribute']}`"
+
+
+def publishable(defs: Definitions) -> bool:
+    """Tell whether the campaign names the authors' Roll20 user ids, which the one-click repository requires"""
+    return bool(defs.targets["roll20"].settings["user_ids"])
+
+
+def unpublishable_warning(campaign_id: str) -> str:
+    """Say what a campaign lacks for the one-click repository, and what was left out for it"""
+    return (f"{campaign_id}: script.json not written: [roll20] user_ids is not set; the one-click script repository "
+            "requires the authors' Roll20 user ids (the script itself works when pasted into the Mod page)")
 
 
 def script_json(defs: Definitions, name: str) -> dict[str, Any]:
@@ -74,7 +99,7 @@ def script_json(defs: Definitions, name: str) -> dict[str, Any]:
         "previousversions": [],
         "description": module.description or f"Surprise rules for {defs.system}. Type !surprise help in chat.",
         "authors": ", ".join(a.name for a in module.authors) or "ambush",
-        "roll20userid": "",
+        "roll20userid": ",".join(defs.targets["roll20"].settings["user_ids"]),
         "useroptions": [],
         "dependencies": [],
         "modifies": {f"state.{name}": "read,write", "graphic.statusmarkers": "read,write",

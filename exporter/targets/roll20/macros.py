@@ -29,6 +29,8 @@ NESTED_QUERY_ESCAPES = {"}": "&#125;", "|": "&#124;", ",": "&#44;"}
 # Characters that would end a query, a template field or an inline roll if they appeared in text.
 UNSAFE_IN_MACRO = str.maketrans({ch: " " for ch in "{}[]|@%#?&,"})
 PLACEHOLDER = re.compile(r"\{(\w+)\}")
+# ROLL20.md 6: attribute calls resolve before queries and are never encoded.
+ATTRIBUTE_CALL = re.compile(r"(@\{[^{}]*\})")
 
 
 @dataclass(frozen=True)
@@ -36,7 +38,7 @@ class Context:
     """What a procedure renders with: the strings of one language, the sheet attributes, the text values"""
 
     strings: Mapping[str, str]
-    attributes: Mapping[str, str]
+    attributes: Mapping[str, Mapping[str, Any]]
     values: Mapping[str, int]
 
     def text(self, *keys: str) -> str:
@@ -55,8 +57,9 @@ def query(prompt: str, *options: str) -> str:
 
 
 def nested(inner: str) -> str:
-    """Encode a query that stands inside another query's option"""
-    return "".join(NESTED_QUERY_ESCAPES.get(ch, ch) for ch in inner)
+    """Encode a query that stands inside another query's option; @{...} stays as it is (it resolves first)"""
+    return "".join(part if ATTRIBUTE_CALL.fullmatch(part) else "".join(NESTED_QUERY_ESCAPES.get(ch, ch) for ch in part)
+                   for part in ATTRIBUTE_CALL.split(inner))
 
 
 def choice(ctx: Context, prompt: str, options: list[tuple[str, Term]]) -> str:
@@ -70,8 +73,11 @@ def grouped(term: Term, ctx: Context) -> str:
 
 
 def input_query(term: Input, ctx: Context) -> str:
-    """Read an input from the selected token's sheet, or ask for it with the model's default"""
-    name = ctx.attributes.get(term.key)
+    """Read an input from the selected token's sheet, or ask for it with the model's default
+
+    Only a plain attribute is read: a macro cannot tell a set value from the sheet's default, nor walk a section.
+    """
+    name = (ctx.attributes.get(term.key) or {}).get("attribute")
     if term.selected and name:
         return f"@{{selected|{name}}}"
     prompt = ctx.text(*((side_label(term.side),) if term.side else ()), f"Input.{term.key}")

@@ -1,0 +1,107 @@
+"""The sheets GMs use: where each game system and character sheet holds the values the rules read
+
+One place for every default reader. A reader is a Foundry actor data path or a named entry of a game system's
+lists, or a Roll20 sheet attribute, a set-only attribute or a named row of a repeating section. Each default notes
+the public file and commit it was checked against; tests/test_sheets.py checks the defaults against this table.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+# GURPS Game Aid (crnormand/gurps @ac714d44d6b93fd989bdeb6870c736fb04645ec4, 0.18.22):
+# template.json: system.attributes.IQ.value and .PER.value; module/actor/actor.js findAdvantage walks system.ads,
+# module/gurps.js findSkillSpell(actor, name, true) walks system.skills, both nested through `contains`.
+GGA = "crnormand/gurps@ac714d44d6b93fd989bdeb6870c736fb04645ec4"
+# ARS: the computed Dex reaction adjustment at system.abilities.dex.reaction. Its code is not on GitHub; the path
+# is from a V11-era copy and stays unconfirmed for V13/V14.
+ARS = "ARS (V11-era copy, not on GitHub; V13/V14 unconfirmed)"
+# Roll20 character sheets (Roll20/roll20-character-sheets).
+ADND_OLD = "Roll20/roll20-character-sheets ADnD_1E/1ESheet.html@0421cdb8"
+ADND_REVISED = "Roll20/roll20-character-sheets ADnD_1E_Revised/src/index.html@01e519b89c2b92c4eda2af420f16202c0c46636d"
+GURPS_SKILLS = ("Roll20/roll20-character-sheets GURPS/readme/sheet-open-sync-skills-spells.md"
+                "@1b98f177459d63e2600dfa93b5cfabb9c3af8bfd")
+GURPS_IMPORT = "Roll20/roll20-character-sheets GURPS/Docs/GCS/Roll20.json@7f1f9a4451709fc333295326fba08a36584d25fc"
+
+# Foundry: the game system each rules system usually runs on, and the reader of each input, with its source.
+FOUNDRY_SHEETS: dict[str, dict[str, Any]] = {
+    "gurps4e": {
+        "system_id": "gurps",
+        "readers": {
+            "iq": ("system.attributes.IQ.value", f"{GGA} template.json"),
+            "per": ("system.attributes.PER.value", f"{GGA} template.json"),
+            "combat_reflexes": ({"advantage": "Combat Reflexes"}, f"{GGA} module/actor/actor.js findAdvantage"),
+            "tactics": ({"skill": "Tactics"}, f"{GGA} module/gurps.js findSkillSpell"),
+            "stealth": ({"skill": "Stealth"}, f"{GGA} module/gurps.js findSkillSpell"),
+        },
+    },
+    "adnd1e": {
+        "system_id": "ars",
+        "readers": {
+            "dex": ("system.abilities.dex.value", ARS),
+            # Given instead of dex (RULES.md 3.1) where ARS computed it; covers Dex 19-25, beyond the 1e table.
+            "surprise_adjustment": ("system.abilities.dex.reaction", ARS),
+        },
+    },
+}
+
+# Roll20: the reader of each input on the sheet a system usually meets, with its source. A plain name is read
+# with getAttrByName (the sheet's default counts); {"set": [...]} only where an attribute object holds a value
+# (ROLL20.md 7: a hand-typed field defaulting to 0 must not override Dexterity); {"section": ...} a named row.
+ROLL20_SHEETS: dict[str, dict[str, tuple[Any, str]]] = {
+    "gurps4e": {
+        # The sheet's GCS import template bases skills on @{intelligence} and @{perception}.
+        "iq": ("intelligence", GURPS_IMPORT),
+        "per": ("perception", GURPS_IMPORT),
+        # Unconfirmed: the traits section's and the name field's names follow the sheet's GCS import keys.
+        "combat_reflexes": ({"section": "repeating_traits", "name": "Combat Reflexes"}, GURPS_IMPORT),
+        # repeating_skills and its level field are confirmed; the name field follows the import keys.
+        "tactics": ({"section": "repeating_skills", "name": "Tactics", "value": "level"}, GURPS_SKILLS),
+    },
+    "adnd1e": {
+        "dex": ("dexterity", ADND_REVISED),
+        # The Revised sheet shows "Reaction Adj." in surprisebonus_inverted (the PHB sign) over a hidden
+        # surprisebonus; the old sheet has surprisebonus alone, added to the d6 (the same sign).
+        "surprise_adjustment": ({"set": ["surprisebonus_inverted", "surprisebonus"]}, f"{ADND_REVISED}; {ADND_OLD}"),
+    },
+}
+
+
+def foundry_sheet(system: str) -> dict[str, Any]:
+    """Return the Foundry game system and the default reader of each input a system usually meets"""
+    entry = FOUNDRY_SHEETS.get(system)
+    if entry is None:
+        return {"system_id": None, "attributes": {}}
+    readers = {key: reader for key, (reader, _) in entry["readers"].items()}
+    return {"system_id": entry["system_id"], "attributes": readers}
+
+
+def roll20_sheet(system: str) -> dict[str, Any]:
+    """Return the default Roll20 reader of each input a system usually meets"""
+    return {key: reader for key, (reader, _) in ROLL20_SHEETS.get(system, {}).items()}
+
+
+def foundry_reader(reader: Any) -> dict[str, str]:
+    """Normalise a Foundry reader: a data path string becomes {"path": ...}"""
+    return {"path": reader} if isinstance(reader, str) else dict(reader)
+
+
+def roll20_reader(reader: Any) -> dict[str, Any]:
+    """Normalise a Roll20 reader: a name becomes {"attribute": ...}, a set-only name a one-item list"""
+    if isinstance(reader, str):
+        return {"attribute": reader}
+    out = dict(reader)
+    if isinstance(out.get("set"), str):
+        out["set"] = [out["set"]]
+    if "section" in out:
+        out.setdefault("name_field", "name")
+    return out
+
+
+def reader_type(reader: dict[str, Any]) -> str | None:
+    """Return the input type a reader gives: boolean for an entry's presence, number for a level; None: any"""
+    if "advantage" in reader or ("section" in reader and "value" not in reader):
+        return "boolean"
+    if "skill" in reader or "value" in reader:
+        return "number"
+    return None

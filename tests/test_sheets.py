@@ -1,0 +1,108 @@
+"""The one place of sheet readers (exporter/sheets.py): sources noted, campaign defaults and outputs follow it"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from exporter.build import build_campaigns
+from exporter.campaign import foundry_defaults, load_campaign, roll20_defaults
+from exporter.definitions.rolls import dex_adjustment
+from exporter.rules import adnd1e
+from exporter.sheets import FOUNDRY_SHEETS, ROLL20_SHEETS, foundry_reader, roll20_reader
+from tests.conftest import CAMPAIGNS
+
+COMMIT = re.compile(r"@[0-9a-f]{8,40}\b")
+
+
+@pytest.mark.parametrize("table", [FOUNDRY_SHEETS, ROLL20_SHEETS], ids=["foundry", "roll20"])
+def test_every_default_reader_names_the_file_it_was_checked_against(table):
+    for system, entry in table.items():
+        readers = entry["readers"] if "readers" in entry else entry
+        for key, (_, source) in readers.items():
+            assert source.strip(), f"{system}.{key}"
+            if "ARS" not in source:  # ARS's code is not public on GitHub: its source stays unconfirmed
+                assert COMMIT.search(source), f"{system}.{key}: {source!r} names no commit"
+
+
+def test_the_campaign_defaults_are_the_sheets_table():
+    assert foundry_defaults("gurps4e")["attributes"]["combat_reflexes"] == {"advantage": "Combat Reflexes"}
+    assert foundry_defaults("adnd1e")["attributes"]["surprise_adjustment"] == "system.abilities.dex.reaction"
+    assert roll20_defaults("adnd1e")["surprise_adjustment"] == {"set": ["surprisebonus_inverted", "surprisebonus"]}
+    assert foundry_defaults("fallout-ttrpg") == {"system_id": None, "attributes": {}}
+    assert roll20_defaults("fallout-ttrpg") == {}
+
+
+def test_the_generated_outputs_read_the_sheets_table(tmp_path):
+    build_campaigns([], tmp_path, make_zip=False)
+    for path in CAMPAIGNS:
+        campaign = load_campaign(path)
+        folder = tmp_path / campaign.id
+        script = next((folder / "roll20").glob("*.js")).read_text(encoding="utf-8")
+        roll20 = json.loads(re.search(r"const ATTRIBUTES = (.*);", script)[1])
+        expected = {k: roll20_reader(v) for k, v in roll20_defaults(campaign.system).items()}
+        assert roll20 == dict(sorted(expected.items())), campaign.id
+        constants = (folder / "foundry" / "scripts" / "constants.js").read_text(encoding="utf-8")
+        foundry = json.loads(re.search(r"export const ATTRIBUTES = (.*);", constants)[1])
+        assert foundry == {k: foundry_reader(v) for k, v in campaign.foundry_attributes.items()}
+        if campaign.system != "gurps4e":  # the GURPS example names its readers itself
+            defaults = foundry_defaults(campaign.system)["attributes"]
+            assert foundry == {k: foundry_reader(v) for k, v in sorted(defaults.items())}, campaign.id
+
+
+def test_the_macros_dex_formula_is_the_1e_table():
+    from exporter.targets.roll20.macros import Context, render
+
+    term = dex_adjustment()
+    for dex in range(3, 19):
+        text = render(term, Context({}, {"dex": {"attribute": "dexterity"}}, {}))
+        text = text.replace("@{selected|dexterity}", str(dex))
+        assert eval_group(text) == adnd1e.DEX_ADJUSTMENT[dex], dex
+
+
+def eval_group(text: str) -> int:
+    """Evaluate an inline-roll expression of numbers, + and -, and {a, b}kh1 groups"""
+    while "{" in text:
+        text = re.sub(r"\{\s*([^{}]+?)\s*\}kh1", lambda m: str(max(eval_group(p) for p in m[1].split(","))), text)
+    return int(eval(text, {"__builtins__": {}}))  # digits, + - and parentheses only, built above
+
+
+def test_init_writes_the_readers_as_toml_tables(tmp_path):
+    from exporter.init import init_campaign
+
+    path = init_campaign("gurps4e", Path(tmp_path))
+    text = path.read_text(encoding="utf-8")
+    assert 'combat_reflexes = { advantage = "Combat Reflexes" }' in text
+    assert load_campaign(path).foundry_attributes["tactics"] == {"skill": "Tactics"}
+
+
+def test_hostile_reader_names_stay_data(tmp_path):
+    from tests.conftest import run_node
+
+    name = "Combat \\\"Reflexes\\\" </script> ${x} '); alert(1); // \\\\ |@{x}%{y}"
+    campaign = tmp_path / "campaign.toml"
+    campaign.write_text(f'''id = "hostile-readers"
+title = "H"
+version = "1.0.0"
+system = "gurps4e"
+[foundry.attributes]
+combat_reflexes = {{ advantage = "{name}" }}
+tactics = {{ skill = "{name}" }}
+[roll20.attributes]
+combat_reflexes = {{ section = "repeating_traits", name = "{name}" }}
+''', encoding="utf-8")
+    loaded = load_campaign(campaign)
+    wanted = loaded.foundry.attributes["combat_reflexes"].advantage
+    build_campaigns([campaign], tmp_path / "dist", make_zip=False)
+    folder = tmp_path / "dist" / "hostile-readers"
+    script = next((folder / "roll20").glob("*.js"))
+    done = run_node("tests/roll20/parse_es2020.mjs", str(script))
+    assert json.loads(done.stdout)["ok"], done.stdout
+    roll20 = json.loads(re.search(r"const ATTRIBUTES = (.*);", script.read_text(encoding="utf-8"))[1])
+    assert roll20["combat_reflexes"]["name"] == wanted
+    constants = (folder / "foundry" / "scripts" / "constants.js").read_text(encoding="utf-8")
+    assert json.loads(re.search(r"export const ATTRIBUTES = (.*);", constants)[1])["tactics"]["skill"] == wanted
+    assert "</script>" not in (folder / "roll20" / "README.md").read_text(encoding="utf-8")
