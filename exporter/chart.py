@@ -94,6 +94,7 @@ def odds_chart(odds: Odds, labels: dict[str, str], sides: dict[str, list[str]], 
     compact = len(odds.members) >= COMPACT_AT
     if compact:
         legend(chart, unit)
+    rows: dict[int, list[tuple[str, Fraction]]] = {}  # members who share a MemberOdds share its rows
     for key in SIDE_KEYS:
         chart.heading(f"{labels[key]} (side {key})", 2)
         for name in sides[key]:
@@ -102,7 +103,9 @@ def odds_chart(odds: Odds, labels: dict[str, str], sides: dict[str, list[str]], 
                 chart.stacked(name, stacked_parts(member, unit), expected_text(member, short=True))
             else:
                 chart.heading(f"{name}: {expected_text(member)}", 3)
-                for label, p in distribution_rows(member):
+                if id(member) not in rows:
+                    rows[id(member)] = distribution_rows(member)
+                for label, p in rows[id(member)]:
                     chart.bar(label, p, COLOURS["never" if label == "never" else "lost"], indent=36)
     height = chart.y + 10
     return {"title": title, "width": WIDTH, "height": number(height), "texts": chart.texts, "rects": chart.rects}

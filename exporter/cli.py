@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import secrets
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -226,6 +225,8 @@ def explain_command(name: str, system: str | None) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print the outcome as JSON.")
 def simulate(scenario: Path, seed: int | None, as_json: bool) -> None:
     """Play a surprise scenario with real dice and narrate it"""
+    import secrets
+
     from exporter.report import simulation_json, simulation_text
     from exporter.scenario import load_scenario
 

@@ -16,11 +16,15 @@ SURPRISE_KEYS = ("a", "b", "none")
 
 def odds_data(odds: Odds) -> dict[str, Any]:
     """Return the odds in the JSON shape of DESIGN.md (floats out)"""
+    shared: dict[int, dict[str, Any]] = {}  # members who share a MemberOdds share its JSON data
+    for m in odds.members.values():
+        if id(m) not in shared:
+            shared[id(m)] = member_data(m)
     data: dict[str, Any] = {
         "system": odds.system,
         "procedure": odds.procedure,
         "surprise": {k: float(odds.surprise[k]) for k in SURPRISE_KEYS},
-        "members": {name: member_data(m) for name, m in odds.members.items()},
+        "members": {name: shared[id(m)] for name, m in odds.members.items()},
     }
     if odds.free_segments is not None:
         data["free_segments"] = {str(k): float(p) for k, p in sorted(odds.free_segments.items())}
@@ -39,7 +43,24 @@ def member_data(member: MemberOdds) -> dict[str, Any]:
 
 def odds_json(scenario: Any) -> str:
     """Compute a scenario's odds and render them as JSON"""
-    return json.dumps(odds_data(system_module(scenario.system).odds(scenario)), indent=2, ensure_ascii=False)
+    return dumps_odds(odds_data(system_module(scenario.system).odds(scenario)))
+
+
+def dumps_odds(data: dict[str, Any]) -> str:
+    """Write odds data as json.dumps(data, indent=2) does, each member block shared by several names once"""
+    blocks: dict[int, str] = {}
+    for member in data["members"].values():
+        if id(member) not in blocks:
+            blocks[id(member)] = indented(member, 4)
+    members = [f"    {json.dumps(name, ensure_ascii=False)}: {blocks[id(m)]}" for name, m in data["members"].items()]
+    parts = ['  "members": {\n' + ",\n".join(members) + "\n  }" if key == "members"
+             else f"  {json.dumps(key)}: {indented(value, 2)}" for key, value in data.items()]
+    return "{\n" + ",\n".join(parts) + "\n}"
+
+
+def indented(value: Any, depth: int) -> str:
+    """Write a JSON value with indent 2 as it appears nested depth spaces deep (JSON text has no raw newline)"""
+    return json.dumps(value, indent=2, ensure_ascii=False).replace("\n", "\n" + " " * depth)
 
 
 def percent(p: Fraction) -> str:
@@ -89,10 +110,13 @@ def odds_table(scenario: Any) -> str:
         lines += chart_rows([(f"{k:>3}", p) for k, p in sorted(odds.free_segments.items())])
     unit = next(iter(odds.members.values())).unit
     lines += ["", f"{unit.capitalize()}s lost to surprise"]
+    charts: dict[int, list[str]] = {}  # members who share a MemberOdds share its chart
     for name, member in odds.members.items():
         expected = "never recovers" if member.expected_lost is None else f"expected {float(member.expected_lost):.3f}"
         lines.append(f"  {name}: {expected}")
-        lines += ["  " + row for row in chart_rows(distribution_rows(member))]
+        if id(member) not in charts:
+            charts[id(member)] = ["  " + row for row in chart_rows(distribution_rows(member))]
+        lines += charts[id(member)]
     return "\n".join(lines)
 
 

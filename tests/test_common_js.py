@@ -18,7 +18,8 @@ EXAMPLES = [load_campaign(path) for path in CAMPAIGNS]
 # What differs between the two forms: ES imports and the export list, or the closing return of a function body.
 IMPORT = re.compile(r"^import \* as \w+ from \"\./\w+\.js\";\n", re.M)
 CLOSING = re.compile(r"^(export|return) \{\n(  \w+,\n)+\};\n\Z", re.M)
-COMMON = {"rules": "Rules", "table": "Table", "inputs": "Inputs", "runtime": "Runtime"}
+COMMON = {"rules": "Rules", "odds": "Odds", "table": "Table", "inputs": "Inputs", "export": "Export",
+          "runtime": "Runtime"}
 
 
 @pytest.fixture(scope="module")

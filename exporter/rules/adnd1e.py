@@ -398,10 +398,13 @@ def odds(scenario: Scenario) -> Odds:
     for value, p in net.items():
         surprise[surprise_side(value)] += p
     members: dict[str, MemberOdds] = {}
+    shared: dict[tuple[SideKey, int], MemberOdds] = {}  # members of one side with one adjustment
     for key, _, member in indexed_members(scenario.sides):
-        adjustment = member_adjustment(member, scenario.options)
-        lost: Distribution = {}
-        for seg, p in dist[key].items():
-            lost = add_mass(lost, member_segments(seg, adjustment), p)
-        members[member.name] = MemberOdds(unit=UNIT, lost=lost, never=Fraction(0), expected_lost=expectation(lost))
+        profile = (key, member_adjustment(member, scenario.options))
+        if profile not in shared:
+            lost: Distribution = {}
+            for seg, p in dist[key].items():
+                lost = add_mass(lost, member_segments(seg, profile[1]), p)
+            shared[profile] = MemberOdds(unit=UNIT, lost=lost, never=Fraction(0), expected_lost=expectation(lost))
+        members[member.name] = shared[profile]
     return Odds(SYSTEM, scenario.procedure, surprise, members, free_segments=net)

@@ -558,8 +558,11 @@ def odds(scenario: Scenario) -> Odds:
     """Return the exact distribution of who gets the Surprise Round and what each member loses"""
     surprise = world_map_chances(scenario) if scenario.procedure == "world-map" else sneak_attack_chances(scenario)
     members = {}
+    shared: dict[Fraction, MemberOdds] = {}  # members who lose a round with the same chance
     for key, member in members_with_sides(scenario):
         lose_round = Fraction(0) if acts_when_surprised(member, scenario.options) else surprise[other(key)]
-        lost = add_mass(add_mass({}, 0, 1 - lose_round), 1, lose_round)
-        members[member.name] = MemberOdds(UNIT, lost, never=Fraction(0), expected_lost=lose_round)
+        if lose_round not in shared:
+            lost = add_mass(add_mass({}, 0, 1 - lose_round), 1, lose_round)
+            shared[lose_round] = MemberOdds(UNIT, lost, never=Fraction(0), expected_lost=lose_round)
+        members[member.name] = shared[lose_round]
     return Odds(SYSTEM, scenario.procedure, surprise, members)

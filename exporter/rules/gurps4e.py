@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache
@@ -549,14 +550,16 @@ def roll_outcomes(name: str, skill: int) -> list[tuple[SuccessRoll, Fraction]]:
 
 
 def sneak_win_chance(scenario: Scenario) -> Fraction:
-    """Return the chance that the worst sneak beats every watcher"""
+    """Return the chance that the worst sneak beats every watcher; watchers with the same Per share the work"""
     sneak = worst_sneak(scenario.side(scenario.surprising))
+    watchers = Counter(w.per or 0 for w in scenario.side(scenario.watching).members)
     chance = Fraction(0)
     for sneak_roll, p_sneak in roll_outcomes(sneak.name, sneak.stealth or 0):
         beats_all = p_sneak
-        for watcher in scenario.side(scenario.watching).members:
-            beats_all *= sum((p for w, p in roll_outcomes(watcher.name, watcher.per or 0)
-                              if watcher_result(sneak_roll, w) == "sneak"), Fraction(0))
+        for per, count in watchers.items():
+            beaten = sum((p for w, p in roll_outcomes("-", per) if watcher_result(sneak_roll, w) == "sneak"),
+                         Fraction(0))
+            beats_all *= beaten**count
         chance += beats_all
     return chance
 
@@ -590,39 +593,71 @@ def seconds_lost_for(iq: int, combat_reflexes: bool, kind: str) -> MemberOdds:
         still_stunned *= 1 - chance
 
 
-def add_geometric_tail(lost: dict[int, Fraction], mass: Fraction, chance: Fraction, first: int,
-                       cut: Fraction = TAIL_CUT) -> None:
-    """Spread mass over turns first, first+1, ... with a constant success chance, until less than cut is left"""
-    turn = first
-    while mass >= cut:
-        lost[turn] = lost.get(turn, Fraction(0)) + mass * chance
-        mass *= 1 - chance
-        turn += 1
+def add_geometric_tail(lost: dict[int, Fraction], mass: Fraction, chance: Fraction, first: int) -> None:
+    """Spread mass over turns first, first+1, ... with a constant success chance, until less than TAIL_CUT is left"""
+    numerators, denominator = geometric_tail(mass, chance, TAIL_CUT)
+    for index, numerator in enumerate(numerators):
+        lost[first + index] = lost.get(first + index, Fraction(0)) + Fraction(numerator, denominator)
+
+
+def geometric_tail(mass: Fraction, chance: Fraction, cut: Fraction) -> tuple[list[int], int]:
+    """Return mass * chance * (1 - chance)**k while mass * (1 - chance)**k >= cut (k = 0, 1, ...): one denominator"""
+    # Integer numerators over mass.den * d**K: exact, without normalising thousands of ever larger fractions.
+    n, d = chance.numerator, chance.denominator
+    stay = d - n  # 1 - chance = stay / d
+    powers = [1]  # stay**k; the loop condition mass * stay**k / d**k >= cut in integers
+    left, right = mass.numerator * cut.denominator, cut.numerator * mass.denominator
+    d_power = 1
+    if left < right:
+        return [], 1
+    while stay and left * powers[-1] * stay >= right * d_power * d:
+        powers.append(powers[-1] * stay)
+        d_power *= d
+    numerators = []
+    d_rest = d_power  # d**(K - 1 - k) for term k, K the number of terms
+    for power in powers:
+        numerators.append(mass.numerator * n * power * d_rest)
+        d_rest //= d
+    return numerators, mass.denominator * d_power * d
 
 
 def total_surprise_lost(member: Member) -> MemberOdds:
     """Return the seconds lost under total surprise without CR: 1d6 freeze plus plain IQ rolls"""
     chance = success_chance(member.iq)
+    freezes = CONSTANTS["freeze_die"]
+    # Each freeze f of 1..6 starts the same geometric tail (cut at TAIL_CUT / 6) on turn f + 1: a turn's mass is a
+    # sliding window over the tail's terms.
+    terms, denominator = geometric_tail(Fraction(1, freezes), chance, TAIL_CUT / freezes)
     lost: dict[int, Fraction] = {}
-    for freeze in range(1, 7):
-        add_geometric_tail(lost, Fraction(1, 6), chance, freeze + 1, cut=TAIL_CUT / 6)
-    return MemberOdds(UNIT, dict(sorted(lost.items())), expected_lost=Fraction(7, 2) + 1 / chance)
+    window = 0
+    for index in range(len(terms) + freezes - 1):
+        window += terms[index] if index < len(terms) else 0
+        window -= terms[index - freezes] if index >= freezes else 0
+        lost[index + 2] = Fraction(window, denominator)
+    return MemberOdds(UNIT, lost, expected_lost=Fraction(7, 2) + 1 / chance)
 
 
 def odds(scenario: Scenario) -> Odds:
     """Return the exact distribution of who is surprised and what each member loses"""
     surprise, kind = surprise_chances(scenario)
     members: dict[str, MemberOdds] = {}
+    shared: dict[tuple[SideKey, int, bool], MemberOdds] = {}  # members of one side with one stun profile
     for key in SIDE_KEYS:
         surprised = surprise[other(key)]
         for member in scenario.side(key).members:
-            members[member.name] = unconditional(seconds_lost(member, kind), surprised)
+            profile = (key, member.iq, member.combat_reflexes)
+            if profile not in shared:
+                shared[profile] = unconditional(seconds_lost(member, kind), surprised)
+            members[member.name] = shared[profile]
     return Odds(SYSTEM, scenario.procedure, surprise, members)
 
 
 def unconditional(if_surprised: MemberOdds, surprised: Fraction) -> MemberOdds:
     """Weigh a member's loss by the chance his side is surprised, adding 0 for the rest"""
-    lost = {k: p * surprised for k, p in if_surprised.lost.items() if p * surprised}
+    if surprised == 1:  # total surprise by GM fiat: nothing to weigh, and thousands of exact products saved
+        lost = {k: p for k, p in if_surprised.lost.items() if p}
+    else:
+        lost = {k: p * surprised for k, p in if_surprised.lost.items() if p * surprised}
     lost = add_mass(lost, 0, 1 - surprised)
     never = if_surprised.never * surprised
     expected = None if never else (if_surprised.expected_lost or Fraction(0)) * surprised

@@ -53,7 +53,7 @@ class FieldProblem(ValueError):
 class StrictModel(BaseModel):
     """A frozen model that rejects unknown keys"""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
 
 def check_unique_names(sides: BaseModel) -> None:

@@ -1,7 +1,8 @@
 """Render the common JavaScript of one system, as ES modules for Foundry or as function bodies for Roll20
 
-The same templates (`templates/common/`) become both: the rules core, the table bookkeeping, the input checks and
-the system's table runtime. Only their import lines (ES module) or closing `return` (function body) differ.
+The same templates (`templates/common/`) become both: the rules core, its exact odds, the table bookkeeping, the input
+checks, the scenario file export and the system's table runtime. Only their import lines (ES module) or closing
+`return` (function body) differ.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from typing import Any
 
 from jinja2 import Environment
 
+from exporter.rules.model import TAIL_CUT
 from exporter.rules.systems import system_module
 
 
@@ -17,7 +19,8 @@ def rules_context(system: str, options: dict | None = None) -> dict:
     """Return what the rules template needs: the system's constants and its option values"""
     module = system_module(system)
     defaults = module.Options().model_dump(mode="json")
-    return {"system": system, "constants": module.CONSTANTS, "options": {**defaults, **(options or {})}}
+    odds = {"unit": module.UNIT, "tail_cut": [TAIL_CUT.numerator, TAIL_CUT.denominator]}
+    return {"system": system, "constants": module.CONSTANTS, "options": {**defaults, **(options or {})}, "odds": odds}
 
 
 def render_rules_js(env: Environment, system: str, *, as_module: bool, options: dict | None = None) -> str:
@@ -27,8 +30,8 @@ def render_rules_js(env: Environment, system: str, *, as_module: bool, options: 
 
 def common_templates(system: str) -> dict[str, str]:
     """Name the common files of a system, each rendered to <name>.js, in the order the Roll20 IIFE runs them"""
-    return {"rules": f"rules/{system}.js", "table": "table.js", "inputs": "inputs.js",
-            "runtime": f"runtime/{system}.js"}
+    return {"rules": f"rules/{system}.js", "odds": f"odds/{system}.js", "table": "table.js", "inputs": "inputs.js",
+            "export": "export.js", "runtime": f"runtime/{system}.js"}
 
 
 def render_common_js(env: Environment, system: str, *, as_module: bool, options: dict[str, Any],

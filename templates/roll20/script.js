@@ -14,11 +14,15 @@ const {{ script_name }} = (() => {
   const schemaVersion = 3;
   const COMMAND = "!surprise";
 
-  // The same code the Foundry module runs, each part one function body: the rules core of {{ system }}, the
+  // The same code the Foundry module runs, each part one function body: the rules core of {{ system }} and its odds, the
   // bookkeeping of the table runtime (and its contract with this script, the Table), the checks that turn a draft
-  // into a scenario, and the table runtime of {{ system }}.
+  // into a scenario, the scenario file export, and the table runtime of {{ system }}.
   const Rules = (() => {
 {{ common.rules | trim | indent(4, first=True) }}
+  })();
+
+  const Odds = (() => {
+{{ common.odds | trim | indent(4, first=True) }}
   })();
 
   const Table = (() => {
@@ -27,6 +31,10 @@ const {{ script_name }} = (() => {
 
   const Inputs = (() => {
 {{ common.inputs | trim | indent(4, first=True) }}
+  })();
+
+  const Export = (() => {
+{{ common.export | trim | indent(4, first=True) }}
   })();
 
   const Runtime = (() => {
@@ -477,8 +485,23 @@ const {{ script_name }} = (() => {
       lines.push(`<b>${HE(t("Dialog.Out"))}</b>`);
       for (const member of draft.out) lines.push(`${HE(member.name)} ${moveButtons(draft, member.id)}`);
     }
-    lines.push(button(t("Dialog.Roll"), `${COMMAND} roll`) + button(t("Dialog.Cancel"), `${COMMAND} clear --draft`));
+    lines.push(`<b>${HE(t("Odds.Title"))}</b>`, ...oddsText(draft).map(HE));
+    lines.push(button(t("Dialog.Roll"), `${COMMAND} roll`) + button(t("Dialog.Cancel"), `${COMMAND} clear --draft`)
+      + button(t("Odds.Title"), `${COMMAND} odds`) + button(t("Export.Button"), `${COMMAND} export`));
     return card(`${t("Dialog.Title")}: ${t(`Procedure.${draft.procedure}`)}`, lines);
+  }
+
+  /** The draft's exact odds as lines for the GM (who gets the jump, each member's loss), or what is wrong with it. */
+  function oddsText(draft) {
+    const { scenario, problem } = buildScenario(draft);
+    return problem ? [problem] : Odds.oddsLines(Odds.odds(scenario), t);
+  }
+
+  /** The draft as a scenario file for `ambush odds` and `ambush simulate`, escaped for chat in a monospaced block. */
+  function exportCard(draft) {
+    const { scenario, problem } = buildScenario(draft);
+    if (problem) return card(t("Export.Title"), [HE(problem)]);
+    return card(t("Export.Title"), [`<pre style="white-space:pre-wrap;font-size:90%;margin:0;">${HE(Export.scenarioToml(scenario))}</pre>`]);
   }
 
   /** Parse one value typed into a query for an input of a type. */
@@ -676,6 +699,8 @@ const {{ script_name }} = (() => {
     ...Inputs.PROCEDURES.map((p) => button(t(`Procedure.${p.id}`), `${COMMAND} resolve --procedure ${p.id}`)),
     `${button(t("Roll20.Help.Draft"), `${COMMAND} draft`)} ${HE(t("Roll20.Help.DraftText"))}`,
     `${button(t("Dialog.Roll"), `${COMMAND} roll`)} ${HE(t("Roll20.Help.RollText"))}`,
+    `${button(t("Odds.Title"), `${COMMAND} odds`)} ${HE(t("Odds.Help"))}`,
+    `${button(t("Export.Button"), `${COMMAND} export`)} ${HE(t("Export.Help"))}`,
     `${button(t("Roll20.Help.Status"), `${COMMAND} status`)} ${HE(t("Roll20.Help.StatusText"))}`,
     `${button(t("Roll20.Help.Clear"), `${COMMAND} clear`)} ${HE(t("Roll20.Help.ClearText"))}`,
     `${button(t("Roll20.Help.Config"), `${COMMAND} config`)} ${HE(t("Roll20.Help.ConfigText"))}`,
@@ -721,6 +746,10 @@ const {{ script_name }} = (() => {
       }
       case "draft":
         return toGM(store.draft ? draftCard(store.draft) : card(t("Dialog.Title"), [HE(t("Roll20.NoDraft"))]));
+      case "odds":
+        return toGM(store.draft ? card(t("Odds.Title"), oddsText(store.draft).map(HE)) : card(t("Dialog.Title"), [HE(t("Roll20.NoDraft"))]));
+      case "export":
+        return toGM(store.draft ? exportCard(store.draft) : card(t("Dialog.Title"), [HE(t("Roll20.NoDraft"))]));
       case "roll":
         if (!store.draft) return toGM(card(t("Dialog.Title"), [HE(t("Roll20.NoDraft"))]));
         return resolveDraft(store.draft);

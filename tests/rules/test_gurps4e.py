@@ -500,3 +500,46 @@ def test_surprising_is_refused_where_it_has_no_meaning(procedure, value, message
     with pytest.raises(InputFileError, match=message):
         scenario_from_dict({"system": "gurps4e", "procedure": procedure, "surprising": value,
                             "sides": {"a": {"members": [member("A")]}, "b": {"members": [member("B")]}}})
+
+
+def naive_tail(mass: Fraction, chance: Fraction, cut: Fraction) -> list[Fraction]:
+    """Spread mass one Fraction operation at a time, as the tail's definition reads"""
+    terms = []
+    while mass >= cut:
+        terms.append(mass * chance)
+        mass *= 1 - chance
+    return terms
+
+
+@pytest.mark.parametrize("iq", [3, 5, 9, 12, 16])
+def test_geometric_tail_in_integers_equals_the_fraction_loop(iq):
+    chance = g.success_chance(iq)
+    numerators, denominator = g.geometric_tail(Fraction(1, 6), chance, Fraction(1, 6 * 10**12))
+    assert [Fraction(n, denominator) for n in numerators] == naive_tail(Fraction(1, 6), chance,
+                                                                         Fraction(1, 6 * 10**12))
+
+
+def test_total_surprise_loss_sums_the_six_freezes():
+    lost = g.total_surprise_lost(g.Member(name="x", iq=7)).lost
+    chance = g.success_chance(7)
+    expected: dict[int, Fraction] = {}
+    for freeze in range(1, 7):
+        for index, term in enumerate(naive_tail(Fraction(1, 6), chance, Fraction(1, 6 * 10**12))):
+            expected[freeze + 1 + index] = expected.get(freeze + 1 + index, Fraction(0)) + term
+    assert lost == expected
+
+
+def test_members_with_one_profile_share_one_result_and_match_the_contest_by_hand():
+    sneak, watchers = member("s", iq=12, stealth=14), [member(f"w{i}", iq=3, per=10) for i in range(40)]
+    crowd = g.odds(scenario("quick-contest", a={"members": [sneak]}, b={"expecting_trouble": False,
+                                                                         "members": watchers}))
+    assert len({id(m) for m in crowd.members.values()}) == 2
+    dist = g.success_roll_distribution()
+
+    def rank(skill: int, roll: int) -> tuple[int, int]:
+        return (2 if roll <= min(skill, 16) else 1, skill - roll)
+
+    by_hand = sum(p * sum(q for w, q in dist.items() if rank(14, s) > rank(10, w)) ** 40 for s, p in dist.items())
+    assert crowd.surprise["a"] == by_hand
+    lone = g.odds(scenario("total", a={"members": [sneak]}, b={"members": [member("w0", iq=3)]}))
+    assert {k: p / by_hand for k, p in crowd.members["w39"].lost.items() if k} == lone.members["w0"].lost

@@ -12,14 +12,12 @@ from typing import Any
 from exporter.definitions import Definitions
 from exporter.dist import write_text
 from exporter.targets.escaping import js_literal
+from exporter.targets.foundry.leveldb import write_database
 from exporter.targets.foundry.look import MACRO_ICONS
 
 # The method of the module's API (templates/foundry/scripts/api.js) each macro calls, by neutral macro id.
 MACRO_CALLS = {"surprise": "openDialog", "clear": "clear", "recovery": "recoveryRoll", "side-roll": "sideRoll",
                "spot-test": "spotTest"}
-
-# Files a LevelDB writer leaves that carry wall-clock times or only guard an open database (STYLE.md 5).
-VOLATILE_FILES = ("LOG", "LOG.old", "LOCK")
 
 
 def document_id(*parts: str) -> str:
@@ -72,21 +70,12 @@ def write_sources(documents: list[dict[str, Any]], folder: Path) -> None:
 
 
 def write_leveldb(documents: list[dict[str, Any]], folder: Path) -> None:
-    """Write the LevelDB pack Foundry reads: key -> JSON document, compacted, volatile files removed"""
-    import plyvel  # a C extension: imported only when a pack is written
-
+    """Write the LevelDB pack Foundry reads: key -> JSON document, in key order"""
     if folder.exists():
         shutil.rmtree(folder)
     folder.mkdir(parents=True)
-    database = plyvel.DB(str(folder), create_if_missing=True, error_if_exists=True, compression=None)
-    try:
-        with database.write_batch() as batch:
-            for doc in sorted(documents, key=lambda d: d["_key"]):
-                value = {k: v for k, v in doc.items() if k != "_key"}
-                batch.put(doc["_key"].encode("utf-8"),
-                          json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8"))
-        database.compact_range()
-    finally:
-        database.close()
-    for name in VOLATILE_FILES:
-        (folder / name).unlink(missing_ok=True)
+    items = [(doc["_key"].encode("utf-8"),
+              json.dumps({k: v for k, v in doc.items() if k != "_key"}, ensure_ascii=False,
+                         separators=(",", ":")).encode("utf-8"))
+             for doc in sorted(documents, key=lambda d: d["_key"])]
+    write_database(folder, items)

@@ -2,6 +2,7 @@ import { SYSTEM } from "./constants.js";
 import { foundryTable } from "./adapter.js";
 import { openSurpriseDialog } from "./dialog.js";
 import { draftOf } from "./draft.js";
+import { exportScenario, oddsOf } from "./encounter.js";
 import { localize } from "./i18n.js";
 import { PROCEDURES } from "./inputs.js";
 import { getState, saveState, serialized } from "./state.js";
@@ -31,6 +32,8 @@ export function buildApi() {
     system: SYSTEM,
     procedures: PROCEDURES.map((procedure) => procedure.id),
     draft: draftOf,
+    odds: oddsOf,
+    exportScenario,
     openDialog: openSurpriseDialog,
     resolve: resolveSurprise,
     clear: clearSurprise,

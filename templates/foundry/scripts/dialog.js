@@ -1,7 +1,9 @@
 import { escapeHtml } from "./chat.js";
 import { draftOf } from "./draft.js";
-import { localize } from "./i18n.js";
-import { inputsAt, PROCEDURES } from "./inputs.js";
+import { exportScenario } from "./encounter.js";
+import { localize, t } from "./i18n.js";
+import { buildScenario, inputsAt, PROCEDURES } from "./inputs.js";
+import { odds, oddsLines } from "./odds.js";
 import { resolveSurprise } from "./surprise.js";
 
 const { DialogV2 } = foundry.applications.api;
@@ -106,6 +108,47 @@ function readForm(form, draft) {
   return result;
 }
 
+const ODDS_BOX = "ambush-odds";
+const EXPORT_BUTTON = "ambush-export";
+
+/** Render the odds box (filled in as the GM edits) and the export button, below the form's fields. */
+const oddsHtml = () => `<fieldset><legend>${escapeHtml(localize("Odds.Title"))}</legend><div class="${ODDS_BOX}"></div></fieldset>`
+  + `<button type="button" class="${EXPORT_BUTTON}">${escapeHtml(localize("Export.Button"))}</button>`;
+
+/** Return the lines the odds box shows for a draft: who gets the jump and each member's loss, or what is wrong. */
+function oddsText(draft) {
+  const { scenario, problem } = buildScenario(draft, t);
+  return problem ? [problem] : oddsLines(odds(scenario), t);
+}
+
+/**
+ * Show the odds live in a rendered dialog: read the form back with readForm on every change and recompute. The V13
+ * render callback gets the DialogV2 (its form inside its element); V12's got the element itself.
+ */
+function watchOdds(dialog, start) {
+  const root = dialog?.element ?? dialog;
+  const form = root?.querySelector?.("form") ?? dialog?.form;
+  const box = root?.querySelector?.(`.${ODDS_BOX}`);
+  if (!form || !box) return;
+  const update = () => {
+    box.replaceChildren(...oddsText(readForm(form, start)).map((line) => {
+      const paragraph = box.ownerDocument.createElement("p");
+      paragraph.textContent = line;
+      return paragraph;
+    }));
+  };
+  form.addEventListener("change", update);
+  form.addEventListener("input", update);
+  root.querySelector(`.${EXPORT_BUTTON}`)?.addEventListener("click", () => {
+    try {
+      exportScenario(readForm(form, start), { download: true });
+    } catch (error) {
+      ui.notifications.warn(error.message);
+    }
+  });
+  update();
+}
+
 /** Ask which procedure to use when the system has several. */
 async function chooseProcedure() {
   if (PROCEDURES.length === 1) return PROCEDURES[0].id;
@@ -128,7 +171,8 @@ export async function openSurpriseDialog(combat = game.combat) {
   const start = draftOf(combat, procedure);
   const draft = await DialogV2.wait({
     window: { title: `${localize("Dialog.Title")}: ${localize(`Procedure.${procedure}`)}` },
-    content: formHtml(start),
+    content: formHtml(start) + oddsHtml(),
+    render: (event, dialog) => watchOdds(dialog, start),
     buttons: [
       { action: "roll", label: localize("Dialog.Roll"), default: true, callback: (event, button) => readForm(button.form, start) },
       { action: "cancel", label: localize("Dialog.Cancel") },

@@ -1,0 +1,73 @@
+{# Included by every odds module: exact rationals, so the odds decide what is zero or one as the Python core's
+   Fractions do and become floats only at the end; and the lines the GM reads. #}
+// Exact rationals as [numerator, denominator] pairs of BigInt, denominators positive, left unreduced.
+const ZERO = [0n, 1n];
+const ONE = [1n, 1n];
+const TAIL_CUT = [{{ odds.tail_cut[0] }}n, {{ odds.tail_cut[1] }}n];
+const UNIT = {{ odds.unit | js }};
+
+/** Return the rational n / d of two integers */
+const exact = (n, d = 1) => [BigInt(n), BigInt(d)];
+
+/** Multiply two rationals */
+const times = (x, y) => [x[0] * y[0], x[1] * y[1]];
+
+/** Add two rationals, keeping a shared denominator as it is */
+const plus = (x, y) => (x[1] === y[1] ? [x[0] + y[0], x[1]] : [x[0] * y[1] + y[0] * x[1], x[1] * y[1]]);
+
+/** Subtract a rational from another */
+const minus = (x, y) => plus(x, [-y[0], y[1]]);
+
+/** Raise a rational to a whole power */
+const power = (x, k) => [x[0] ** BigInt(k), x[1] ** BigInt(k)];
+
+/** Tell whether a rational is zero */
+const isZero = (x) => x[0] === 0n;
+
+/** Tell whether x >= y */
+const atLeast = (x, y) => x[0] * y[1] >= y[0] * x[1];
+
+/** Return the nearest float of a rational (to about 60 bits before the last rounding; the odds need 1e-9) */
+function toFloat([n, d]) {
+  if (n === 0n) return 0;
+  const sign = n < 0n ? -1 : 1;
+  const magnitude = n < 0n ? -n : n;
+  const shift = 64 - (magnitude.toString(16).length - d.toString(16).length) * 4;
+  const quotient = Number(shift >= 0 ? (magnitude << BigInt(shift)) / d : magnitude / (d << BigInt(-shift)));
+  const half = Math.trunc(shift / 2); // two steps: 2 ** -shift alone can leave the float range
+  return sign * quotient * 2 ** -half * 2 ** -(shift - half);
+}
+
+/** Return the odds JSON of one member from his exact loss distribution (entries [key, float], keys ascending) */
+function memberJson(lost, never, expected) {
+  return {
+    unit: UNIT,
+    lost: Object.fromEntries(lost.map(([key, p]) => [String(key), p])),
+    never: toFloat(never),
+    expected_lost: expected === null ? null : toFloat(expected),
+  };
+}
+
+/** Return the name the odds show for a member: his label (a drafted member's name) or his name */
+const shownName = (member) => member.label ?? member.name;
+
+/** Return a scenario's rules options: its own options over the defaults */
+const optionsOf = (scenario) => ({ ...Rules.DEFAULT_OPTIONS, ...(scenario.options ?? {}) });
+
+/** Write a probability as a percentage */
+const percent = (p) => `${(p * 100).toFixed(1)}%`;
+
+/**
+ * Describe odds for the GM in translated lines: who gets the jump, then each member's expected loss (or his chance
+ * of never recovering). `t(key, data)` translates.
+ */
+function oddsLines(result, t) {
+  const { a, b, none } = result.surprise;
+  const lines = [t("Odds.Jump", { a: percent(a), b: percent(b), none: percent(none) })];
+  for (const [name, member] of Object.entries(result.members)) {
+    lines.push(member.expected_lost === null
+      ? t("Odds.Never", { name, chance: percent(member.never) })
+      : t(`Odds.Expected.${member.unit}`, { name, value: member.expected_lost.toFixed(2) }));
+  }
+  return lines;
+}

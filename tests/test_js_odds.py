@@ -1,0 +1,128 @@
+"""The JS odds modules against the Python odds, within 1e-9: examples, vector scenarios and generated ones"""
+
+from __future__ import annotations
+
+import json
+import math
+import subprocess
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from exporter.report import odds_data
+from exporter.rules.systems import SYSTEM_IDS, system_module
+from exporter.scenario import scenario_from_dict
+from exporter.targets.environment import make_environment
+from exporter.targets.rules_js import render_rules_js, rules_context
+from tests.conftest import ROOT, SCENARIOS, VECTORS
+from tests.test_differential import SCENARIOS as STRATEGIES
+from tests.test_differential import collect, option_sets
+from tests.test_js_rules import NODE_TIMEOUT, node
+
+RUNNER = ROOT / "tests" / "js" / "run_odds.mjs"
+GENERATED_PER_PROCEDURE = 40
+TOLERANCE = 1e-9
+
+
+def render_odds(folder: Path, system: str) -> Path:
+    """Write a system's rules core and odds module side by side, as the Foundry module has them"""
+    env = make_environment("foundry")
+    (folder / "rules.js").write_text(render_rules_js(env, system, as_module=True), encoding="utf-8")
+    odds = env.get_template(f"odds/{system}.js").render(**rules_context(system), as_module=True)
+    (folder / "odds.mjs").write_text(odds, encoding="utf-8")
+    (folder / "package.json").write_text('{"type": "module"}', encoding="utf-8")
+    return folder / "odds.mjs"
+
+
+def run_odds(module: Path, cases: list[dict]) -> tuple[dict[str, dict], float]:
+    """Compute every case's odds in one Node process; return them by name and the milliseconds spent"""
+    path = module.with_name("cases.json")
+    path.write_text(json.dumps(cases, ensure_ascii=False), encoding="utf-8")
+    done = subprocess.run([node(), str(RUNNER), str(module), str(path)], capture_output=True, text=True,
+                          encoding="utf-8", timeout=NODE_TIMEOUT, check=False)
+    assert done.returncode == 0, done.stderr
+    lines = [json.loads(line) for line in done.stdout.splitlines() if line.strip()]
+    return {line["name"]: line for line in lines[:-1]}, lines[-1]["ms"]
+
+
+def generated(system: str) -> list[dict]:
+    """Draw scenarios of every procedure, under the default options and one drawn set"""
+    drawn = collect(option_sets(system).filter(bool), 1, 500 + SYSTEM_IDS.index(system))[0]
+    found = []
+    for salt, procedure in enumerate(system_module(system).PROCEDURES):
+        for options in ({}, drawn):
+            for scenario in collect(STRATEGIES[system](procedure, options), GENERATED_PER_PROCEDURE,
+                                    600 + 10 * SYSTEM_IDS.index(system) + salt + (5 if options else 0)):
+                found.append({**scenario, "options": options} if options else scenario)
+    return found
+
+
+def crowd(size: int) -> dict:
+    """A sneak against a crowd of unwary IQ 3 watchers: long exact tails"""
+    watchers = [{"name": f"w{index}", "iq": 3, "per": 10} for index in range(size)]
+    return {"system": "gurps4e", "procedure": "quick-contest",
+            "sides": {"a": {"members": [{"name": "sneak", "iq": 12, "stealth": 14}]},
+                      "b": {"expecting_trouble": False, "members": watchers}}}
+
+
+def all_cases() -> dict[str, list[dict]]:
+    """Every scenario to compare, by system"""
+    cases: dict[str, list[dict]] = {system: [] for system in SYSTEM_IDS}
+    for path in SCENARIOS:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        cases[data["system"]].append({"name": f"example {path.stem}", "scenario": data})
+    for path in VECTORS:
+        data = json.loads(path.read_text(encoding="utf-8"))["scenario"]
+        cases[data["system"]].append({"name": f"vector {path.stem}", "scenario": data})
+    for system in SYSTEM_IDS:
+        cases[system] += [{"name": f"generated {system} {i}", "scenario": s} for i, s in enumerate(generated(system))]
+    cases["gurps4e"].append({"name": "crowd of 200", "scenario": crowd(200)})
+    return cases
+
+
+def close(python: Any, js: Any, where: str) -> list[str]:
+    """List where two odds JSON values differ by more than the tolerance (floats) or at all (the rest)"""
+    if isinstance(python, dict) and isinstance(js, dict):
+        problems = [f"{where}: keys {sorted(python)} != {sorted(js)}"] if set(python) != set(js) else []
+        return problems + [p for key in python if key in js for p in close(python[key], js[key], f"{where}.{key}")]
+    if isinstance(python, float) and isinstance(js, int | float) and not isinstance(js, bool):
+        return [] if math.isclose(python, js, rel_tol=0, abs_tol=TOLERANCE) else [f"{where}: {python} != {js}"]
+    return [] if python == js else [f"{where}: {python!r} != {js!r}"]
+
+
+@pytest.fixture(scope="module")
+def compared(tmp_path_factory) -> dict[str, tuple[dict, dict]]:
+    """Every case's Python and JS odds, by name; one Node process per system"""
+    out: dict[str, tuple[dict, dict]] = {}
+    for system, cases in all_cases().items():
+        module = render_odds(tmp_path_factory.mktemp(system), system)
+        results, _ = run_odds(module, cases)
+        for case in cases:
+            python = odds_data(system_module(system).odds(scenario_from_dict(case["scenario"], case["name"])))
+            out[case["name"]] = (json.loads(json.dumps(python)), results[case["name"]])
+    return out
+
+
+def test_the_comparison_covers_examples_vectors_and_a_few_hundred_generated(compared):
+    assert sum(name.startswith("generated") for name in compared) >= 300
+    assert sum(name.startswith("example") for name in compared) == len(SCENARIOS)
+    assert sum(name.startswith("vector") for name in compared) == len(VECTORS)
+
+
+def test_js_odds_equal_the_python_odds(compared):
+    problems = []
+    for name, (python, js) in compared.items():
+        if "error" in js:
+            problems.append(f"{name}: {js['error']}")
+            continue
+        problems += [f"{name}: {p}" for p in close(python, js["odds"], "odds")]
+    assert not problems, f"{len(problems)} differences, first ones:\n" + "\n".join(problems[:20])
+
+
+def test_a_tolerance_this_close_notices_a_changed_chance():
+    python = {"surprise": {"a": 0.5}, "members": {"x": {"lost": {"1": 0.25}}}}
+    assert close(python, {"surprise": {"a": 0.5 + 1e-8}, "members": {"x": {"lost": {"1": 0.25}}}}, "odds")
+    assert close(python, {"surprise": {"a": 0.5}, "members": {"x": {"lost": {"1": 0.25, "2": 0.0}}}}, "odds")
+    assert not close(python, {"surprise": {"a": 0.5 + 1e-12}, "members": {"x": {"lost": {"1": 0.25}}}}, "odds")
