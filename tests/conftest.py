@@ -36,6 +36,16 @@ def file_snapshot(snapshot: SnapshotAssertion) -> SnapshotAssertion:
     return snapshot.with_defaults(extension_class=TextSnapshot)
 
 
+@pytest.fixture(scope="session")
+def examples(tmp_path_factory) -> Path:
+    """Build the example campaigns for both targets once (no zips): <id>/foundry and <id>/roll20, read only"""
+    from exporter.build import build_campaigns
+
+    out = tmp_path_factory.mktemp("examples")
+    build_campaigns([], out, make_zip=False)
+    return out
+
+
 def is_binary_output(path: Path) -> bool:
     """Tell LevelDB files and archives apart from text output"""
     return (path.suffix in BINARY_SUFFIXES or path.name in LEVELDB_FILES

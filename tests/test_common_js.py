@@ -4,11 +4,9 @@ from __future__ import annotations
 
 import re
 import textwrap
-from pathlib import Path
 
 import pytest
 
-from exporter.build import build_campaigns
 from exporter.campaign import load_campaign
 from exporter.targets.roll20 import script_name
 from exporter.targets.rules_js import common_templates
@@ -20,13 +18,6 @@ IMPORT = re.compile(r"^import \* as \w+ from \"\./\w+\.js\";\n", re.M)
 CLOSING = re.compile(r"^(export|return) \{\n(  \w+,\n)+\};\n\Z", re.M)
 COMMON = {"rules": "Rules", "odds": "Odds", "table": "Table", "inputs": "Inputs", "export": "Export",
           "runtime": "Runtime"}
-
-
-@pytest.fixture(scope="module")
-def dist(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("dist")
-    build_campaigns([], out, make_zip=False)
-    return out
 
 
 def shared_body(text: str) -> tuple[str, str]:
@@ -50,9 +41,9 @@ def test_every_system_renders_the_same_common_files():
 
 @pytest.mark.parametrize("campaign", EXAMPLES, ids=lambda c: c.id)
 @pytest.mark.parametrize("part", sorted(COMMON))
-def test_foundry_and_roll20_share_the_common_code_word_for_word(dist, campaign, part):
-    module = (dist / campaign.id / "foundry" / "scripts" / f"{part}.js").read_text(encoding="utf-8")
-    script = (dist / campaign.id / "roll20" / f"{script_name(campaign.id)}.js").read_text(encoding="utf-8")
+def test_foundry_and_roll20_share_the_common_code_word_for_word(examples, campaign, part):
+    module = (examples / campaign.id / "foundry" / "scripts" / f"{part}.js").read_text(encoding="utf-8")
+    script = (examples / campaign.id / "roll20" / f"{script_name(campaign.id)}.js").read_text(encoding="utf-8")
     module_body, module_exports = shared_body(module)
     script_body, script_exports = shared_body(roll20_part(script, COMMON[part]))
     assert script_body == module_body
@@ -61,9 +52,9 @@ def test_foundry_and_roll20_share_the_common_code_word_for_word(dist, campaign, 
 
 
 @pytest.mark.parametrize("campaign", EXAMPLES, ids=lambda c: c.id)
-def test_no_vtt_word_reaches_the_common_code(dist, campaign):
+def test_no_vtt_word_reaches_the_common_code(examples, campaign):
     for part in COMMON:
-        module = (dist / campaign.id / "foundry" / "scripts" / f"{part}.js").read_text(encoding="utf-8")
+        module = (examples / campaign.id / "foundry" / "scripts" / f"{part}.js").read_text(encoding="utf-8")
         code = shared_body(module)[0]
         words = re.findall(r"\b(game|canvas|ui|Hooks|ChatMessage|CONFIG|sendChat|getObj|findObjs|Campaign|state)\.",
                            code)

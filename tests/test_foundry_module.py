@@ -4,23 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from exporter.build import build_campaigns
 from tests.conformance import FOUNDRY_GENERATIONS
 from tests.conftest import ROOT, assert_node_case, assert_node_file, node_cases, run_node_tests
 
 FILE = ROOT / "tests" / "foundry" / "module.test.mjs"
 
 
-@pytest.fixture(scope="module")
-def modules(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("foundry-modules")
-    build_campaigns([], folder, target="foundry", make_zip=False)
-    return folder
-
-
 @pytest.fixture(scope="module", params=FOUNDRY_GENERATIONS, ids=lambda g: f"v{g}")
-def run(request, modules):
-    return run_node_tests(FILE, {"MODULES_DIR": str(modules), "FOUNDRY_GENERATION": str(request.param)})
+def run(request, examples):
+    return run_node_tests(FILE, {"MODULES_DIR": str(examples), "FOUNDRY_GENERATION": str(request.param)})
 
 
 @pytest.mark.parametrize("case", node_cases(FILE))

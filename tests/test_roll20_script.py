@@ -18,15 +18,14 @@ side_rule = "turn-order-split"
 
 
 @pytest.fixture(scope="module")
-def run(tmp_path_factory):
-    scripts = tmp_path_factory.mktemp("roll20-scripts")
-    build_campaigns([], scripts, target="roll20", make_zip=False)
-    split = scripts / "split.toml"
+def run(tmp_path_factory, examples):
+    folder = tmp_path_factory.mktemp("split-sides")
+    split = folder / "split.toml"
     split.write_text(SPLIT, encoding="utf-8")
-    build_campaigns([split], scripts / "split", target="roll20", make_zip=False)
-    split_script = scripts / "split" / "split-sides" / "roll20" / "SplitSides.js"
+    build_campaigns([split], folder, target="roll20", make_zip=False)
+    split_script = folder / "split-sides" / "roll20" / "SplitSides.js"
     assert split_script.is_file()
-    return run_node_tests(FILE, {"SCRIPTS_DIR": str(scripts), "SPLIT_SCRIPT": str(split_script)})
+    return run_node_tests(FILE, {"SCRIPTS_DIR": str(examples), "SPLIT_SCRIPT": str(split_script)})
 
 
 @pytest.mark.parametrize("case", node_cases(FILE))

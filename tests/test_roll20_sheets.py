@@ -6,7 +6,6 @@ import json
 
 import pytest
 
-from exporter.build import build_campaigns
 from exporter.sheets import roll20_reader, roll20_sheet
 from tests.conftest import ROOT, assert_node_case, assert_node_file, node_cases, run_node_tests
 
@@ -14,12 +13,10 @@ FILE = ROOT / "tests" / "roll20" / "sheets.test.mjs"
 
 
 @pytest.fixture(scope="module")
-def run(tmp_path_factory):
-    scripts = tmp_path_factory.mktemp("roll20-scripts")
-    build_campaigns([], scripts, target="roll20", make_zip=False)
+def run(examples):
     sheets = {system: {key: roll20_reader(reader) for key, reader in roll20_sheet(system).items()}
               for system in ("gurps4e", "adnd1e")}
-    return run_node_tests(FILE, {"SCRIPTS_DIR": str(scripts), "SHEETS": json.dumps(sheets)})
+    return run_node_tests(FILE, {"SCRIPTS_DIR": str(examples), "SHEETS": json.dumps(sheets)})
 
 
 @pytest.mark.parametrize("case", node_cases(FILE))

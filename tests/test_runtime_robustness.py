@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import pytest
 
-from exporter.build import build_campaigns
 from tests.conformance import FOUNDRY_GENERATIONS
 from tests.conftest import ROOT, assert_node_case, assert_node_file, node_cases, run_node_tests
 
@@ -13,23 +12,14 @@ FOUNDRY = ROOT / "tests" / "foundry" / "robustness.test.mjs"
 ROLL20 = ROOT / "tests" / "roll20" / "robustness.test.mjs"
 
 
-@pytest.fixture(scope="module")
-def foundry_modules(tmp_path_factory):
-    modules = tmp_path_factory.mktemp("foundry-modules")
-    build_campaigns([], modules, target="foundry", make_zip=False)
-    return modules
-
-
 @pytest.fixture(scope="module", params=FOUNDRY_GENERATIONS, ids=lambda g: f"v{g}")
-def foundry_run(request, foundry_modules):
-    return run_node_tests(FOUNDRY, {"MODULES_DIR": str(foundry_modules), "FOUNDRY_GENERATION": str(request.param)})
+def foundry_run(request, examples):
+    return run_node_tests(FOUNDRY, {"MODULES_DIR": str(examples), "FOUNDRY_GENERATION": str(request.param)})
 
 
 @pytest.fixture(scope="module")
-def roll20_run(tmp_path_factory):
-    scripts = tmp_path_factory.mktemp("roll20-scripts")
-    build_campaigns([], scripts, target="roll20", make_zip=False)
-    return run_node_tests(ROLL20, {"SCRIPTS_DIR": str(scripts)})
+def roll20_run(examples):
+    return run_node_tests(ROLL20, {"SCRIPTS_DIR": str(examples)})
 
 
 @pytest.mark.parametrize("case", node_cases(FOUNDRY))

@@ -11,7 +11,6 @@ import tomllib
 import pytest
 from click.testing import CliRunner
 
-from exporter.build import build_campaigns
 from exporter.cli import main
 from tests.conftest import ROOT
 from tests.test_js_odds import close
@@ -24,12 +23,10 @@ PRE = re.compile(r"<pre[^>]*>(.*?)</pre>", re.S)
 
 
 @pytest.fixture(scope="module")
-def tables(tmp_path_factory) -> dict:
+def tables(examples) -> dict:
     """Draft the encounter at both emulated tables of every example, in one Node process"""
-    out = tmp_path_factory.mktemp("encounters")
-    build_campaigns([], out, make_zip=False)
     done = subprocess.run([node(), str(SCRIPT)], capture_output=True, text=True, encoding="utf-8",
-                          timeout=NODE_TIMEOUT, check=False, env={"MODULES_DIR": str(out), "PATH": ""})
+                          timeout=NODE_TIMEOUT, check=False, env={"MODULES_DIR": str(examples), "PATH": ""})
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout.split(MARKER, 1)[1])
 
