@@ -103,6 +103,14 @@ async function totalSurprise(env, combat, freeze = 1) {
   return outcome;
 }
 
+/** Resolve an AD&D surprise from the defaults: side a rolls 5, side b 2 and is surprised for 2 segments. */
+async function adndSurprise(env, combat) {
+  env.scriptDice(5, 2);
+  const api = game.modules.get(ADND).api;
+  await api.resolve(api.draft(combat, "roll"), combat);
+  await env.settle();
+}
+
 /** Advance one turn and let the automation run. */
 async function next(env, combat) {
   await combat.nextTurn();
@@ -204,11 +212,8 @@ test("the combat deleted mid-surprise: every status the module applied is remove
   // AD&D: surprised, with a duration tied to the deleted combat
   env = await boot(ADND);
   try {
-    const { combat, friendly: ann, hostile: gob } = await duel(env, "Ann", "Gob");
-    const api = game.modules.get(ADND).api;
-    env.scriptDice(5, 2);
-    await api.resolve(api.draft(combat, "roll"), combat);
-    await env.settle();
+    const { combat, hostile: gob } = await duel(env, "Ann", "Gob");
+    await adndSurprise(env, combat);
     await combat.startCombat();
     await env.settle();
     assert.ok(gob.statuses.has("surprised"));
@@ -348,9 +353,7 @@ test("a game system that already defines surprised: the module reuses it and add
     assert.equal(surprised[0].name, systemSurprised.name, "the system's own entry, not the module's");
     const { combat, friendly: ann, hostile: gob } = await duel(env, "Ann", "Gob");
     const api = game.modules.get(ADND).api;
-    env.scriptDice(5, 2);
-    await api.resolve(api.draft(combat, "roll"), combat);
-    await env.settle();
+    await adndSurprise(env, combat);
     const effect = gob.effects.find((e) => e.statuses.has("surprised"));
     assert.equal(effect?.img, systemSurprised.img);
     assert.equal(await api.clear(combat), true);
@@ -379,9 +382,7 @@ test("a game system that installs its status list as a plain object keyed by id:
       assert.equal(CONFIG.statusEffects.surprised.name, existing?.name ?? "Surprised");
       const { combat, hostile: gob } = await duel(env, "Ann", "Gob");
       const api = game.modules.get(ADND).api;
-      env.scriptDice(5, 2);
-      await api.resolve(api.draft(combat, "roll"), combat);
-      await env.settle();
+      await adndSurprise(env, combat);
       assert.ok(gob.statuses.has("surprised"));
       assert.equal(await api.clear(combat), true);
       await env.settle();
