@@ -14,6 +14,7 @@ from exporter.definitions.catalogue import Catalogue, load_catalogue
 from exporter.definitions.identity import Author, ModuleInfo, TargetSettings
 from exporter.definitions.rolls import RollProcedure, roll_procedures
 from exporter.definitions.tables import SETTINGS, MacroDef, SettingDef, StatusDef, macro_defs, status_defs
+from exporter.rules.model import input_entries
 from exporter.rules.systems import system_module
 
 if TYPE_CHECKING:
@@ -97,10 +98,10 @@ def procedure_defs(system: str, options: dict[str, Any]) -> tuple[ProcedureDef, 
     alternatives = getattr(rules, "ALTERNATIVE_INPUTS", {})
     out = []
     for procedure in rules.PROCEDURES:
-        levels = rules.INPUTS[procedure]
-        inputs = tuple(input_def(models[level], key, level, widened(required, key, options), alternatives.get(key))
-                       for level, entries in levels.items() for key, required, *option in entries
-                       if all(options.get(name) for name in option))  # RULES.md C5a/C5b read their inputs only when on
+        inputs = tuple(input_def(models[e.level], e.key, e.level, widened(e.required, e.key, options),
+                                 alternatives.get(e.key))
+                       for e in input_entries(rules.INPUTS[procedure])
+                       if e.option is None or options.get(e.option))  # RULES.md C5a/C5b: read only when on
         out.append(ProcedureDef(procedure, inputs))
     return tuple(out)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from exporter.rules.model import input_entries
 from exporter.rules.systems import system_module
 
 
@@ -63,5 +64,5 @@ def macro_defs(gm_rolls: tuple[str, ...]) -> tuple[MacroDef, ...]:
 
 def option_gated_inputs(system: str) -> dict[str, str]:
     """Return the member inputs of a system that only a rules option reads, with that option"""
-    return {entry[0]: entry[2] for levels in system_module(system).INPUTS.values()
-            for entry in levels.get("member", ()) if len(entry) > 2}
+    return {e.key: e.option for levels in system_module(system).INPUTS.values() for e in input_entries(levels)
+            if e.level == "member" and e.option is not None}

@@ -32,6 +32,22 @@ Name = Annotated[str, StringConstraints(min_length=1, max_length=200), AfterVali
 # only a house rule reads, that rules option); see INPUTS of each rules module.
 Inputs = dict[str, dict[str, tuple[tuple[str, ...], ...]]]
 
+
+@dataclass(frozen=True)
+class InputEntry:
+    """One entry of a procedure's INPUTS: where the field lives, who must give it, the option that reads it"""
+
+    level: str
+    key: str
+    required: str
+    option: str | None
+
+
+def input_entries(levels: dict[str, tuple[tuple[str, ...], ...]]) -> list[InputEntry]:
+    """Read the entries of one procedure's INPUTS, in their order"""
+    return [InputEntry(level, key, required, option[0] if option else None)
+            for level, entries in levels.items() for key, required, *option in entries]
+
 # Odds tails are cut once the mass still to come is this small (DESIGN.md, odds JSON).
 TAIL_CUT = Fraction(1, 10**12)
 
