@@ -3,22 +3,28 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
-
-from pydantic import BaseModel, ValidationError
+from typing import TYPE_CHECKING, Any
 
 from exporter.errors import InputFileError
+from exporter.rules.records import read_scenario
 from exporter.rules.systems import SYSTEM_IDS, system_module
 from exporter.validation import describe_first_error, read_toml
 
+if TYPE_CHECKING:
+    from pydantic import BaseModel
 
-def load_scenario(path: Path) -> BaseModel:
-    """Read and validate a scenario TOML file"""
-    return scenario_from_dict(read_toml(path), path)
+
+def load_scenario(path: Path) -> Any:
+    """Read and validate a scenario TOML file: as records when valid, else through its model for the exact error"""
+    data = read_toml(path)
+    scenario = read_scenario(data)
+    return scenario if scenario is not None else scenario_from_dict(data, path)
 
 
 def scenario_from_dict(data: dict[str, Any], path: Path | str = "<scenario>") -> BaseModel:
     """Validate scenario data (as read from TOML or a vector) into its system's model"""
+    from pydantic import ValidationError  # lazy: a valid scenario file needs no pydantic (load_scenario)
+
     system = data.get("system")
     if system is None:
         raise InputFileError(path, "system", f"missing; one of {', '.join(SYSTEM_IDS)}")

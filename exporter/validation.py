@@ -6,13 +6,14 @@ import difflib
 import tomllib
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any
-
-from pydantic import BaseModel, ValidationError
+from typing import TYPE_CHECKING, Any
 
 from exporter.errors import InputFileError
 from exporter.rules.model import FieldProblem
 from exporter.rules.systems import SYSTEM_IDS
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel, ValidationError
 
 
 def read_toml(path: Path) -> dict[str, Any]:
@@ -128,6 +129,8 @@ def key_known_to(model: Any, loc: tuple[Any, ...]) -> bool:
 
 def innermost_model(annotation: Any) -> Any:
     """Find the pydantic model inside an annotation such as list[Member] or Side | None"""
+    from pydantic import BaseModel  # lazy: reading a valid scenario file needs no pydantic
+
     if isinstance(annotation, type) and issubclass(annotation, BaseModel):
         return annotation
     for arg in getattr(annotation, "__args__", ()):

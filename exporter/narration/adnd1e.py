@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from exporter.narration import side_label
 from exporter.rules import adnd1e
-from exporter.rules.adnd1e import Member, MemberResult, Outcome, Scenario, Segment, SideResult
+from exporter.rules.adnd1e import MemberResult, Outcome, Segment, SideResult
 from exporter.rules.model import SIDE_KEYS, SideKey, other
+
+if TYPE_CHECKING:
+    from exporter.rules.models.adnd1e import Member, Scenario
 
 
 def narrate(scenario: Scenario, outcome: Outcome) -> list[str]:

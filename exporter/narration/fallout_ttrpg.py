@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from exporter.narration import side_label
 from exporter.rules import fallout_ttrpg as rules
-from exporter.rules.fallout_ttrpg import Outcome, Scenario, SneakAttack, SpotTest, SurpriseRound
+from exporter.rules.fallout_ttrpg import Outcome, SneakAttack, SpotTest, SurpriseRound
 from exporter.rules.model import SideKey, other
+
+if TYPE_CHECKING:
+    from exporter.rules.models.fallout_ttrpg import Scenario
 
 RESULT_TEXT = {"success": "success", "failure": "normal failure", "poor-failure": "poor failure"}
 SURPRISED_EFFECT = "no Actions, Reactions or Free Reactions"

@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from exporter.narration import side_label
-from exporter.rules.gurps4e import Outcome, Scenario, StunTurn, succeeds
+from exporter.rules.gurps4e import Outcome, StunTurn, succeeds
 from exporter.rules.model import SIDE_KEYS, other
+
+if TYPE_CHECKING:
+    from exporter.rules.models.gurps4e import Scenario
 
 MODIFIER_LABELS = {
     "combat_reflexes": "leader has Combat Reflexes",

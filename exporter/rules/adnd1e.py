@@ -5,9 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Literal, Self
-
-from pydantic import Field, model_validator
+from typing import TYPE_CHECKING, Any, Literal
 
 from exporter.rules.dice import Distribution, Roller, die
 from exporter.rules.model import (
@@ -15,14 +13,16 @@ from exporter.rules.model import (
     FieldProblem,
     Inputs,
     MemberOdds,
-    Name,
     Odds,
     SideKey,
-    StrictModel,
     add_mass,
     check_unique_names,
-    option,
+    models_on_demand,
 )
+from exporter.rules.records import record
+
+if TYPE_CHECKING:
+    from exporter.rules.models.adnd1e import Member, Options, Scenario, Side, Sides
 
 SYSTEM = "adnd1e"
 UNIT = "segment"
@@ -57,86 +57,37 @@ SurpriseSide = Literal["a", "b", "none"]
 SegmentKind = Literal["surprise", "cancelled"]
 
 
-class Options(StrictModel):
-    """The configurable readings of RULES.md 3.3 (C4, C5)"""
+# The pydantic models Options, Member, Side, Sides and Scenario (exporter/rules/models/adnd1e.py), on first use.
+__getattr__ = models_on_demand(__name__)
 
-    dex_unsurprised_may_act: bool = option(
-        True, "Whether a member whose Dexterity cancels his side's surprise acts in the surprise segments",
-        "C4", "the seed's example: the Dexterity 16+ member acts alone in segment 1",
-        {"true": "he acts in every segment he is not frozen, even while his side is",
-         "false": "he is not frozen, yet waits with his side until it acts"})
-    side_best_rating: bool = option(
-        False, "Whether a side uses the best surprise rating of its members (a ranger among them)",
-        "C5a", "DMG p.62: a side surprised only on 1, or surprising on 1-3, thanks to one member",
-        {"false": "ratings are given per side (surprised_on, surprises_on)",
-         "true": "members may give their own surprised_on and surprises_on; the side takes the best"})
-    dex_encumbrance_gate: bool = option(
-        False, "Whether Dexterity counts only for a member at no more than normal gear",
-        "C5b", "DMG p.62: the Dexterity adjustment needs normal gear",
-        {"false": "Dexterity always counts", "true": "a member marked encumbered loses his Dexterity adjustment"})
-    missile_triple_rate: bool = option(
-        False, "Whether a readied missile weapon fires at three times its rate in surprise segments",
-        "C5c", "DMG p.62: missiles discharged at 3 times the normal rate",
-        {"false": "the narration says nothing of missile rates",
-         "true": "each surprise segment of the outcome is flagged, and `ambush simulate` reminds the GM"})
-
-
-DEFAULT_OPTIONS = Options()
+DEFAULT_OPTIONS = record(SYSTEM, "Options", {})
 
 
 # RULES.md 3.1: a member may give surprise_adjustment directly instead of dex, never both.
 ALTERNATIVE_INPUTS = {"surprise_adjustment": "dex"}
 
 
-class Member(StrictModel):
-    """One combatant: a name and what sets his surprise adjustment"""
+class MemberMethods:
+    """What the procedures ask of a member, read by the model or as a record"""
 
-    name: Name
-    dex: int | None = Field(default=None, ge=3, le=18)
-    surprise_adjustment: int | None = Field(default=None, ge=-5, le=5)
-    encumbered: bool = False
-    surprised_on: int | None = Field(default=None, ge=0, le=6)
-    surprises_on: int | None = Field(default=None, ge=1, le=6)
-
-    @model_validator(mode="after")
-    def one_adjustment_source(self) -> Self:
+    def check(self) -> None:
         """Refuse a member that gives both dex and surprise_adjustment"""
         if self.dex is not None and self.surprise_adjustment is not None:
             raise FieldProblem("surprise_adjustment", "give dex or surprise_adjustment, not both")
-        return self
 
 
-class Side(StrictModel):
-    """One side of the encounter and its surprise ratings"""
-
-    name: Name | None = None
-    surprised_on: int = Field(default=DEFAULT_RATING, ge=0, le=6)
-    surprises_on: int = Field(default=DEFAULT_RATING, ge=1, le=6)
-    aware: bool = False
-    members: list[Member] = Field(min_length=1)
-
-
-class Sides(StrictModel):
-    """Exactly the two sides a (the party) and b"""
-
-    a: Side
-    b: Side
+class SidesMethods:
+    """What the procedures ask of the two sides, read by the model or as a record"""
 
     def __getitem__(self, key: SideKey) -> Side:
         """Return side a or b by key"""
         return self.a if key == "a" else self.b
 
 
-class Scenario(StrictModel):
-    """One AD&D surprise check: two sides and the chosen readings"""
+class ScenarioMethods:
+    """What the procedures ask of a scenario, read by the model or as a record"""
 
-    system: Literal["adnd1e"]
-    procedure: Literal["roll"]
-    sides: Sides
-    options: Options = Field(default_factory=Options)
-
-    @model_validator(mode="after")
-    def check_members(self) -> Self:
+    def check(self) -> None:
         """Refuse repeated member names and member fields whose option is off"""
         check_unique_names(self.sides)
         for key, index, member in indexed_members(self.sides):
@@ -148,7 +99,6 @@ class Scenario(StrictModel):
                     )
             if member.encumbered and not self.options.dex_encumbrance_gate:
                 raise FieldProblem(f"{where}.encumbered", "needs options.dex_encumbrance_gate = true")
-        return self
 
     def side(self, key: SideKey) -> Side:
         """Return side a or b"""

@@ -4,28 +4,26 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Literal
-
-from pydantic import Field, model_validator
+from typing import TYPE_CHECKING, Literal
 
 from exporter.errors import RuleError
 from exporter.rules.dice import Roller, die, highest_of, roll_dice
 from exporter.rules.model import (
-    JS_SAFE_INTEGER,
     SIDE_KEYS,
     FieldProblem,
     Inputs,
     MemberOdds,
-    Name,
     Odds,
-    SafeInt,
     SideKey,
-    StrictModel,
     add_mass,
     check_unique_names,
-    option,
+    models_on_demand,
     other,
 )
+from exporter.rules.records import record
+
+if TYPE_CHECKING:
+    from exporter.rules.models.fallout_ttrpg import Member, Opener, Options, Scenario, Side
 
 SYSTEM = "fallout-ttrpg"
 UNIT = "round"
@@ -58,63 +56,6 @@ SNEAK_ATTACK_FIELDS = ("attacker", "attack_bonus", "target_number", "openers")
 LONE_OPENER_FIELDS = ("attacker", "attack_bonus", "target_number")
 
 
-class Options(StrictModel):
-    """The configurable readings of RULES.md 2.3"""
-
-    opening_attack_is_free: bool = option(
-        False, "Whether the Sneak Attack that opens the fight is an extra action or the opener's Surprise Round turn",
-        "B1", "Surprise page: the Sneak Attack \"resolves first\", never called extra",
-        {"false": "the opening attack is his whole Surprise Round turn",
-         "true": "the opening attack is extra; he takes a full turn in the Surprise Round too"})
-    poor_failure_margin: int = option(
-        5, "By how much the party's spot test must fail for the enemies to get the Surprise Round",
-        "B3", "Surprise page: \"fail by 5 or more, e.g.\"",
-        {"N": "a total of DC - N or less is a poor failure (1 or more)"}, ge=1, le=JS_SAFE_INTEGER)
-    enemy_spot_roll: bool = option(
-        False, "Whether side b's leader rolls a spot test of his own after a party's failure",
-        "B5", "Surprise page, quick reference: \"the party (or the GM, for enemies) succeeds\"",
-        {"false": "one party roll decides both directions",
-         "true": "after a failure that is not poor and not against hunters, side b's leader rolls too"})
-    cautious_sleeper_wakes: Literal["sr_turn_start", "sr_end"] = option(
-        "sr_turn_start", "When a sleeper with Cautious Nature wakes in a Surprise Round against his side",
-        "B7", "Surprise page: the sleeper rules are for sleepers \"who are surprised\"",
-        {"sr_turn_start": "at the start of his Surprise Round turn, Prone with empty slots, and he may act",
-         "sr_end": "at the end of the Surprise Round, with the surprised sleepers"})
-
-
-class Member(StrictModel):
-    """One combatant: PER and Survival for the spot check, perks, sleep and Sequence"""
-
-    name: Name
-    per: int | None = Field(default=None, ge=1, le=10)
-    survival: int | None = Field(default=None, ge=0, le=20)
-    cautious_nature: bool = False
-    asleep: bool = False
-    sequence: SafeInt = 0  # RULES.md B6: an input, higher acts first
-
-
-class Side(StrictModel):
-    """One side of the encounter; a is the party"""
-
-    name: Name | None = None
-    members: list[Member] = Field(min_length=1)
-
-
-class Sides(StrictModel):
-    """The two sides; a is the party"""
-
-    a: Side
-    b: Side
-
-
-class Opener(StrictModel):
-    """One declared opening Sneak Attack: who attacks, his bonus and the number to reach"""
-
-    name: Name
-    attack_bonus: SafeInt
-    target_number: SafeInt
-
-
 @dataclass(frozen=True)
 class Problem:
     """Where a scenario is inconsistent (a field path such as openers[1].name), and why"""
@@ -123,31 +64,23 @@ class Problem:
     message: str
 
 
-class Scenario(StrictModel):
-    """A Fallout TTRPG surprise scenario (DESIGN.md scenario file)"""
+class ScenarioMethods:
+    """What the procedures ask of a scenario, read by its model (models/fallout_ttrpg.py) or as a record"""
 
-    system: Literal["fallout-ttrpg"]
-    procedure: Literal["world-map", "sneak-attack"]
-    dc: SafeInt | None = None
-    hunting: bool = False
-    attacker: Name | None = None
-    attack_bonus: SafeInt | None = None
-    target_number: SafeInt | None = None
-    openers: list[Opener] | None = None
-    sides: Sides
-    options: Options = Options()
-
-    @model_validator(mode="after")
-    def _consistent(self) -> Scenario:
+    def check(self) -> None:
+        """Refuse repeated names, and what the procedure does not take or lacks"""
         check_unique_names(self.sides)
         problem = world_map_problem(self) if self.procedure == "world-map" else sneak_attack_problem(self)
         if problem is not None:
             raise FieldProblem(problem.field, problem.message)
-        return self
 
     def side(self, key: SideKey) -> Side:
         """Return side a or b"""
         return getattr(self.sides, key)
+
+
+# The pydantic models Options, Member, Side, Sides, Opener and Scenario, imported on first use.
+__getattr__ = models_on_demand(__name__)
 
 
 # --- validation --------------------------------------------------------------------------------------
@@ -322,7 +255,8 @@ def scenario_openers(scenario: Scenario) -> tuple[Opener, ...]:
         return tuple(scenario.openers)
     if scenario.attacker is None or scenario.attack_bonus is None or scenario.target_number is None:
         return ()
-    return (Opener(name=scenario.attacker, attack_bonus=scenario.attack_bonus, target_number=scenario.target_number),)
+    lone = {"name": scenario.attacker, "attack_bonus": scenario.attack_bonus, "target_number": scenario.target_number}
+    return (record(SYSTEM, "Opener", lone),)
 
 
 def opening_order(scenario: Scenario) -> tuple[Opener, ...]:

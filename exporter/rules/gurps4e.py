@@ -6,9 +6,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache
-from typing import Literal
-
-from pydantic import Field, model_validator
+from typing import TYPE_CHECKING, Literal
 
 from exporter.rules.dice import Roller, probability, roll_dice, sum_of
 from exporter.rules.model import (
@@ -17,15 +15,17 @@ from exporter.rules.model import (
     FieldProblem,
     Inputs,
     MemberOdds,
-    Name,
     Odds,
     SideKey,
-    StrictModel,
     add_mass,
     check_unique_names,
-    option,
+    models_on_demand,
     other,
 )
+from exporter.rules.records import record
+
+if TYPE_CHECKING:
+    from exporter.rules.models.gurps4e import Member, Options, Scenario, Side
 
 SYSTEM = "gurps4e"
 UNIT = "second"
@@ -89,81 +89,28 @@ CONSTANTS = {
 }
 
 
-class Options(StrictModel):
-    """The configurable readings of RULES.md 1.9"""
+class SideMethods:
+    """What the procedures ask of a side, read by the model (exporter/rules/models/gurps4e.py) or as a record"""
 
-    stun_roll_timing: Literal["start", "end"] = option(
-        "start", "When a mentally stunned character rolls IQ to snap out: at the start or at the end of his turn",
-        "A1", "B393 \"at the start of his turn\"; B420 rolls physical stun at the end",
-        {"start": "roll first; a success lifts the -4 defence at once, the turn is still Do Nothing",
-         "end": "roll last, as for physical stun; the -4 defence lasts through the turn of the success"})
-    freeze_roll_scope: Literal["side", "individual"] = option(
-        "side", "Total surprise: one 1d6 freeze roll for the whole surprised side, or one per defender",
-        "A2", "B393 \"the GM rolls 1d before the defenders can react\"",
-        {"side": "the GM rolls once; every defender without Combat Reflexes freezes that many seconds",
-         "individual": "each defender without Combat Reflexes rolls his own freeze"})
-    leaderless_iq_bonus: bool = option(
-        False, "Initiative roll: whether the higher-IQ +1 applies when a side is leaderless",
-        "A7", "B393 is silent; a leaderless side already takes -2",
-        {"false": "no IQ bonus to either side when one of them is leaderless",
-         "true": "a leaderless side compares its highest IQ with the other side's leader or highest IQ"})
-
-
-class Member(StrictModel):
-    """One character: IQ and Combat Reflexes for recovery, Tactics, Stealth and Per for the contest"""
-
-    name: Name
-    iq: int = Field(ge=1, le=40)
-    combat_reflexes: bool = False
-    tactics: int = Field(default=0, ge=0, le=40)
-    stealth: int | None = Field(default=None, ge=1, le=40)
-    per: int | None = Field(default=None, ge=1, le=40)
-
-
-class Side(StrictModel):
-    """One side: its leader (None = leaderless) and the initiative inputs"""
-
-    name: Name | None = None
-    leader: Name | None = None
-    animals: bool = False
-    gm_modifier: int = Field(default=0, ge=-20, le=20)
-    expecting_trouble: bool = True
-    members: list[Member] = Field(min_length=1)
-
-    @model_validator(mode="after")
-    def _leader_is_a_member(self) -> Side:
+    def check(self) -> None:
+        """Refuse a leader who is not a member of this side"""
         if self.leader is not None and self.leader not in {m.name for m in self.members}:
             raise FieldProblem("leader", f"{self.leader!r} is not a member of this side")
-        return self
 
     def leading_member(self) -> Member | None:
         """Return the leader, or None for a leaderless side"""
         return next((m for m in self.members if m.name == self.leader), None)
 
 
-class Sides(StrictModel):
-    """The two sides; a is the party"""
-
-    a: Side
-    b: Side
-
-
 # The procedures in which the GM names the side that surprises (total) or sneaks (quick-contest).
 SURPRISING_PROCEDURES = ("total", "quick-contest")
 
 
-class Scenario(StrictModel):
-    """A GURPS surprise scenario (DESIGN.md scenario file)"""
+class ScenarioMethods:
+    """What the procedures ask of a scenario, read by the model or as a record"""
 
-    system: Literal["gurps4e"]
-    procedure: Literal["partial", "total", "quick-contest"]
-    # total: the side that surprises the other by the GM's call; quick-contest: the side that sneaks.
-    surprising: SideKey = "a"
-    sides: Sides
-    options: Options = Options()
-
-    @model_validator(mode="after")
-    def _consistent(self) -> Scenario:
+    def check(self) -> None:
+        """Refuse repeated names, a surprising side the procedure ignores, a contest without its skills"""
         check_unique_names(self.sides)
         if "surprising" in self.model_fields_set and self.procedure not in SURPRISING_PROCEDURES:
             raise FieldProblem("surprising", f"applies to procedures {' and '.join(SURPRISING_PROCEDURES)}, "
@@ -175,7 +122,6 @@ class Scenario(StrictModel):
                         raise FieldProblem(f"sides.{key}.members[{index}].{skill}",
                                            f"quick-contest needs {skill} for every member of side {key} "
                                            f"(the {role} side)")
-        return self
 
     @property
     def watching(self) -> SideKey:
@@ -185,6 +131,10 @@ class Scenario(StrictModel):
     def side(self, key: SideKey) -> Side:
         """Return side a or b"""
         return getattr(self.sides, key)
+
+
+# The pydantic models Options, Member, Side, Sides and Scenario, imported on first use.
+__getattr__ = models_on_demand(__name__)
 
 
 # --- primitives (B343-B348) -------------------------------------------------------------------------
@@ -572,7 +522,7 @@ def seconds_lost(member: Member, kind: str) -> MemberOdds:
 @cache
 def seconds_lost_for(iq: int, combat_reflexes: bool, kind: str) -> MemberOdds:
     """Return the loss distribution of a stun profile; members who share one share the work"""
-    member = Member(name="-", iq=iq, combat_reflexes=combat_reflexes)
+    member = record(SYSTEM, "Member", {"name": "-", "iq": iq, "combat_reflexes": combat_reflexes})
     if never_recovers(member, kind):
         return MemberOdds(UNIT, {}, never=Fraction(1), expected_lost=None)
     if kind == "total" and not member.combat_reflexes:

@@ -1,12 +1,12 @@
-"""Shared building blocks of the rules models: strict pydantic bases, sides, odds results"""
+"""Shared building blocks of the rules core: sides, field problems, odds results (no pydantic: see models/)"""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Annotated, Any, Literal
-
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints
+from importlib import import_module
+from typing import Any, Literal
 
 SideKey = Literal["a", "b"]
 SIDE_KEYS: tuple[SideKey, SideKey] = ("a", "b")
@@ -23,11 +23,6 @@ def visible(name: str) -> str:
     return name
 
 
-# An integer a GM types that the runtimes read: JavaScript holds it exactly.
-SafeInt = Annotated[int, Field(ge=-JS_SAFE_INTEGER, le=JS_SAFE_INTEGER)]
-
-# Member and side names, and every reference to a member (leader, attacker, opener).
-Name = Annotated[str, StringConstraints(min_length=1, max_length=200), AfterValidator(visible)]
 # Procedure id -> level (scenario, side, member) -> (input field, the sides that must give it, and for an input
 # only a house rule reads, that rules option); see INPUTS of each rules module.
 Inputs = dict[str, dict[str, tuple[tuple[str, ...], ...]]]
@@ -52,12 +47,6 @@ def input_entries(levels: dict[str, tuple[tuple[str, ...], ...]]) -> list[InputE
 TAIL_CUT = Fraction(1, 10**12)
 
 
-def option(default: Any, meaning: str, reading: str, source: str, values: dict[str, str], **constraints: Any) -> Any:
-    """Declare a house-rule option: its default, one-line meaning, docs reading id, source and what each value does"""
-    return Field(default=default, description=meaning, json_schema_extra={"reading": reading, "source": source,
-                                                                         "values": values}, **constraints)
-
-
 class FieldProblem(ValueError):
     """A validator's complaint about one field, given as a path relative to the model being validated"""
 
@@ -66,13 +55,7 @@ class FieldProblem(ValueError):
         self.field = field
 
 
-class StrictModel(BaseModel):
-    """A frozen model that rejects unknown keys"""
-
-    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
-
-
-def check_unique_names(sides: BaseModel) -> None:
+def check_unique_names(sides: Any) -> None:
     """Reject a member name used twice, on one side or across both"""
     seen: set[str] = set()
     for key in SIDE_KEYS:
@@ -118,3 +101,18 @@ def add_mass(dist: dict[int, Fraction], key: int, mass: Fraction) -> dict[int, F
     out = dict(dist)
     out[key] = out.get(key, Fraction(0)) + mass
     return {k: out[k] for k in sorted(out) if out[k]}
+
+
+def models_on_demand(system_module_name: str) -> Callable[[str], Any]:
+    """Return a rules module's __getattr__ that finds its pydantic models (exporter/rules/models/) on first use"""
+    name = system_module_name.rpartition(".")[2]
+
+    def __getattr__(attribute: str) -> Any:
+        if not attribute.startswith("__"):  # `from module import x` asks for __path__: no reason to load pydantic
+            models = import_module(f"exporter.rules.models.{name}")
+            found = getattr(models, attribute, None)
+            if isinstance(found, type) and found.__module__ == models.__name__:
+                return found
+        raise AttributeError(f"module {system_module_name!r} has no attribute {attribute!r}")
+
+    return __getattr__

@@ -1,7 +1,8 @@
 """The registry of rules systems: each system id and where its rules core and narration live
 
 Adding a system means one entry here and the modules it names: a rules module that provides RulesSystem
-(exporter/rules/protocol.py) and a narration module with narrate(scenario, outcome).
+(exporter/rules/protocol.py), its pydantic models in exporter/rules/models/ under the same name, and a narration
+module with narrate(scenario, outcome); then `python -m exporter.rules.models.shapes` writes their shapes.
 """
 
 from __future__ import annotations
