@@ -196,7 +196,7 @@ const {{ script_name }} = (() => {
   const isDraft = (draft) => isRecord(draft) && Boolean(Inputs.procedureDef(draft.procedure)) && Array.isArray(draft.out)
     && ["a", "b"].every((key) => Array.isArray(draft.sides?.[key]?.members));
 
-  /** Create the GM macros for the commands, unless they exist (ROLL20.md 6). */
+  /** Create the GM macros for the commands, unless they exist (docs/dev/roll20.md §6). */
   function createMacros() {
     const gm = findObjs({ _type: "player" }).find((player) => playerIsGM(player.id));
     if (!gm) return;
@@ -232,7 +232,7 @@ const {{ script_name }} = (() => {
 
   /**
    * A repeating section's named row: true when present (no value field), else the best value of the rows whose
-   * name starts with it. Rows are attribute objects repeating_<section>_<rowid>_<field> (ROLL20.md 7).
+   * name starts with it. Rows are attribute objects repeating_<section>_<rowid>_<field> (docs/dev/roll20.md §7).
    */
   function sectionValue(characterId, reader) {
     const prefix = `${reader.section}_`.toLowerCase();
@@ -294,7 +294,7 @@ const {{ script_name }} = (() => {
   // --- the turn order -------------------------------------------------------------------------------
 
   /**
-   * Parse a turn order; "" and damaged JSON count as empty (ROLL20.md 4). Rows without an id are kept, so that
+   * Parse a turn order; "" and damaged JSON count as empty (docs/dev/roll20.md §4). Rows without an id are kept, so that
    * a Next over them still reads as one and writing the order back keeps them; they play no turn.
    */
   function parseTurnorder(raw) {
@@ -325,7 +325,7 @@ const {{ script_name }} = (() => {
 
   // --- markers --------------------------------------------------------------------------------------
 
-  /** The colour markers and dead, which every game has (ROLL20.md 5). */
+  /** The colour markers and dead, which every game has (docs/dev/roll20.md §5). */
   const BUILT_IN_MARKERS = ["red", "blue", "green", "brown", "purple", "pink", "yellow", "dead"];
 
   /** The game's custom token markers, [{tag, name}]; both spellings of the campaign property are read. */
@@ -650,7 +650,7 @@ const {{ script_name }} = (() => {
     return args;
   }
 
-  /** Replace $[[n]] inline roll markers with their totals (ROLL20.md 3). */
+  /** Replace $[[n]] inline roll markers with their totals (docs/dev/roll20.md §3). */
   const withInlineRolls = (msg) =>
     (msg.inlinerolls ?? []).reduce((text, roll, index) => text.replaceAll(`$[[${index}]]`, String(roll.results?.total ?? 0)), msg.content);
 
@@ -666,7 +666,7 @@ const {{ script_name }} = (() => {
     if ("opener" in args) {
       const index = Number(args.opener);
       const rows = draft.openers ?? [];
-      // Any declared opener may trigger the Surprise Round (RULES.md 2.2): an index names a row or adds the next one.
+      // Any declared opener may trigger the Surprise Round (docs/rules/fallout-ttrpg.md#surprise-round): an index names a row or adds the next one.
       if (!Number.isInteger(index) || index < 0 || index > rows.length) return t("Notify.Invalid", { name: t("Input.attacker"), field: "#" });
       if (!rows[index]) rows[index] = { name: null, attack_bonus: null, target_number: null };
       const named = args.name === "selected" ? (msg.selected ?? [])[0]?._id : args.name;

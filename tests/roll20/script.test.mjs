@@ -215,7 +215,7 @@ async function commands(sb, ...lines) {
 test("a long run of cancelled AD&D segments with 16 tokens: every frozen turn is passed, the first to act is on top", async () => {
   // Side a is surprised on 1-5 (the monsters surprise on 1-5), side b on 1-4; everyone has Dex 3 (-3): a 5 and a 4
   // freeze side a for 8 segments and side b for 7. Segments 1-7 have nobody active (cancelled), in segment 8 the
-  // monsters act alone (RULES.md 3.1 timeline): 7 x 16 + 8 = 120 turns passed on before anyone acts.
+  // monsters act alone (docs/rules/adnd1e.md#timeline): 7 x 16 + 8 = 120 turns passed on before anyone acts.
   const people = [...Array(8)].flatMap((unused, i) => [
     { name: `Hero${i}`, side: "a", attributes: { dexterity: 3 } },
     { name: `Orc${i}`, side: "b", attributes: { dexterity: 3 } },
@@ -235,7 +235,7 @@ test("a long run of cancelled AD&D segments with 16 tokens: every frozen turn is
 });
 
 test("when nobody in the turn order can ever act, the script stops passing turns and tells the GM", async () => {
-  // Total surprise on IQ 2 without Combat Reflexes: never recovers (RULES.md 1.8). Only the stunned are in the order.
+  // Total surprise on IQ 2 without Combat Reflexes: never recovers (docs/rules/gurps4e.md#edge-cases). Only the stunned are in the order.
   const { sb, tokens } = await table(GURPS, [
     { name: "Ava", side: "a", attributes: { intelligence: 12 } },
     { name: "Gob", side: "b", attributes: { intelligence: 2 } },

@@ -1,4 +1,4 @@
-// Fallout TTRPG surprise at the table (RULES.md 2): the Surprise Round is the first table round begun after the
+// Fallout TTRPG surprise at the table (docs/rules/fallout-ttrpg.md): the Surprise Round is the first table round begun after the
 // trigger; surprised and sleeping combatants pass it; round 2 runs in Sequence order for everyone.
 {% if as_module %}
 import * as Rules from "./rules.js";
