@@ -316,8 +316,11 @@ const {{ script_name }} = (() => {
   /** Tell whether a row is the script's own round row. */
   const isRoundRow = (row) => row?.id === "-1" && row[scriptName] === true;
 
-  /** A fresh round row showing the round number. */
-  const roundRow = (round) => ({ id: "-1", pr: "", custom: t("Roll20.RoundRow", { round }), formula: "", [scriptName]: true });
+  /** A fresh round row naming the round being played: the rules' name for it (an AD&D segment), or its number. */
+  const roundRow = (table, surprise) => ({
+    id: "-1", pr: "", formula: "", [scriptName]: true,
+    custom: Runtime.roundName(table, surprise) ?? t("Roll20.RoundRow", { round: surprise.round }),
+  });
 
   /** The tokens of the turn order's token rows that still exist. */
   const turnorderTokens = (order) =>
@@ -529,7 +532,7 @@ const {{ script_name }} = (() => {
     await Runtime.resolve(table, surprise, surprise.round);
     if (!surprise.done) {
       await Runtime.roundStarted(table, surprise); // the script's round 1 begins with the top of the order
-      writeTurnorder([...readTurnorder().filter((row) => !isRoundRow(row)), roundRow(surprise.round)]);
+      writeTurnorder([...readTurnorder().filter((row) => !isRoundRow(row)), roundRow(table, surprise)]);
       await playTop();
     }
     return surprise;
@@ -562,8 +565,9 @@ const {{ script_name }} = (() => {
       const table = roll20Table(surprise);
       if (isRoundRow(row)) {
         surprise.round += 1;
-        writeTurnorder([...order.slice(1), roundRow(surprise.round)]);
         await Runtime.roundStarted(table, surprise);
+        // The row goes to the end, named once the rules know which round this is (they may have arranged the order).
+        writeTurnorder([...readTurnorder().filter((r) => !isRoundRow(r)), roundRow(table, surprise)]);
         finishIfDone(surprise);
         continue;
       }

@@ -234,6 +234,27 @@ test("a long run of cancelled AD&D segments with 16 tokens: every frozen turn is
   assert.equal(sb.takeErrors().length, 0);
 });
 
+test("the round row names the AD&D surprise segment being played, then leaves with the surprise", async () => {
+  // Side a rolls 2 and is surprised for two segments, side b rolls 1 and is surprised for one: both lose the first
+  // (cancelled, passed by the script) and side b acts alone in segment 2 (docs/rules/adnd1e.md#two-sides).
+  const { sb, tokens } = await table(ADND, [{ name: "Hero", side: "a" }, { name: "Orc", side: "b" }]);
+  await commands(sb, "!surprise resolve --procedure roll");
+  sb.scriptDice(2, 1);
+  await commands(sb, "!surprise roll");
+  const surprise = sb.read(`state.${ADND.name}.surprise`);
+  assert.deepEqual(surprise.outcome.timeline.map((s) => s.kind), ["cancelled", "surprise"]);
+  const roundRow = () => sb.turnorder().find((row) => row.id === "-1");
+  assert.equal(surprise.round, 2, "the script passed the cancelled segment");
+  assert.equal(roundRow()?.custom, "Surprise segment 2 of 2", "not 'Surprise: round 2' while a segment is played");
+  assert.deepEqual(sb.turnorder().map((row) => row.id), [tokens[1].id, "-1", tokens[0].id], "the orc acts, the hero waits");
+  // The monster plays segment 2; the frozen hero is passed, the round row comes to the top: the first normal round.
+  sb.user.advanceTurn();
+  await sb.settle();
+  assert.equal(sb.read(`state.${ADND.name}.surprise`).done, true);
+  assert.equal(roundRow(), undefined, "the round row left with the surprise");
+  assert.equal(sb.takeErrors().length, 0);
+});
+
 test("when nobody in the turn order can ever act, the script stops passing turns and tells the GM", async () => {
   // Total surprise on IQ 2 without Combat Reflexes: never recovers (docs/rules/gurps4e.md#edge-cases). Only the stunned are in the order.
   const { sb, tokens } = await table(GURPS, [

@@ -112,15 +112,22 @@ async function left(table, surprise, id) {
   delete surprise.frozen?.[id];
 }
 
+/** Name the table round being played after the surprise segment it plays; null once the segments are over */
+function roundName(table, surprise) {
+  const segment = segmentOf(surprise);
+  const count = surprise.outcome.timeline.length;
+  return segment >= 1 && segment <= count ? table.t("Roll20.Status.Segment", { segment, count }) : null;
+}
+
 /** Return the segment being played and who is still frozen in it, with the segments each has left */
 function statusLines(table, surprise) {
   const segment = segmentOf(surprise);
   return [
-    table.t("Roll20.Status.Segment", { segment, count: surprise.outcome.timeline.length }),
+    roundName(table, surprise),
     ...Object.entries(surprise.frozen ?? {}).filter(([, frozen]) => frozen >= segment)
       .map(([id, frozen]) => `${surprise.labels[id] ?? "?"}: ${frozen - segment + 1}`),
   ];
 }
 
 {% from "exports.js" import exports %}
-{{ exports(["resolve", "turnStarted", "turnEnded", "roundStarted", "nextRoundNumber", "left", "statusLines"], as_module) }}
+{{ exports(["resolve", "turnStarted", "turnEnded", "roundStarted", "nextRoundNumber", "left", "statusLines", "roundName"], as_module) }}

@@ -112,5 +112,10 @@ function statusLines(table, surprise) {
   ];
 }
 
+/** Name the table round being played: never, the Surprise Round is table round 1 and the card says so */
+function roundName() {
+  return null;
+}
+
 {% from "exports.js" import exports %}
-{{ exports(["resolve", "turnStarted", "turnEnded", "roundStarted", "nextRoundNumber", "left", "statusLines"], as_module) }}
+{{ exports(["resolve", "turnStarted", "turnEnded", "roundStarted", "nextRoundNumber", "left", "statusLines", "roundName"], as_module) }}

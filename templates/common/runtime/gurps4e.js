@@ -145,5 +145,10 @@ function statusLines(table, surprise) {
       : track.never ? table.t("Roll20.Status.Never") : table.t("Roll20.Status.Stunned", { turns: track.turns.length })}`);
 }
 
+/** Name the table round being played: never, GURPS rounds are one second each and carry only their number */
+function roundName() {
+  return null;
+}
+
 {% from "exports.js" import exports %}
-{{ exports(["resolve", "turnStarted", "turnEnded", "roundStarted", "nextRoundNumber", "left", "statusLines"], as_module) }}
+{{ exports(["resolve", "turnStarted", "turnEnded", "roundStarted", "nextRoundNumber", "left", "statusLines", "roundName"], as_module) }}
