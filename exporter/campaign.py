@@ -1,4 +1,4 @@
-"""The campaign: one campaign.toml validated into a model (DESIGN.md pipeline, first stage)"""
+"""The campaign: one campaign.toml validated into a model (docs/dev/architecture.md, the first stage of the pipeline)"""
 
 from __future__ import annotations
 
@@ -31,7 +31,7 @@ Target = Literal["foundry", "roll20"]
 LANGUAGES: tuple[Language, ...] = ("en", "de", "zh-CN")
 TARGETS: tuple[Target, ...] = ("foundry", "roll20")
 
-# FOUNDRY.md 1: package ids match /^[A-Za-z0-9-_]+$/ and are no OS-reserved name; we keep them lower-case.
+# docs/dev/foundry.md §1: package ids match /^[A-Za-z0-9-_]+$/ and are no OS-reserved name; we keep them lower-case.
 PACKAGE_ID = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
 RESERVED_IDS = {"con", "prn", "aux", "nul", *(f"com{i}" for i in range(10)), *(f"lpt{i}" for i in range(10))}
 VERSION = re.compile(r"^\d+\.\d+\.\d+(?:[-+][0-9A-Za-z.-]+)?$")
@@ -183,7 +183,7 @@ class Roll20Target(StrictModel):
     """How the Roll20 script meets the character sheet and the tokens"""
 
     attributes: dict[str, Roll20Reader] | None = None
-    user_ids: list[UserId | Annotated[int, Field(ge=1, le=999_999_999_999)]] | None = None  # ROLL20.md 8: roll20userid
+    user_ids: list[UserId | Annotated[int, Field(ge=1, le=999_999_999_999)]] | None = None  # docs/dev/roll20.md §8: roll20userid
     marker: MarkerName | None = None  # None: the target's own
     side_rule: Literal["controlled-by", "turn-order-split"] = "controlled-by"
 

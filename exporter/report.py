@@ -1,4 +1,4 @@
-"""Present odds and simulations: the odds JSON of DESIGN.md, readable tables, narrated plays"""
+"""Present odds and simulations: the odds JSON of docs/dev/architecture.md, readable tables, narrated plays"""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ SURPRISE_KEYS = ("a", "b", "none")
 
 
 def odds_data(odds: Odds) -> dict[str, Any]:
-    """Return the odds in the JSON shape of DESIGN.md (floats out)"""
+    """Return the odds in the JSON shape of docs/dev/architecture.md (floats out)"""
     shared: dict[int, dict[str, Any]] = {}  # members who share a MemberOdds share its JSON data
     for m in odds.members.values():
         if id(m) not in shared:

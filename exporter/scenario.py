@@ -1,4 +1,4 @@
-"""Read a scenario file (DESIGN.md, scenario file) into the rules model of its system"""
+"""Read a scenario file (docs/scenarios.md) into the rules model of its system"""
 
 from __future__ import annotations
 

@@ -39,7 +39,7 @@ FOUNDRY_SHEETS: dict[str, dict[str, Any]] = {
         "system_id": "ars",
         "readers": {
             "dex": ("system.abilities.dex.value", ARS),
-            # Given instead of dex (RULES.md 3.1) where ARS computed it; covers Dex 19-25, beyond the 1e table.
+            # Given instead of dex (docs/rules/adnd1e.md#dexterity) where ARS computed it; covers Dex 19-25, beyond the 1e table.
             "surprise_adjustment": ("system.abilities.dex.reaction", ARS),
         },
     },
@@ -47,7 +47,7 @@ FOUNDRY_SHEETS: dict[str, dict[str, Any]] = {
 
 # Roll20: the reader of each input on the sheet a system usually meets, with its source. A plain name is read
 # with getAttrByName (the sheet's default counts); {"set": [...]} only where an attribute object holds a value
-# (ROLL20.md 7: a hand-typed field defaulting to 0 must not override Dexterity); {"section": ...} a named row.
+# (docs/dev/roll20.md §7: a hand-typed field defaulting to 0 must not override Dexterity); {"section": ...} a named row.
 ROLL20_SHEETS: dict[str, dict[str, tuple[Any, str]]] = {
     "gurps4e": {
         # The sheet's GCS import template bases skills on @{intelligence} and @{perception}.

@@ -13,11 +13,11 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from pydantic import BaseModel
+from pydantic import BaseModel, Field, field_validator
 
 from exporter.errors import ExportError
 from exporter.rules.dice import SeededRoller
-from exporter.rules.models import shapes
+from exporter.rules.models import RulesModel, shapes
 from exporter.rules.records import Record, read_scenario, record
 from exporter.rules.systems import system_module
 from exporter.scenario import scenario_from_dict
@@ -65,6 +65,29 @@ def verdict(data: Any) -> tuple[str, Any]:
 def test_the_shapes_file_is_written_from_the_models():
     written = shapes.PATH.read_text(encoding="utf-8")
     assert written == shapes.render(shapes.shapes()), "run .venv/bin/python -m exporter.rules.models.shapes"
+
+
+class Checked(RulesModel):
+    iq: int
+
+    @field_validator("iq")
+    @classmethod
+    def _even(cls, iq: int) -> int:
+        return iq
+
+
+class Exclusive(RulesModel):
+    iq: int = Field(gt=0)
+
+
+class Table(RulesModel):
+    ratings: dict[str, int]
+
+
+@pytest.mark.parametrize("model", [Checked, Exclusive, Table], ids=lambda m: m.__name__)
+def test_the_shapes_writer_stops_at_what_the_records_cannot_read(model):
+    with pytest.raises(shapes.Unreadable):
+        shapes.model_shapes("gurps4e", model)
 
 
 @pytest.mark.parametrize("data", SEEDS, ids=lambda d: f"{d['system']}-{d.get('procedure')}")

@@ -101,7 +101,7 @@ def procedure_defs(system: str, options: dict[str, Any]) -> tuple[ProcedureDef, 
         inputs = tuple(input_def(models[e.level], e.key, e.level, widened(e.required, e.key, options),
                                  alternatives.get(e.key))
                        for e in input_entries(rules.INPUTS[procedure])
-                       if e.option is None or options.get(e.option))  # RULES.md C5a/C5b: read only when on
+                       if e.option is None or options.get(e.option))  # C5a/C5b: read only when on
         out.append(ProcedureDef(procedure, inputs))
     return tuple(out)
 

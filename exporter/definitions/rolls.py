@@ -16,7 +16,7 @@ from pydantic import BaseModel
 from exporter.rules import adnd1e, fallout_ttrpg, gurps4e
 from exporter.rules.model import SIDE_KEYS, SideKey, other
 
-FIRST_TURN = 1  # RULES.md 1.3: a stunned character's own turns count k = 1, 2, 3, ...
+FIRST_TURN = 1  # docs/rules/gurps4e.md#partial-surprise: a stunned character's own turns count k = 1, 2, 3, ...
 
 
 @dataclass(frozen=True)
@@ -195,7 +195,7 @@ def recovery_target() -> Term:
     cr = model_input(gurps4e.Member, "combat_reflexes")
     turn = Prompt("RollMacro.Gurps.Turn", FIRST_TURN)
     kind = Choice("RollMacro.Gurps.Kind", (("Procedure.partial", Number(1)), ("Procedure.total", Number(0))))
-    # RULES.md 1.4: Combat Reflexes treats total surprise as partial, so the progression applies when either does.
+    # docs/rules/gurps4e.md#total-surprise: Combat Reflexes treats total surprise as partial, so the progression applies when either does.
     progression = Product((minus(turn, Number(FIRST_TURN)), highest(kind, cr)))
     return plus(model_input(gurps4e.Member, "iq", selected=True),
                 Product((constant(gurps4e, "combat_reflexes_recovery"), cr)), progression)
@@ -217,7 +217,7 @@ def adnd_procedures() -> tuple[RollProcedure, ...]:
 
 def adnd_threshold(key: SideKey) -> Term:
     """Describe a side's threshold: own + opponents' rating - the default, within 0..die; 0 if aware or own is 0"""
-    # RULES.md 3.1, DMG p.62, as adnd1e.threshold
+    # docs/rules/adnd1e.md#threshold, DMG p.62, as adnd1e.threshold
     own = model_input(adnd1e.Side, "surprised_on", side=key)
     combined = minus(plus(own, model_input(adnd1e.Side, "surprises_on", side=other(key))),
                      constant(adnd1e, "default_rating"))
@@ -237,7 +237,7 @@ def adnd_member_segments() -> Term:
 
 
 def dex_adjustment() -> Term:
-    """Describe the 1e Dexterity adjustment (RULES.md 3.1) as arithmetic: the distance above or below the 0 band"""
+    """Describe the 1e Dexterity adjustment (docs/rules/adnd1e.md#dexterity) as arithmetic: the distance above or below the 0 band"""
     dex = model_input(adnd1e.Member, "dex", selected=True)
     zero = [value for value, adjustment in adnd1e.DEX_ADJUSTMENT.items() if adjustment == 0]
     return minus(highest(minus(dex, Number(max(zero))), Number(0)), highest(minus(Number(min(zero)), dex), Number(0)))
@@ -246,7 +246,7 @@ def dex_adjustment() -> Term:
 def fallout_procedures() -> tuple[RollProcedure, ...]:
     """Describe the Fallout rolls: the World Map PER + Survival test and the opening Sneak Attack"""
     c = fallout_ttrpg.CONSTANTS
-    # RULES.md 2.1: 1d20 + (PER - 5) + Survival
+    # docs/rules/fallout-ttrpg.md#mechanics: 1d20 + (PER - 5) + Survival
     test = Sum(((1, Dice(1, c["test_die"])), (1, model_input(fallout_ttrpg.Member, "per", selected=True)),
                 (-1, constant(fallout_ttrpg, "special_baseline")),
                 (1, model_input(fallout_ttrpg.Member, "survival", selected=True))))

@@ -1,4 +1,4 @@
-"""AD&D 1e / OSRIC-style surprise (RULES.md 3): one d6 per side, segments, the Dexterity adjustment"""
+"""AD&D 1e / OSRIC-style surprise (docs/rules/adnd1e.md): one d6 per side, segments, the Dexterity adjustment"""
 
 from __future__ import annotations
 
@@ -42,7 +42,7 @@ INPUTS: Inputs = {
 DIE = 6
 DEFAULT_RATING = 2
 
-# RULES.md 3.1: 1e PHB p.11 reaction/attacking adjustment; 18 -> +3 (the 2e table's +2 is not used)
+# docs/rules/adnd1e.md#dexterity: 1e PHB p.11 reaction/attacking adjustment; 18 -> +3 (the 2e table's +2 is not used)
 DEX_ADJUSTMENT: dict[int, int] = {3: -3, 4: -2, 5: -1, **dict.fromkeys(range(6, 16), 0), 16: 1, 17: 2, 18: 3}
 
 # Every rule constant of this module as plain data, for the generated runtimes.
@@ -63,7 +63,7 @@ __getattr__ = models_on_demand(__name__)
 DEFAULT_OPTIONS = record(SYSTEM, "Options", {})
 
 
-# RULES.md 3.1: a member may give surprise_adjustment directly instead of dex, never both.
+# docs/rules/adnd1e.md#dexterity: a member may give surprise_adjustment directly instead of dex, never both.
 ALTERNATIVE_INPUTS = {"surprise_adjustment": "dex"}
 
 
@@ -209,14 +209,14 @@ def member_adjustment(member: Member, options: Options = DEFAULT_OPTIONS) -> int
     """Return the adjustment that applies to the member's surprised segments"""
     adjustment = raw_adjustment(member)
     if options.dex_encumbrance_gate and member.encumbered and adjustment > 0:
-        return 0  # RULES.md C5b: Dex helps only at normal gear encumbrance; a penalty still counts
+        return 0  # C5b: Dex helps only at normal gear encumbrance; a penalty still counts
     return adjustment
 
 
 def surprised_on(side: Side, options: Options = DEFAULT_OPTIONS) -> int:
     """Return the side's own chance to be surprised, its best member's with side_best_rating"""
     ratings = [side.surprised_on]
-    if options.side_best_rating:  # RULES.md C5a
+    if options.side_best_rating:  # C5a
         ratings += [member.surprised_on for member in side.members if member.surprised_on is not None]
     return min(ratings)
 
@@ -224,7 +224,7 @@ def surprised_on(side: Side, options: Options = DEFAULT_OPTIONS) -> int:
 def surprises_on(side: Side, options: Options = DEFAULT_OPTIONS) -> int:
     """Return the chance with which the side surprises its opponents, its best member's with side_best_rating"""
     ratings = [side.surprises_on]
-    if options.side_best_rating:  # RULES.md C5a
+    if options.side_best_rating:  # C5a
         ratings += [member.surprises_on for member in side.members if member.surprises_on is not None]
     return max(ratings)
 
@@ -234,20 +234,20 @@ def threshold(side: Side, opponent: Side, options: Options = DEFAULT_OPTIONS) ->
     own = surprised_on(side, options)
     if side.aware or own == 0:
         return 0
-    return max(0, min(DIE, own + surprises_on(opponent, options) - DEFAULT_RATING))  # RULES.md 3.1, DMG p.62
+    return max(0, min(DIE, own + surprises_on(opponent, options) - DEFAULT_RATING))  # docs/rules/adnd1e.md#threshold, DMG p.62
 
 
 def surprised_segments(side_threshold: int, roll: int | None) -> int:
     """Return the side's surprised segments: the pips when the roll is within the threshold"""
     if roll is None or roll > side_threshold:
         return 0
-    return roll  # RULES.md C1
+    return roll  # C1
 
 
 def member_segments(side_segments: int, adjustment: int) -> int:
     """Return a member's own surprised segments after his adjustment; no option changes them (C4 only delays acting)"""
     if side_segments == 0:
-        return 0  # RULES.md C3: Dexterity never creates surprise
+        return 0  # C3: Dexterity never creates surprise
     return max(0, side_segments - adjustment)
 
 
@@ -255,7 +255,7 @@ def frozen_segments(side_segments: int, own_segments: int, options: Options = DE
     """Return how many segments a member cannot act: his own, or his side's too without C4"""
     if options.dex_unsurprised_may_act:
         return own_segments
-    return max(own_segments, side_segments)  # RULES.md C4: he waits out his side's segments
+    return max(own_segments, side_segments)  # C4: he waits out his side's segments
 
 
 def free_segments(segments_a: int, segments_b: int) -> int:
@@ -281,7 +281,7 @@ def timeline(combatants: Sequence[Combatant], *, missile_triple_rate: bool = Fal
         frozen = [c for c in combatants if c.frozen >= number]
         surprise = any(actor.side != still.side for actor in acting for still in frozen)
         kind: SegmentKind = "surprise" if surprise else "cancelled"
-        flag = (kind == "surprise") if missile_triple_rate else None  # RULES.md C5c
+        flag = (kind == "surprise") if missile_triple_rate else None  # C5c
         segments.append(Segment(number, kind, tuple(c.name for c in acting), tuple(c.name for c in frozen), flag))
     while segments and segments[-1].kind != "surprise":
         segments.pop()

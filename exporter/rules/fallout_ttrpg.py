@@ -1,4 +1,4 @@
-"""Fallout TTRPG homebrew surprise: World Map spot checks, opening Sneak Attacks, the Surprise Round (RULES.md 2)"""
+"""Fallout TTRPG homebrew surprise: World Map spot checks, opening Sneak Attacks, the Surprise Round (docs/rules/fallout-ttrpg.md#surprise-round)"""
 
 from __future__ import annotations
 
@@ -41,7 +41,7 @@ INPUTS: Inputs = {
                      "member": (("cautious_nature", ""), ("asleep", ""), ("sequence", ""))},
 }
 
-TEST_DIE = 20  # RULES.md 2.1 [F1]: 1d20 + (SPECIAL - 5) + Skill >= DC
+TEST_DIE = 20  # docs/rules/fallout-ttrpg.md#mechanics [F1]: 1d20 + (SPECIAL - 5) + Skill >= DC
 SPECIAL_BASELINE = 5  # [F1]: SPECIAL 5 gives +0, 1 gives -4, 10 gives +5
 ADVANTAGE_DICE = 2  # [F2]: a Sneak Attack rolls with Advantage, 2d20 keep the higher
 
@@ -170,16 +170,16 @@ def member_named(scenario: Scenario, name: str) -> Member:
 
 
 def sequence_order(scenario: Scenario) -> tuple[str, ...]:
-    """List every member in descending Sequence; ties: side a first, then listed order (RULES.md B6)"""
+    """List every member in descending Sequence; ties: side a first, then listed order (B6)"""
     ranked = sorted(members_with_sides(scenario), key=lambda entry: -entry[1].sequence)
     return tuple(member.name for _, member in ranked)
 
 
-# --- the PER + Survival Test (RULES.md 2.1, 2.2 T2) ---------------------------------------------------
+# --- the PER + Survival Test (docs/rules/fallout-ttrpg.md#mechanics, docs/rules/fallout-ttrpg.md#world-map) ---
 
 
 def spot_score(member: Member) -> int:
-    """Return PER + Survival, the score that picks a Group Test leader (RULES.md B11)"""
+    """Return PER + Survival, the score that picks a Group Test leader (B11)"""
     if member.per is None or member.survival is None:
         raise RuleError(f"{member.name!r} needs per and survival for a PER + Survival Test")
     return member.per + member.survival
@@ -196,7 +196,7 @@ def test_total(member: Member, roll: int) -> int:
 
 
 def test_result(total: int, dc: int, hunting: bool, options: Options) -> TestResult:
-    """Classify a test total: success, normal failure, or poor failure (RULES.md 2.2 T2, B3)"""
+    """Classify a test total: success, normal failure, or poor failure (docs/rules/fallout-ttrpg.md#world-map, B3)"""
     if total >= dc:
         return "success"
     if hunting or total <= dc - options.poor_failure_margin:
@@ -205,12 +205,12 @@ def test_result(total: int, dc: int, hunting: bool, options: Options) -> TestRes
 
 
 def group_leader(side: Side) -> Member:
-    """Return the member who rolls for the side: highest PER + Survival, first listed on a tie (RULES.md B11)"""
+    """Return the member who rolls for the side: highest PER + Survival, first listed on a tie (B11)"""
     return max(side.members, key=spot_score)
 
 
 def needs_enemy_test(party_result: TestResult, hunting: bool, options: Options) -> bool:
-    """Tell whether side b's leader rolls his own test after the party's (RULES.md B5, enemy_spot_roll)"""
+    """Tell whether side b's leader rolls his own test after the party's (B5, enemy_spot_roll)"""
     return options.enemy_spot_roll and party_result != "success" and not hunting
 
 
@@ -220,7 +220,7 @@ def world_map_surprise(party_result: TestResult, enemy_result: TestResult | None
         return "a"
     if enemy_result is not None:
         return "b" if enemy_result == "success" else "none"
-    return "b" if party_result == "poor-failure" else "none"  # RULES.md B4: a normal failure gives no SR
+    return "b" if party_result == "poor-failure" else "none"  # B4: a normal failure gives no SR
 
 
 @dataclass(frozen=True)
@@ -246,7 +246,7 @@ def roll_spot_test(side: Side, dc: int, hunting: bool, options: Options, roller:
     return SpotTest(leader.name, roll, total, dc, test_result(total, dc, hunting, options))
 
 
-# --- the opening Sneak Attack (RULES.md 2.2 T1, B2, B10) ---------------------------------------------
+# --- the opening Sneak Attack (docs/rules/fallout-ttrpg.md#sneak-attack, B2, B10) --------------------
 
 
 def scenario_openers(scenario: Scenario) -> tuple[Opener, ...]:
@@ -308,7 +308,7 @@ class SneakAttack:
 
 
 def roll_openers(scenario: Scenario, roller: Roller) -> tuple[SneakAttack, ...]:
-    """Roll the openers in order until one hits; later openers take no dice (RULES.md B2, B10)"""
+    """Roll the openers in order until one hits; later openers take no dice (B2, B10)"""
     attacks: list[SneakAttack] = []
     for opener in opening_order(scenario):
         first, second = roll_dice(roller, ADVANTAGE_DICE, TEST_DIE)
@@ -325,11 +325,11 @@ def first_hit(attacks: tuple[SneakAttack, ...]) -> SneakAttack | None:
     return next((attack for attack in attacks if attack.hit), None)
 
 
-# --- the Surprise Round (RULES.md 2.2) ---------------------------------------------------------------
+# --- the Surprise Round (docs/rules/fallout-ttrpg.md#surprise-round) ------------------------------------------------
 
 
 def acts_when_surprised(member: Member, options: Options) -> bool:
-    """Tell whether a member of the surprised side still acts in the Surprise Round (RULES.md B7, B9)"""
+    """Tell whether a member of the surprised side still acts in the Surprise Round (B7, B9)"""
     if not member.cautious_nature:
         return False
     return not member.asleep or options.cautious_sleeper_wakes == "sr_turn_start"
@@ -358,16 +358,16 @@ def surprise_round(scenario: Scenario, side: SideKey, opener: str | None = None)
     """Build the Surprise Round of side, opened by opener's Sneak Attack when there is one"""
     options = scenario.options
     victims = scenario.side(other(side)).members
-    surprised = tuple(m.name for m in victims if not m.cautious_nature)  # RULES.md B9
+    surprised = tuple(m.name for m in victims if not m.cautious_nature)  # B9
     prone = tuple(m.name for m in victims if m.asleep)
-    cautious_sleepers_wake_early = options.cautious_sleeper_wakes == "sr_turn_start"  # RULES.md B7
+    cautious_sleepers_wake_early = options.cautious_sleeper_wakes == "sr_turn_start"  # B7
     wake_at_turn_start = tuple(m.name for m in victims
                                if m.asleep and m.cautious_nature and cautious_sleepers_wake_early)
-    wake_at_end = tuple(name for name in prone if name not in wake_at_turn_start)  # RULES.md B8
+    wake_at_end = tuple(name for name in prone if name not in wake_at_turn_start)  # B8
     actors = {m.name for m in scenario.side(side).members}
     actors |= {m.name for m in victims if acts_when_surprised(m, options)}
     if opener is not None and not options.opening_attack_is_free:
-        actors.discard(opener)  # RULES.md B1: the Sneak Attack opens his one SR turn
+        actors.discard(opener)  # B1: the Sneak Attack opens his one SR turn
     in_sequence = tuple(name for name in sequence_order(scenario) if name in actors)
     order = ((opener,) if opener is not None else ()) + in_sequence
     return SurpriseRound(side, opener, order, surprised, prone, wake_at_turn_start, wake_at_end)

@@ -1,4 +1,4 @@
-"""GURPS 4th edition surprise: B393-B394, B420, B43, B348 (RULES.md section 1)"""
+"""GURPS 4th edition surprise: B393-B394, B420, B43, B348 (docs/rules/gurps4e.md)"""
 
 from __future__ import annotations
 
@@ -31,7 +31,7 @@ SYSTEM = "gurps4e"
 UNIT = "second"
 PROCEDURES = ("partial", "total", "quick-contest")
 # What the table automation shows and offers: the statuses these rules mark and the GM's rolls outside the dialog.
-STATUSES = ("surprised", "unaware")  # RULES.md 1.7: stunned and unaware
+STATUSES = ("surprised", "unaware")  # docs/rules/gurps4e.md#turn-by-turn: stunned and unaware
 GM_ROLLS = ("recovery",)
 # The inputs each procedure reads, by where they live (scenario, side, member), each with the sides that must
 # give it ("ab", "a", "b", "surprising" or "watching" for the side the scenario's `surprising` names or the other
@@ -50,7 +50,7 @@ COMBAT_REFLEXES_RECOVERY = 6  # B43: +6 on IQ rolls to recover from surprise
 SURE_SUCCESS, SURE_FAILURE = 4, 17  # B348: 3-4 always succeed, 17-18 always fail
 LOWEST_ROLLABLE = 3  # below 3 a success roll cannot be attempted [G7]
 
-# B394 visibility (RULES.md 1.6): situation -> attack and defence effects, for the definitions layer.
+# B394 visibility (docs/rules/gurps4e.md#visibility): situation -> attack and defence effects, for the definitions layer.
 VISIBILITY = (
     {"id": "attacker-blind", "attack": -10, "attack_if_used_to_blindness": -6, "hearing_roll": -2,
      "random_hit_location": True},
@@ -61,11 +61,11 @@ VISIBILITY = (
     {"id": "attacker-in-darkness-only", "defence": 0},
 )
 
-# B420 and RULES.md 1.5/1.7: what a mentally stunned (or frozen) character may do.
+# B420 and docs/rules/gurps4e.md#mental-stun, docs/rules/gurps4e.md#turn-by-turn: what a mentally stunned (or frozen) character may do.
 MENTAL_STUN = {"maneuver": "do-nothing", "active_defence": STUN_DEFENCE, "retreat": False, "recovery": "IQ"}
 UNAWARE = {"active_defence": None}  # A13: no defence against an undetected sneak's opening attack
 
-# B393 initiative modifiers (RULES.md 1.1); the keys are the ones the outcome JSON shows.
+# B393 initiative modifiers (docs/rules/gurps4e.md#initiative); the keys are the ones the outcome JSON shows.
 INITIATIVE_BONUS = {"combat_reflexes": 2, "ally_combat_reflexes": 1, "higher_iq": 1, "tactics": 1,
                     "tactics_master": 2, "leaderless": -2}
 TACTICS_MASTER_LEVEL = 20  # Tactics 20+ gives +2 instead of +1
@@ -234,7 +234,7 @@ def comparison_iq(side: Side, options: Options) -> int | None:
 
 
 def initiative_modifiers(side: Side, opponent: Side, options: Options) -> dict[str, int]:
-    """Return the non-zero initiative modifiers of one side, in a fixed order (RULES.md 1.1)"""
+    """Return the non-zero initiative modifiers of one side, in a fixed order (docs/rules/gurps4e.md#initiative)"""
     leader = side.leading_member()
     mods: dict[str, int] = {}
     if leader is not None and leader.combat_reflexes:
@@ -314,7 +314,7 @@ class ContestResult:
                 "watchers": [{**w.to_json(), "winner": r} for w, r in zip(self.watchers, self.results, strict=True)]}
 
 
-# --- the stun, turn by turn (RULES.md 1.3, 1.4, 1.7) --------------------------------------------------
+# --- the stun, turn by turn (docs/rules/gurps4e.md#partial-surprise, docs/rules/gurps4e.md#total-surprise, docs/rules/gurps4e.md#turn-by-turn) ---
 
 
 def recovery_target(member: Member, kind: str, turn: int) -> int:
@@ -380,7 +380,7 @@ def freeze_rolls(members: list[Member], roller: Roller, options: Options) -> dic
 
 
 def take_stun_turn(track: StunTrack, kind: str, turn: int, roller: Roller, options: Options) -> None:
-    """Play one of a stunned member's own turns (the state machine of RULES.md 1.7)"""
+    """Play one of a stunned member's own turns (the state machine of docs/rules/gurps4e.md#turn-by-turn)"""
     member = track.member
     if turn <= track.freeze:
         track.turns.append(StunTurn(turn, "frozen"))
@@ -463,7 +463,7 @@ def resolve(scenario: Scenario, roller: Roller) -> Outcome:
         winner = scenario.surprising if contest.sneaks_win else None
         kind = contest_kind(scenario.side(scenario.watching))
     else:
-        winner, kind = scenario.surprising, "total"  # GM fiat (RULES.md 1.2)
+        winner, kind = scenario.surprising, "total"  # GM fiat (docs/rules/gurps4e.md#procedures)
     if winner is None:
         return Outcome("none", None, initiative, contest, {}, ())
     assert kind is not None

@@ -43,7 +43,7 @@ def input_entries(levels: dict[str, tuple[tuple[str, ...], ...]]) -> list[InputE
     return [InputEntry(level, key, required, option[0] if option else None)
             for level, entries in levels.items() for key, required, *option in entries]
 
-# Odds tails are cut once the mass still to come is this small (DESIGN.md, odds JSON).
+# Odds tails are cut once the mass still to come is this small (docs/dev/architecture.md, the odds JSON).
 TAIL_CUT = Fraction(1, 10**12)
 
 

@@ -196,7 +196,7 @@ const {{ script_name }} = (() => {
   const isDraft = (draft) => isRecord(draft) && Boolean(Inputs.procedureDef(draft.procedure)) && Array.isArray(draft.out)
     && ["a", "b"].every((key) => Array.isArray(draft.sides?.[key]?.members));
 
-  /** Create the GM macros for the commands, unless they exist (ROLL20.md 6). */
+  /** Create the GM macros for the commands, unless they exist (docs/dev/roll20.md §6). */
   function createMacros() {
     const gm = findObjs({ _type: "player" }).find((player) => playerIsGM(player.id));
     if (!gm) return;
@@ -232,7 +232,7 @@ const {{ script_name }} = (() => {
 
   /**
    * A repeating section's named row: true when present (no value field), else the best value of the rows whose
-   * name starts with it. Rows are attribute objects repeating_<section>_<rowid>_<field> (ROLL20.md 7).
+   * name starts with it. Rows are attribute objects repeating_<section>_<rowid>_<field> (docs/dev/roll20.md §7).
    */
   function sectionValue(characterId, reader) {
     const prefix = `${reader.section}_`.toLowerCase();
@@ -294,7 +294,7 @@ const {{ script_name }} = (() => {
   // --- the turn order -------------------------------------------------------------------------------
 
   /**
-   * Parse a turn order; "" and damaged JSON count as empty (ROLL20.md 4). Rows without an id are kept, so that
+   * Parse a turn order; "" and damaged JSON count as empty (docs/dev/roll20.md §4). Rows without an id are kept, so that
    * a Next over them still reads as one and writing the order back keeps them; they play no turn.
    */
   function parseTurnorder(raw) {
@@ -316,8 +316,11 @@ const {{ script_name }} = (() => {
   /** Tell whether a row is the script's own round row. */
   const isRoundRow = (row) => row?.id === "-1" && row[scriptName] === true;
 
-  /** A fresh round row showing the round number. */
-  const roundRow = (round) => ({ id: "-1", pr: "", custom: t("Roll20.RoundRow", { round }), formula: "", [scriptName]: true });
+  /** A fresh round row naming the round being played: the rules' name for it (an AD&D segment), or its number. */
+  const roundRow = (table, surprise) => ({
+    id: "-1", pr: "", formula: "", [scriptName]: true,
+    custom: Runtime.roundName(table, surprise) ?? t("Roll20.RoundRow", { round: surprise.round }),
+  });
 
   /** The tokens of the turn order's token rows that still exist. */
   const turnorderTokens = (order) =>
@@ -325,7 +328,7 @@ const {{ script_name }} = (() => {
 
   // --- markers --------------------------------------------------------------------------------------
 
-  /** The colour markers and dead, which every game has (ROLL20.md 5). */
+  /** The colour markers and dead, which every game has (docs/dev/roll20.md §5). */
   const BUILT_IN_MARKERS = ["red", "blue", "green", "brown", "purple", "pink", "yellow", "dead"];
 
   /** The game's custom token markers, [{tag, name}]; both spellings of the campaign property are read. */
@@ -529,7 +532,7 @@ const {{ script_name }} = (() => {
     await Runtime.resolve(table, surprise, surprise.round);
     if (!surprise.done) {
       await Runtime.roundStarted(table, surprise); // the script's round 1 begins with the top of the order
-      writeTurnorder([...readTurnorder().filter((row) => !isRoundRow(row)), roundRow(surprise.round)]);
+      writeTurnorder([...readTurnorder().filter((row) => !isRoundRow(row)), roundRow(table, surprise)]);
       await playTop();
     }
     return surprise;
@@ -562,8 +565,9 @@ const {{ script_name }} = (() => {
       const table = roll20Table(surprise);
       if (isRoundRow(row)) {
         surprise.round += 1;
-        writeTurnorder([...order.slice(1), roundRow(surprise.round)]);
         await Runtime.roundStarted(table, surprise);
+        // The row goes to the end, named once the rules know which round this is (they may have arranged the order).
+        writeTurnorder([...readTurnorder().filter((r) => !isRoundRow(r)), roundRow(table, surprise)]);
         finishIfDone(surprise);
         continue;
       }
@@ -650,7 +654,7 @@ const {{ script_name }} = (() => {
     return args;
   }
 
-  /** Replace $[[n]] inline roll markers with their totals (ROLL20.md 3). */
+  /** Replace $[[n]] inline roll markers with their totals (docs/dev/roll20.md §3). */
   const withInlineRolls = (msg) =>
     (msg.inlinerolls ?? []).reduce((text, roll, index) => text.replaceAll(`$[[${index}]]`, String(roll.results?.total ?? 0)), msg.content);
 
@@ -666,7 +670,7 @@ const {{ script_name }} = (() => {
     if ("opener" in args) {
       const index = Number(args.opener);
       const rows = draft.openers ?? [];
-      // Any declared opener may trigger the Surprise Round (RULES.md 2.2): an index names a row or adds the next one.
+      // Any declared opener may trigger the Surprise Round (docs/rules/fallout-ttrpg.md#surprise-round): an index names a row or adds the next one.
       if (!Number.isInteger(index) || index < 0 || index > rows.length) return t("Notify.Invalid", { name: t("Input.attacker"), field: "#" });
       if (!rows[index]) rows[index] = { name: null, attack_bonus: null, target_number: null };
       const named = args.name === "selected" ? (msg.selected ?? [])[0]?._id : args.name;

@@ -1,6 +1,6 @@
 // Node emulation of the Foundry VTT V13 and V14 clients, sized to what ambush's generated modules call.
 //
-// Sources: the project's notes on Foundry (cited as "FOUNDRY.md §n") and the public API docs
+// Sources: the project's notes on Foundry (docs/dev/foundry.md, cited as "docs/dev/foundry.md §n") and the public API docs
 // (https://foundryvtt.com/api/v13/, https://foundryvtt.com/api/v14/). No Foundry source code was read. Where
 // the docs are silent the emulation picks the stricter reading and says so in a comment marked "(harness choice)".
 //
@@ -20,7 +20,7 @@
 //   ActiveEffect: statuses, disabled, duration.expired (V14), update({duration: {combat, rounds, startRound,
 //          startTurn}}) (V13)
 //
-// The generations (createFoundry({generation: 13 | 14}), FOUNDRY.md §10): V14 has CONFIG.statusEffects as an object
+// The generations (createFoundry({generation: 13 | 14}), docs/dev/foundry.md §10): V14 has CONFIG.statusEffects as an object
 // keyed by id, the duration {value, units, expiry, expired} with `start`, core expiry at its events with
 // CONFIG.ActiveEffect.expiryAction "update" (emulation/expiry.mjs), core.messageMode for core.rollMode, a
 // deprecation for the renderChatMessage hook, ChatMessage.applyMode for applyRollMode, no global foundry.utils
@@ -60,7 +60,7 @@ export function runGeneration() {
   return generation;
 }
 
-/** The entries of CONFIG.statusEffects, whatever its shape (FOUNDRY.md §6): for tests */
+/** The entries of CONFIG.statusEffects, whatever its shape (docs/dev/foundry.md §6): for tests */
 export function statusEntries() {
   const list = globalThis.CONFIG.statusEffects;
   return Array.isArray(list) ? list : Object.values(list);

@@ -321,7 +321,7 @@ test("i18n: nested and flat keys, missing keys return the key and are recorded, 
 
 // -- status effects ------------------------------------------------------------------------------
 
-test("toggleStatusEffect returns the effect, true, false or undefined as FOUNDRY.md §6 says", async (t) => {
+test("toggleStatusEffect returns the effect, true, false or undefined as docs/dev/foundry.md §6 says", async (t) => {
   const env = setup(t, { systemId: "ars" });
   const actor = await env.createActor({ name: "Ann" });
   await env.boot();
@@ -399,7 +399,7 @@ test("created effects get startTime from world time, plus combat/startRound/star
   await env.settle();
 });
 
-test("core does not expire effects: round and world-time changes leave them in place (FOUNDRY.md §8)", async (t) => {
+test("core does not expire effects: round and world-time changes leave them in place (docs/dev/foundry.md §8)", async (t) => {
   const { env, actors, combat } = await bootedWithCombat(t);
   await combat.startCombat();
   await actors[0].createEmbeddedDocuments("ActiveEffect", [
@@ -886,7 +886,7 @@ test("caught: a status pushed at module top level is lost when the gurps system 
 });
 
 
-// -- V13 and V14 (FOUNDRY.md §10) ----------------------------------------------------------------
+// -- V13 and V14 (docs/dev/foundry.md §10) -------------------------------------------------------
 
 test("generations: 13 and 14 only; game.release tells which", (t) => {
   assert.throws(() => createFoundry({ generation: 12 }), /generation 12 is not emulated/);

@@ -366,7 +366,7 @@ test("a game system that already defines surprised: the module reuses it and add
 });
 
 test("a game system that installs its status list as a plain object keyed by id: the module adds to it by id", async () => {
-  // pf2e did so on V14 (FOUNDRY.md §6); any system may, on either generation.
+  // pf2e did so on V14 (docs/dev/foundry.md §6); any system may, on either generation.
   const keyed = () => {
     CONFIG.statusEffects = Object.fromEntries(statusEntries().map((entry) => [entry.id, { ...entry }]));
   };

@@ -2,10 +2,10 @@
 //   node eval_macros.mjs < cases.json   (a JSON list of {id, text, attributes, answers, faces})
 // Each @{selected|name} takes attributes[name]. Each roll query takes answers[prompt]: an option's label
 // for a query with options, else the typed number; identical queries get one answer, as Roll20 asks them
-// once (ROLL20.md 6), and a chosen option's nested query is decoded and answered in turn. The message is
+// once (docs/dev/roll20.md §6), and a chosen option's nested query is decoded and answered in turn. The message is
 // split into default-template fields as a plain "{{" ... "}}" reader would, and each field's inline roll
 // is parsed and rolled by dice-roller-parser with the case's faces, in order. A parse error, a leftover
-// label (ROLL20.md 9), an unanswered query or attribute, an unused answer or unused faces is an error.
+// label (docs/dev/roll20.md §9), an unanswered query or attribute, an unused answer or unused faces is an error.
 // Prints one JSON list: {id, rows: [{label, value, sides}], error}.
 import parser from "dice-roller-parser";
 import { decoded, inlineRolls, labels } from "./parse_macros.mjs";

@@ -1,12 +1,12 @@
 // Node emulation of the Roll20 Mod (API) sandbox, sized to what the script ambush generates calls.
 //
 // Sources (no Roll20 server code exists publicly; none was read):
-//   - the project's notes on the Mod sandbox (cited as "ROLL20.md §n");
+//   - the project's notes on the Mod sandbox (docs/dev/roll20.md, cited as "docs/dev/roll20.md §n");
 //   - Roll20/roll20-api-scripts `.types/index.d.ts` (official type definitions; cited as "index.d.ts");
 //   - https://wiki.roll20.net/Mod:Objects, Mod:Events, Mod:Chat, Mod:Function/Roll20_object and
 //     https://help.roll20.net/hc/en-us/articles/360037256754-API-Chat (cited as "Mod:Objects" etc.).
 // Where the documentation is silent the emulation picks the STRICTER reading, so that wrong script
-// code fails, and says so in a comment marked "(harness choice)". Marks [I] and [U] are ROLL20.md's:
+// code fails, and says so in a comment marked "(harness choice)". Marks [I] and [U] are those of docs/dev/roll20.md:
 // inferred from scripts' behaviour, and unverified. Anything the script does not use is not emulated and
 // fails loudly (a ReferenceError for a missing global, a HarnessError for unsupported chat syntax).
 //
@@ -49,7 +49,7 @@ export { Sandbox };
  *   randomInteger  undefined (default: dice come only from sandbox.scriptDice, running out is an error) or a
  *                  function (max) => 1..max used when no scripted face is queued
  *   sheetDefaults  {attrName: value | {current, max}}: what getAttrByName and @{…} return for attributes never
- *                  created (ROLL20.md §1)
+ *                  created (docs/dev/roll20.md §1)
  *   attrNamesCaseInsensitive  false (default, harness choice): getAttrByName and @{…} match attribute names exactly
  *   gmWhoSuffix    true (default): a GM's chat messages have who "Name (GM)" [I: scripts strip / \(GM\)$/]
  *   echo           false: also print log() output and errors to the console

@@ -283,7 +283,7 @@ test("a character's bio is read only through the asynchronous get(prop, callback
 });
 
 // ---------------------------------------------------------------------------------------------
-// Status markers (ROLL20.md §5)
+// Status markers (docs/dev/roll20.md §5)
 
 test("status_<tag>: get returns false / true / badge string; set adds, badges, clamps, removes", () => {
   const sb = sandbox();
@@ -348,7 +348,7 @@ test("token_markers is read-only; a user edit of the marker set fires change:cam
 });
 
 // ---------------------------------------------------------------------------------------------
-// Turn order (ROLL20.md §4)
+// Turn order (docs/dev/roll20.md §4)
 
 test("turnorder \"\" means an empty turn order", () => {
   const sb = sandbox();
@@ -394,7 +394,7 @@ test("script turnorder writes are checked: a string, token rows with _pageid, cu
 });
 
 // ---------------------------------------------------------------------------------------------
-// Chat (Mod:Chat; ROLL20.md §3, §6)
+// Chat (Mod:Chat; docs/dev/roll20.md §3, §6)
 
 test("user chat: [[…]] become $[[n]] with documented inlinerolls; selection as {_id,_type} stubs; GM who suffix", () => {
   const sb = sandbox();
@@ -699,7 +699,7 @@ test("inline roll evaluator: NdX, numbers, + - *, parentheses, labels; other syn
 });
 
 // ---------------------------------------------------------------------------------------------
-// End to end: a script following ROLL20.md §3 runs clean; each classic mistake is caught
+// End to end: a script following docs/dev/roll20.md §3 runs clean; each classic mistake is caught
 
 const GOOD_SCRIPT = `
 var API_Meta = API_Meta || {};

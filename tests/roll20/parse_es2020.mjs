@@ -1,4 +1,4 @@
-// Parse scripts at the Roll20 sandbox's language level (ROLL20.md 8: ES2020; a syntax error stops every Mod script
+// Parse scripts at the Roll20 sandbox's language level (docs/dev/roll20.md §8: ES2020; a syntax error stops every Mod script
 // of the game). Prints one JSON line per file: {file, ok, error?}.
 import { readFile } from "node:fs/promises";
 import { parse } from "acorn";

@@ -13,7 +13,7 @@ const roller = new DiceRoller();
 export const NESTED = { "&#124;": "|", "&#125;": "}", "&#44;": "," };
 const NO_DEFAULT = "10";
 
-/** Decode the entities of a nested query once its option is chosen (ROLL20.md 6). */
+/** Decode the entities of a nested query once its option is chosen (docs/dev/roll20.md §6). */
 export function decoded(value) {
   let text = value;
   for (const [entity, ch] of Object.entries(NESTED)) text = text.replaceAll(entity, ch);

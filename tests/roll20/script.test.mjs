@@ -215,7 +215,7 @@ async function commands(sb, ...lines) {
 test("a long run of cancelled AD&D segments with 16 tokens: every frozen turn is passed, the first to act is on top", async () => {
   // Side a is surprised on 1-5 (the monsters surprise on 1-5), side b on 1-4; everyone has Dex 3 (-3): a 5 and a 4
   // freeze side a for 8 segments and side b for 7. Segments 1-7 have nobody active (cancelled), in segment 8 the
-  // monsters act alone (RULES.md 3.1 timeline): 7 x 16 + 8 = 120 turns passed on before anyone acts.
+  // monsters act alone (docs/rules/adnd1e.md#timeline): 7 x 16 + 8 = 120 turns passed on before anyone acts.
   const people = [...Array(8)].flatMap((unused, i) => [
     { name: `Hero${i}`, side: "a", attributes: { dexterity: 3 } },
     { name: `Orc${i}`, side: "b", attributes: { dexterity: 3 } },
@@ -234,8 +234,29 @@ test("a long run of cancelled AD&D segments with 16 tokens: every frozen turn is
   assert.equal(sb.takeErrors().length, 0);
 });
 
+test("the round row names the AD&D surprise segment being played, then leaves with the surprise", async () => {
+  // Side a rolls 2 and is surprised for two segments, side b rolls 1 and is surprised for one: both lose the first
+  // (cancelled, passed by the script) and side b acts alone in segment 2 (docs/rules/adnd1e.md#two-sides).
+  const { sb, tokens } = await table(ADND, [{ name: "Hero", side: "a" }, { name: "Orc", side: "b" }]);
+  await commands(sb, "!surprise resolve --procedure roll");
+  sb.scriptDice(2, 1);
+  await commands(sb, "!surprise roll");
+  const surprise = sb.read(`state.${ADND.name}.surprise`);
+  assert.deepEqual(surprise.outcome.timeline.map((s) => s.kind), ["cancelled", "surprise"]);
+  const roundRow = () => sb.turnorder().find((row) => row.id === "-1");
+  assert.equal(surprise.round, 2, "the script passed the cancelled segment");
+  assert.equal(roundRow()?.custom, "Surprise segment 2 of 2", "not 'Surprise: round 2' while a segment is played");
+  assert.deepEqual(sb.turnorder().map((row) => row.id), [tokens[1].id, "-1", tokens[0].id], "the orc acts, the hero waits");
+  // The monster plays segment 2; the frozen hero is passed, the round row comes to the top: the first normal round.
+  sb.user.advanceTurn();
+  await sb.settle();
+  assert.equal(sb.read(`state.${ADND.name}.surprise`).done, true);
+  assert.equal(roundRow(), undefined, "the round row left with the surprise");
+  assert.equal(sb.takeErrors().length, 0);
+});
+
 test("when nobody in the turn order can ever act, the script stops passing turns and tells the GM", async () => {
-  // Total surprise on IQ 2 without Combat Reflexes: never recovers (RULES.md 1.8). Only the stunned are in the order.
+  // Total surprise on IQ 2 without Combat Reflexes: never recovers (docs/rules/gurps4e.md#edge-cases). Only the stunned are in the order.
   const { sb, tokens } = await table(GURPS, [
     { name: "Ava", side: "a", attributes: { intelligence: 12 } },
     { name: "Gob", side: "b", attributes: { intelligence: 2 } },

@@ -1,5 +1,5 @@
 // The example scripts against characters shaped like the Roll20 sheets GMs use (run by tests/test_roll20_sheets.py):
-// attribute objects beside the sheet defaults getAttrByName falls back to (ROLL20.md 7), the AD&D 1e sheets'
+// attribute objects beside the sheet defaults getAttrByName falls back to (docs/dev/roll20.md §7), the AD&D 1e sheets'
 // surprise adjustment, the GURPS sheet's repeating sections, and markers that name nothing.
 // SCRIPTS_DIR holds the example scripts; SHEETS is exporter/sheets.py's Roll20 readers by system, the one place the
 // sheet attribute names are kept.

@@ -1,4 +1,4 @@
-"""AD&D 1e surprise (RULES.md 3): thresholds, pips, Dexterity, the timeline, options, odds, validation"""
+"""AD&D 1e surprise (docs/rules/adnd1e.md): thresholds, pips, Dexterity, the timeline, options, odds, validation"""
 
 from __future__ import annotations
 
@@ -83,7 +83,7 @@ def test_scenario_defaults():
     assert sc.options == adnd1e.Options()
 
 
-# --- threshold (RULES.md 3.1) ------------------------------------------------------------------
+# --- threshold (docs/rules/adnd1e.md#threshold) ----------------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -108,7 +108,7 @@ def test_threshold(own, theirs, expected):
 
 
 def test_surprises_on_shifts_only_the_opponent():
-    # RULES.md C2: a 1-3 monster surprises others on 1-3; its own chance stays 2
+    # C2: a 1-3 monster surprises others on 1-3; its own chance stays 2
     party, monster = sides_of(side("Ava"), side("Orc", surprises_on=3))
     assert adnd1e.threshold(party, monster) == 3
     assert adnd1e.threshold(monster, party) == 2
@@ -176,7 +176,7 @@ def test_resolve_asks_for_d6_only():
     [(2, 1, 1), (2, 2, 2), (2, 3, 0), (2, 6, 0), (3, 3, 3), (3, 4, 0), (4, 4, 4), (6, 6, 6), (1, 2, 0), (0, None, 0)],
 )
 def test_segments_are_the_pips_within_the_threshold(thr, roll, segments):
-    # RULES.md C1: pips, not thr + 1 - r
+    # C1: pips, not thr + 1 - r
     assert adnd1e.surprised_segments(thr, roll) == segments
 
 
@@ -186,7 +186,7 @@ def test_seed_rolls_one_and_two():
     assert outcome.sides["b"].segments == 2
 
 
-# --- two sides (RULES.md 3.1 table) ------------------------------------------------------------
+# --- two sides (docs/rules/adnd1e.md#two-sides) ------------------------------------------------
 
 
 def test_neither_surprised():
@@ -227,7 +227,7 @@ def test_both_equal_cancel(roll):
 
 
 def test_same_roll_different_thresholds_does_not_cancel():
-    # RULES.md 3.2: party 3 and monster 3 against a 1-3 monster
+    # docs/rules/adnd1e.md#edge-cases: party 3 and monster 3 against a 1-3 monster
     outcome = play(scenario(PARTY, side("Orc", surprises_on=3)), 3, 3)
     assert outcome.sides["a"].to_json() == {"threshold": 3, "roll": 3, "segments": 3}
     assert outcome.sides["b"].to_json() == {"threshold": 2, "roll": 3, "segments": 0}
@@ -242,12 +242,12 @@ def test_seed_party_3_against_a_1_3_monster():
 
 
 def test_dmg_difference_extends_to_5():
-    # RULES.md 3.2: 6 vs 1 gives 5
+    # docs/rules/adnd1e.md#edge-cases: 6 vs 1 gives 5
     outcome = play(scenario(side("Ava", surprised_on=6), side("Orc", surprised_on=6)), 1, 6)
     assert outcome.free_segments == 5
 
 
-# --- Dexterity (RULES.md 3.1, 3.2, C3) ---------------------------------------------------------
+# --- Dexterity (docs/rules/adnd1e.md#dexterity, docs/rules/adnd1e.md#edge-cases, C3) ---------------------
 
 
 @pytest.mark.parametrize(
@@ -302,7 +302,7 @@ def test_dex_bonus_never_creates_surprise_in_the_opponents():
 
 
 def test_dex_18_immune_at_threshold_3_but_not_4():
-    # RULES.md 3.2: +3 is immune unless thr >= 4
+    # docs/rules/adnd1e.md#edge-cases: +3 is immune unless thr >= 4
     at_3 = play(scenario(side({"name": "Ava", "dex": 18}), side("Orc", surprises_on=3)), 3, 6)
     at_4 = play(scenario(side({"name": "Ava", "dex": 18}), side("Orc", surprises_on=4)), 4, 6)
     assert at_3.member("Ava").segments == 0
@@ -363,7 +363,7 @@ def test_dex_member_acts_while_the_sides_cancel():
     assert segment_lists(outcome) == [(1, "surprise", ["Ava"]), (2, "surprise", ["Ava"])]
 
 
-# --- timeline (RULES.md 3.1, C8) ---------------------------------------------------------------
+# --- timeline (docs/rules/adnd1e.md#timeline, C8) -------------------------------------------------------
 
 
 def test_timeline_three_sides():

@@ -1,4 +1,4 @@
-"""Fallout TTRPG rules core: every rule of RULES.md section 2, with hand-derived expectations"""
+"""Fallout TTRPG rules core: every rule of docs/rules/fallout-ttrpg.md, with hand-derived expectations"""
 
 from __future__ import annotations
 
@@ -58,7 +58,7 @@ def play(scenario: ft.Scenario, dice: list[int]) -> dict:
     return outcome
 
 
-# --- the PER + Survival Test (RULES.md 2.1 [F1]) ------------------------------------------------------
+# --- the PER + Survival Test (docs/rules/fallout-ttrpg.md#mechanics [F1]) -----------------------------
 
 
 @pytest.mark.parametrize(
@@ -150,7 +150,7 @@ def test_world_map_poor_failure_surprises_the_party():
     assert out["members"] == {"Ava": {"lost": 1}, "Bo": {"lost": 0}, "Raider": {"lost": 0}, "Boss": {"lost": 0}}
 
 
-# --- enemy_spot_roll (RULES.md B5) -------------------------------------------------------------------
+# --- enemy_spot_roll (B5) -------------------------------------------------------------------
 
 
 def enemy_rolls_scenario(hunting: bool = False) -> ft.Scenario:
@@ -188,7 +188,7 @@ def test_world_map_without_enemy_spot_roll_takes_exactly_one_die():
     assert roller.used == 1
 
 
-# --- the opening Sneak Attack (RULES.md 2.2 T1, B2, B10) ---------------------------------------------
+# --- the opening Sneak Attack (docs/rules/fallout-ttrpg.md#sneak-attack, B2, B10) --------------------
 
 
 def test_advantage_keeps_the_higher_die():
@@ -260,7 +260,7 @@ def test_opener_ties_roll_side_a_first_then_listed_order():
     assert [o["name"] for o in out["openers"]] == ["Ann", "Vex", "Boss"]
 
 
-# --- the Surprise Round (RULES.md 2.2, B1, B7, B8, B9) ------------------------------------------------
+# --- the Surprise Round (docs/rules/fallout-ttrpg.md#surprise-round, B1, B7, B8, B9) ---------------------------------
 
 
 def ambush(b: list[dict], options: dict | None = None) -> ft.Scenario:

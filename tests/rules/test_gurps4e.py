@@ -1,4 +1,4 @@
-"""GURPS 4e rules core: every rule of RULES.md section 1, with hand-derived expectations"""
+"""GURPS 4e rules core: every rule of docs/rules/gurps4e.md, with hand-derived expectations"""
 
 from __future__ import annotations
 
@@ -96,7 +96,7 @@ def test_an_unrolled_attempt_loses_to_any_rolled_failure():
     assert g.quick_contest(g.SuccessRoll("A", 2, None), g.SuccessRoll("B", 8, 18)) == "second"
 
 
-# --- initiative modifiers (B393, RULES.md 1.1) ----------------------------------------------------------
+# --- initiative modifiers (B393, docs/rules/gurps4e.md#initiative) -----------------------------------
 
 
 def mods(a: dict, b: dict, **options) -> dict[str, int]:
@@ -185,7 +185,7 @@ def test_initiative_winner_stuns_the_losing_side():
     assert [t.member.name for t in outcome.tracks] == ["O", "P"]
 
 
-# --- partial surprise (B393, RULES.md 1.3) ---------------------------------------------------------------
+# --- partial surprise (B393, docs/rules/gurps4e.md#partial-surprise) -------------------------------------
 
 
 def stun(sc: g.Scenario, faces: list[int]) -> dict:
@@ -243,7 +243,7 @@ def test_stun_roll_timing_decides_the_defence_on_the_success_turn(timing, defenc
     assert result["members"]["O"]["lost"] == 2  # the same first normal turn either way (A1)
 
 
-# --- total surprise (B393, RULES.md 1.4) -----------------------------------------------------------------
+# --- total surprise (B393, docs/rules/gurps4e.md#total-surprise) -----------------------------------------
 
 
 def test_total_surprise_freezes_then_rolls_plain_iq():

@@ -11,7 +11,7 @@ from exporter.rules.models import Name, RulesModel, option
 
 
 class Options(RulesModel):
-    """The configurable readings of RULES.md 3.3 (C4, C5)"""
+    """The configurable readings of docs/rules/adnd1e.md#readings (C4, C5)"""
 
     dex_unsurprised_may_act: bool = option(
         True, "Whether a member whose Dexterity cancels his side's surprise acts in the surprise segments",

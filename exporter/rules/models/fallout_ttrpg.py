@@ -12,7 +12,7 @@ from exporter.rules.models import Name, RulesModel, SafeInt, option
 
 
 class Options(RulesModel):
-    """The configurable readings of RULES.md 2.3"""
+    """The configurable readings of docs/rules/fallout-ttrpg.md#readings"""
 
     opening_attack_is_free: bool = option(
         False, "Whether the Sneak Attack that opens the fight is an extra action or the opener's Surprise Round turn",
@@ -43,7 +43,7 @@ class Member(RulesModel):
     survival: int | None = Field(default=None, ge=0, le=20)
     cautious_nature: bool = False
     asleep: bool = False
-    sequence: SafeInt = 0  # RULES.md B6: an input, higher acts first
+    sequence: SafeInt = 0  # B6: an input, higher acts first
 
 
 class Side(RulesModel):
@@ -69,7 +69,7 @@ class Opener(RulesModel):
 
 
 class Scenario(ScenarioMethods, RulesModel):
-    """A Fallout TTRPG surprise scenario (DESIGN.md scenario file)"""
+    """A Fallout TTRPG surprise scenario (docs/scenarios.md)"""
 
     system: Literal["fallout-ttrpg"]
     procedure: Literal["world-map", "sneak-attack"]

@@ -12,7 +12,7 @@ from exporter.rules.models import Name, RulesModel, option
 
 
 class Options(RulesModel):
-    """The configurable readings of RULES.md 1.9"""
+    """The configurable readings of docs/rules/gurps4e.md#readings"""
 
     stun_roll_timing: Literal["start", "end"] = option(
         "start", "When a mentally stunned character rolls IQ to snap out: at the start or at the end of his turn",
@@ -61,7 +61,7 @@ class Sides(RulesModel):
 
 
 class Scenario(ScenarioMethods, RulesModel):
-    """A GURPS surprise scenario (DESIGN.md scenario file)"""
+    """A GURPS surprise scenario (docs/scenarios.md)"""
 
     system: Literal["gurps4e"]
     procedure: Literal["partial", "total", "quick-contest"]

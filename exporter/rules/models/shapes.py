@@ -12,7 +12,6 @@ import types
 from pathlib import Path
 from typing import Annotated, Any, Literal, Union, get_args, get_origin
 
-from annotated_types import Ge, Le, MaxLen, MinLen
 from pydantic import AfterValidator, BaseModel, StringConstraints
 from pydantic.fields import FieldInfo
 
@@ -133,8 +132,8 @@ def unpacked(metadata: tuple[Any, ...]) -> list[Any]:
 
 def bounds(where: str, metadata: list[Any]) -> tuple[int | None, int | None]:
     """Read ge and le; nothing else constrains an integer the records read"""
-    low = [m.ge for m in metadata if isinstance(m, Ge)]
-    high = [m.le for m in metadata if isinstance(m, Le)]
+    low = [m.ge for m in metadata if kind(m) == "Ge"]
+    high = [m.le for m in metadata if kind(m) == "Le"]
     if len(low) + len(high) != len(metadata) or len(low) > 1 or len(high) > 1:
         raise Unreadable(f"{where}: integer constraints {metadata}")
     return (low[0] if low else None, high[0] if high else None)
@@ -145,9 +144,9 @@ def lengths(where: str, metadata: list[Any]) -> tuple[int | None, int | None]:
     low: list[int] = []
     high: list[int] = []
     for m in metadata:
-        if isinstance(m, MinLen):
+        if kind(m) == "MinLen":
             low.append(m.min_length)
-        elif isinstance(m, MaxLen):
+        elif kind(m) == "MaxLen":
             high.append(m.max_length)
         elif isinstance(m, StringConstraints) and set(given(m)) <= {"min_length", "max_length"}:
             low += [m.min_length] if m.min_length is not None else []
@@ -157,6 +156,11 @@ def lengths(where: str, metadata: list[Any]) -> tuple[int | None, int | None]:
     if len(low) > 1 or len(high) > 1:
         raise Unreadable(f"{where}: lengths {metadata}")
     return (low[0] if low else None, high[0] if high else None)
+
+
+def kind(constraint: Any) -> str:
+    """Name an annotated-types constraint (Ge, Le, MinLen, MaxLen), as pydantic's field metadata holds them"""
+    return type(constraint).__name__
 
 
 def given(constraints: StringConstraints) -> list[str]:

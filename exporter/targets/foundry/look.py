@@ -13,11 +13,11 @@ MACRO_ICONS = {"surprise": "icons/svg/daze.svg", "clear": "icons/svg/cancel.svg"
                "side-roll": "icons/svg/d20-grey.svg", "spot-test": "icons/svg/eye.svg"}
 
 # Status ids a game system may already define for a status, in preference order: the module reuses the first
-# one CONFIG.statusEffects has rather than adding its own (FOUNDRY.md 6).
+# one CONFIG.statusEffects has rather than adding its own (docs/dev/foundry.md §6).
 STATUS_REUSE = {"surprised": ("surprised",), "prone": ("prone",), "sleep": ("sleep", "unconscious"),
                 "unaware": ("unaware",)}
 # What a Foundry game system defines itself, by its package id: GURPS Game Aid's mental stun is the stun of a
-# GURPS surprise (RULES.md 1.7: Do Nothing, -4, no retreat).
+# GURPS surprise (docs/rules/gurps4e.md#turn-by-turn: Do Nothing, -4, no retreat).
 GAME_SYSTEM_REUSE = {"gurps": {"surprised": ("mentalstun",)}}
 
 

@@ -1,4 +1,4 @@
-"""module.json for Foundry V13 and V14 (FOUNDRY.md 1), built as data and written with json.dumps"""
+"""module.json for Foundry V13 and V14 (docs/dev/foundry.md §1), built as data and written with json.dumps"""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from exporter.definitions.identity import Author
 
 PACK_NAME = "surprise-macros"
 LANGUAGE_NAMES = {"en": "English", "de": "Deutsch", "zh-CN": "中文（简体）"}
-# FOUNDRY.md 1.1: installable on every V13 and V14 build, no newer major; V12 is not supported.
+# docs/dev/foundry.md §1.1: installable on every V13 and V14 build, no newer major; V12 is not supported.
 COMPATIBILITY = {"minimum": "13", "verified": "14", "maximum": "14"}
 
 

@@ -21,7 +21,7 @@ MACRO_CALLS = {"surprise": "openDialog", "clear": "clear", "recovery": "recovery
 
 
 def document_id(*parts: str) -> str:
-    """Derive a stable 16-character Foundry id from names (FOUNDRY.md 4)"""
+    """Derive a stable 16-character Foundry id from names (docs/dev/foundry.md §4)"""
     return hashlib.sha256(".".join(parts).encode("utf-8")).hexdigest()[:16]
 
 

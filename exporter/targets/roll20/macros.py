@@ -24,12 +24,12 @@ from exporter.definitions.rolls import (
     side_label,
 )
 
-# ROLL20.md 6: inside an inner (nested) query these three must be HTML entities, and only there.
+# docs/dev/roll20.md §6: inside an inner (nested) query these three must be HTML entities, and only there.
 NESTED_QUERY_ESCAPES = {"}": "&#125;", "|": "&#124;", ",": "&#44;"}
 # Characters that would end a query, a template field or an inline roll if they appeared in text.
 UNSAFE_IN_MACRO = str.maketrans({ch: " " for ch in "{}[]|@%#?&,"})
 PLACEHOLDER = re.compile(r"\{(\w+)\}")
-# ROLL20.md 6: attribute calls resolve before queries and are never encoded.
+# docs/dev/roll20.md §6: attribute calls resolve before queries and are never encoded.
 ATTRIBUTE_CALL = re.compile(r"(@\{[^{}]*\})")
 
 
@@ -121,7 +121,7 @@ def product(term: Product, ctx: Context) -> str:
 
 
 def extreme(term: Extreme, ctx: Context) -> str:
-    """Keep the highest or the lowest of a group (ROLL20.md 6: {a, b}kh1)"""
+    """Keep the highest or the lowest of a group (docs/dev/roll20.md §6: {a, b}kh1)"""
     return group(", ".join(render(t, ctx) for t in term.terms)) + ("kh1" if term.highest else "kl1")
 
 

@@ -1,4 +1,4 @@
-// AD&D 1e surprise at the table (RULES.md 3): one d6 per side, then the surprise segments before the first normal
+// AD&D 1e surprise at the table (docs/rules/adnd1e.md): one d6 per side, then the surprise segments before the first normal
 // round (C7). The table plays the n-th round it begins after the roll as segment n, turn by turn, with who acts in
 // each. The segments are not rounds of the fight: the VTT numbers the first normal round firstRound, the number it
 // would have had without a surprise (nextRoundNumber), so no round-based duration is shifted by the segments.
@@ -21,7 +21,7 @@ function segmentLine(table, surprise, segment) {
   return table.t("Adnd.SegmentLine", { segment: segment.segment, acting: Table.names(table, surprise, segment.acting) });
 }
 
-/** Return each member's frozen segments as the timeline counts them (RULES.md 3.1, C4) */
+/** Return each member's frozen segments as the timeline counts them (docs/rules/adnd1e.md#timeline, C4) */
 function frozenByMember(surprise) {
   const { outcome, scenario } = surprise;
   const frozen = {};
@@ -112,15 +112,22 @@ async function left(table, surprise, id) {
   delete surprise.frozen?.[id];
 }
 
+/** Name the table round being played after the surprise segment it plays; null once the segments are over */
+function roundName(table, surprise) {
+  const segment = segmentOf(surprise);
+  const count = surprise.outcome.timeline.length;
+  return segment >= 1 && segment <= count ? table.t("Roll20.Status.Segment", { segment, count }) : null;
+}
+
 /** Return the segment being played and who is still frozen in it, with the segments each has left */
 function statusLines(table, surprise) {
   const segment = segmentOf(surprise);
   return [
-    table.t("Roll20.Status.Segment", { segment, count: surprise.outcome.timeline.length }),
+    roundName(table, surprise),
     ...Object.entries(surprise.frozen ?? {}).filter(([, frozen]) => frozen >= segment)
       .map(([id, frozen]) => `${surprise.labels[id] ?? "?"}: ${frozen - segment + 1}`),
   ];
 }
 
 {% from "exports.js" import exports %}
-{{ exports(["resolve", "turnStarted", "turnEnded", "roundStarted", "nextRoundNumber", "left", "statusLines"], as_module) }}
+{{ exports(["resolve", "turnStarted", "turnEnded", "roundStarted", "nextRoundNumber", "left", "statusLines", "roundName"], as_module) }}

@@ -1,4 +1,4 @@
-// Fallout TTRPG surprise at the table (RULES.md 2): the Surprise Round is the first table round begun after the
+// Fallout TTRPG surprise at the table (docs/rules/fallout-ttrpg.md): the Surprise Round is the first table round begun after the
 // trigger; surprised and sleeping combatants pass it; round 2 runs in Sequence order for everyone.
 {% if as_module %}
 import * as Rules from "./rules.js";
@@ -112,5 +112,10 @@ function statusLines(table, surprise) {
   ];
 }
 
+/** Name the table round being played: never, the Surprise Round is table round 1 and the card says so */
+function roundName() {
+  return null;
+}
+
 {% from "exports.js" import exports %}
-{{ exports(["resolve", "turnStarted", "turnEnded", "roundStarted", "nextRoundNumber", "left", "statusLines"], as_module) }}
+{{ exports(["resolve", "turnStarted", "turnEnded", "roundStarted", "nextRoundNumber", "left", "statusLines", "roundName"], as_module) }}

@@ -1,4 +1,4 @@
-// GURPS 4e surprise at the table (RULES.md 1): who is surprised, then the mental stun turn by turn (RULES.md 1.7).
+// GURPS 4e surprise at the table (docs/rules/gurps4e.md): who is surprised, then the mental stun turn by turn (docs/rules/gurps4e.md#turn-by-turn).
 // Every turn counts on its own: rounds mean nothing extra to the stun.
 {% if as_module %}
 import * as Rules from "./rules.js";
@@ -66,7 +66,7 @@ async function resolve(table, surprise) {
       await Table.mark(table, surprise, track.name, "surprised", true, track.freeze ? { left: track.freeze } : null);
     }
     if (opened.contest) {
-      // RULES.md A13: the undetected sneak's opening attack meets no defence.
+      // A13: the undetected sneak's opening attack meets no defence.
       for (const track of surprise.tracks) await Table.mark(table, surprise, track.name, "unaware", true);
       surprise.unaware = true;
       lines.push(table.t("Gurps.Unaware"));
@@ -75,7 +75,7 @@ async function resolve(table, surprise) {
   await table.post({ title: table.t(`Procedure.${surprise.scenario.procedure}`), lines, details, record: { type: "resolve", outcome } });
 }
 
-/** Play a stunned combatant's own turn: the freeze countdown or the IQ roll (RULES.md 1.7); true = Do Nothing */
+/** Play a stunned combatant's own turn: the freeze countdown or the IQ roll (docs/rules/gurps4e.md#turn-by-turn); true = Do Nothing */
 async function turnStarted(table, surprise, id) {
   const track = trackOf(surprise, id);
   if (!track || track.lost !== null) return false;
@@ -96,7 +96,7 @@ async function turnStarted(table, surprise, id) {
   }
   if (record.state === "stunned" && !record.success) await Table.mark(table, surprise, id, "surprised", true);
   if (record.success) {
-    // RULES.md A1: rolled at the start, the -4 lifts at once; rolled at the end, it lasts through this turn.
+    // A1: rolled at the start, the -4 lifts at once; rolled at the end, it lasts through this turn.
     if (Table.optionsOf(surprise).stun_roll_timing === "start") await Table.mark(table, surprise, id, "surprised", false);
     else track.clearAtEnd = true;
   }
@@ -145,5 +145,10 @@ function statusLines(table, surprise) {
       : track.never ? table.t("Roll20.Status.Never") : table.t("Roll20.Status.Stunned", { turns: track.turns.length })}`);
 }
 
+/** Name the table round being played: never, GURPS rounds are one second each and carry only their number */
+function roundName() {
+  return null;
+}
+
 {% from "exports.js" import exports %}
-{{ exports(["resolve", "turnStarted", "turnEnded", "roundStarted", "nextRoundNumber", "left", "statusLines"], as_module) }}
+{{ exports(["resolve", "turnStarted", "turnEnded", "roundStarted", "nextRoundNumber", "left", "statusLines", "roundName"], as_module) }}

@@ -28,7 +28,7 @@ export function actorRefs(combat, scenario) {
  * Show or hide a status on a member's actor. On V13 a status counted in rounds gets that duration on its effect,
  * ending at turn 0 of round from + left: the moment the runtime lifts it too, so an expiry module such as Times Up
  * agrees. On V14 core expires effects itself, at turn events anchored to whoever's turn it was when the effect was
- * made, and leaves them on the actor inactive (FOUNDRY.md §8): the module's effects get no core duration there, and
+ * made, and leaves them on the actor inactive (docs/dev/foundry.md §8): the module's effects get no core duration there, and
  * the runtime removes them itself, as on V13. The world-wide expiryAction is never touched.
  */
 async function markActor(combat, surprise, id, status, on, lasts, known) {

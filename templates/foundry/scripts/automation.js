@@ -16,7 +16,7 @@ function roundBegan(surprise, prior, current, resorted) {
 }
 
 /**
- * Follow the rules turn by turn (FOUNDRY.md 7: combatTurnChange runs on every client after the update; only the
+ * Follow the rules turn by turn (docs/dev/foundry.md §7: combatTurnChange runs on every client after the update; only the
  * active GM acts). Ends the previous combatant's turn, starts a new round, then the new turn.
  */
 export function onCombatTurnChange(combat, prior, current) {
@@ -66,7 +66,7 @@ function orderOf(combat) {
 /**
  * Give the round about to begin the number the rules give it (the AD&D surprise segments are no rounds of the
  * fight). preUpdateCombat runs on the client that advances the combat, GM or player, before the update is sent
- * (FOUNDRY.md 7), so the tracker, the game system and every module see the right number in one change.
+ * (docs/dev/foundry.md §7), so the tracker, the game system and every module see the right number in one change.
  */
 export function onPreUpdateCombat(combat, changed) {
   if (!("round" in changed) || !(changed.round > combat.round)) return;

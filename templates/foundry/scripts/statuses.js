@@ -6,7 +6,7 @@ const inUse = new Map();
 
 /**
  * Return the entries of CONFIG.statusEffects: an array on V13, an object keyed by id on V14, and whatever a game
- * system installed there (FOUNDRY.md §6).
+ * system installed there (docs/dev/foundry.md §6).
  */
 export const statusEntries = () => {
   const list = CONFIG.statusEffects ?? [];
@@ -42,7 +42,7 @@ export function addStatusEffects() {
 /** Return the status id to toggle for one of the module's statuses. */
 export const statusId = (id) => inUse.get(id) ?? id;
 
-/** Tell whether V14's core expiry has run out an effect: it then stays on the actor, inactive (FOUNDRY.md §8). */
+/** Tell whether V14's core expiry has run out an effect: it then stays on the actor, inactive (docs/dev/foundry.md §8). */
 const expired = (effect) => Boolean(effect.duration?.expired);
 
 /**
@@ -55,7 +55,7 @@ export const statusEffects = (actor, id) =>
 /** Tell whether an actor shows one of the module's statuses: an enabled effect core has not expired. */
 export const hasStatus = (actor, id) => statusEffects(actor, id).some((effect) => !effect.disabled && !expired(effect));
 
-/** Delete the expired leftovers of a status, so that switching it on creates a live effect again (FOUNDRY.md §8). */
+/** Delete the expired leftovers of a status, so that switching it on creates a live effect again (docs/dev/foundry.md §8). */
 async function dropExpired(actor, id) {
   const leftovers = statusEffects(actor, id).filter(expired).map((effect) => effect.id);
   if (leftovers.length) await actor.deleteEmbeddedDocuments("ActiveEffect", leftovers);

@@ -4,7 +4,7 @@ import { openSurpriseDialog } from "./dialog.js";
 import { localize } from "./i18n.js";
 
 /**
- * Add a Surprise button to the Combat Tracker's encounter controls for the GM (FOUNDRY.md §10). The tracker may be
+ * Add a Surprise button to the Combat Tracker's encounter controls for the GM (docs/dev/foundry.md §10). The tracker may be
  * popped out into a window of its own, whose nodes fail `instanceof HTMLElement` of this one: the root is not tested
  * against that class, and the button is made by the root's own document.
  */

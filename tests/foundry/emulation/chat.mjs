@@ -48,7 +48,7 @@ export class ChatMessage extends Document {
       source.author ??= source.user;
     }
     if (typeof source.type === "number" && env().options.generation >= 14) {
-      // FOUNDRY.md §10: V14's type is a string subtype; a numeric type is rejected
+      // docs/dev/foundry.md §10: V14's type is a string subtype; a numeric type is rejected
       throw validationError(name, "type", `${source.type} is not a valid type (a string subtype since V14)`);
     }
     if (typeof source.type === "number") {
@@ -115,7 +115,7 @@ export class ChatMessage extends Document {
   }
 
   /**
-   * FOUNDRY.md §10: V13's ChatMessage.applyRollMode(chatData, mode) with publicroll/gmroll/blindroll/selfroll, or
+   * docs/dev/foundry.md §10: V13's ChatMessage.applyRollMode(chatData, mode) with publicroll/gmroll/blindroll/selfroll, or
    * "roll" for the user's core.rollMode. Harness choice for what each mode sets: gm and blind whisper the GMs (blind
    * also hides the roll from its author), self whispers the user, public whispers nobody.
    */
@@ -125,7 +125,7 @@ export class ChatMessage extends Document {
     return applyVisibility(chatData, chosen.replace(/roll$/, ""));
   }
 
-  /** FOUNDRY.md §10: V14's ChatMessage.applyMode(chatData, mode) with public/gm/blind/self (as applyRollMode) */
+  /** docs/dev/foundry.md §10: V14's ChatMessage.applyMode(chatData, mode) with public/gm/blind/self (as applyRollMode) */
   static applyMode(chatData, mode) {
     if (env().options.generation < 14) throw new TypeError("ChatMessage.applyMode is not a function (V13: ChatMessage.applyRollMode)");
     return applyVisibility(chatData, mode ?? env().game.settings.get("core", "messageMode"));

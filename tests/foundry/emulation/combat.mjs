@@ -1,11 +1,11 @@
-// Combat and Combatant: turn order, the turn and round methods and their hooks (FOUNDRY.md §7,
+// Combat and Combatant: turn order, the turn and round methods and their hooks (docs/dev/foundry.md §7,
 // https://foundryvtt.com/api/classes/foundry.documents.Combat.html).
 
 import { CONST, checkId, defineFields, env, optionalNumber, pickKnown } from "./core.mjs";
 import { Document } from "./documents.mjs";
 import { runExpiry, turnEvents } from "./expiry.mjs";
 
-/** FOUNDRY.md §7, §10: the world time a turn or round change advances, as V13 (advanceTime) or V14 (worldTime.delta) */
+/** docs/dev/foundry.md §7, §10: the world time a turn or round change advances, as V13 (advanceTime) or V14 (worldTime.delta) */
 function timeOptions(seconds) {
   return env().options.generation >= 14 ? { worldTime: { delta: seconds } } : { advanceTime: seconds };
 }
@@ -103,7 +103,7 @@ export class Combat extends Document {
     super(rest, options);
     this._embed("combatants", Combatant, combatants);
     this.setupTurns();
-    /** FOUNDRY.md §7: CombatHistoryData {round, turn, combatantId, tokenId} */
+    /** docs/dev/foundry.md §7: CombatHistoryData {round, turn, combatantId, tokenId} */
     this.current = this._getCurrentState();
     this.previous = undefined;
   }
@@ -144,7 +144,7 @@ export class Combat extends Document {
     return this.turn === null ? undefined : this.#turns[this.turn];
   }
 
-  /** FOUNDRY.md §7: round is 0 before the start */
+  /** docs/dev/foundry.md §7: round is 0 before the start */
   get started() {
     return this.#turns.length > 0 && this.round > 0;
   }
@@ -186,7 +186,7 @@ export class Combat extends Document {
     return { round: this.round, turn: this.turn, combatantId: combatant?.id ?? null, tokenId: combatant?.tokenId ?? null };
   }
 
-  /** FOUNDRY.md §7: the plural form (the singular getCombatantByToken is deprecated and not emulated) */
+  /** docs/dev/foundry.md §7: the plural form (the singular getCombatantByToken is deprecated and not emulated) */
   getCombatantsByToken(tokenOrId) {
     const id = typeof tokenOrId === "string" ? tokenOrId : tokenOrId?.id;
     return this.combatants.filter((c) => c.tokenId === id);
@@ -196,14 +196,14 @@ export class Combat extends Document {
     if (!this.started) throw new Error(`harness: Combat#${method} before startCombat() is not emulated`);
   }
 
-  /** FOUNDRY.md §7: combatStart(combat, updateData) fires on the initiating client before the update */
+  /** docs/dev/foundry.md §7: combatStart(combat, updateData) fires on the initiating client before the update */
   async startCombat() {
     const updateData = { round: 1, turn: 0 };
     env()._initiatingHook("combatStart", this, updateData);
     return this.update(updateData);
   }
 
-  /** FOUNDRY.md §7: combatTurn(combat, updateData, updateOptions) before the update; skips the defeated if set */
+  /** docs/dev/foundry.md §7: combatTurn(combat, updateData, updateOptions) before the update; skips the defeated if set */
   async nextTurn() {
     this.#assertStarted("nextTurn");
     const skip = this.settings.skipDefeated;
@@ -220,7 +220,7 @@ export class Combat extends Document {
     return this.update(updateData, updateOptions);
   }
 
-  /** FOUNDRY.md §7: combatRound(combat, updateData, updateOptions) before the update */
+  /** docs/dev/foundry.md §7: combatRound(combat, updateData, updateOptions) before the update */
   async nextRound() {
     this.#assertStarted("nextRound");
     let turn = 0;
@@ -241,7 +241,7 @@ export class Combat extends Document {
     return turnOnly && Boolean(this.combatant?.testUserPermission(user, "OWNER"));
   }
 
-  /** FOUNDRY.md §7: combatTurnChange(combat, prior, current) on all clients after updateCombat */
+  /** docs/dev/foundry.md §7: combatTurnChange(combat, prior, current) on all clients after updateCombat */
   _onUpdate(changed, options, userId) {
     const prior = this.current;
     this.current = this._getCurrentState();
@@ -249,7 +249,7 @@ export class Combat extends Document {
     if (stateChanged) this.previous = prior;
     const current = this.current;
     const turnChange = () => env().Hooks.callAll("combatTurnChange", this, prior, current);
-    // FOUNDRY.md §8: V14 core expires effects at the events of the change (emulation/expiry.mjs)
+    // docs/dev/foundry.md §8: V14 core expires effects at the events of the change (emulation/expiry.mjs)
     const expire = () => {
       if (env().options.generation >= 14) env()._track(runExpiry(env(), this, turnEvents(prior, current)), "expiry", runExpiry);
     };
@@ -262,7 +262,7 @@ export class Combat extends Document {
     };
   }
 
-  /** FOUNDRY.md §8: on V14 the end of a combat is the combatEnd expiry event */
+  /** docs/dev/foundry.md §8: on V14 the end of a combat is the combatEnd expiry event */
   _onDelete() {
     if (env().options.generation >= 14) env()._track(runExpiry(env(), this, [["combatEnd", null]]), "expiry", runExpiry);
   }

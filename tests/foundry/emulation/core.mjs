@@ -1,5 +1,5 @@
 // The installed environment, CONST, the foundry.utils the product calls, data helpers and collections.
-// Sources: FOUNDRY.md and the public API docs (https://foundryvtt.com/api/); "(harness choice)" marks a
+// Sources: docs/dev/foundry.md and the public API docs (https://foundryvtt.com/api/); "(harness choice)" marks a
 // stricter reading where the docs are silent.
 
 import { AsyncLocalStorage } from "node:async_hooks";
@@ -59,7 +59,7 @@ function deepEqual(a, b) {
   return false;
 }
 
-/** A random 16-alphanumeric id (FOUNDRY.md §4) */
+/** A random 16-alphanumeric id (docs/dev/foundry.md §4) */
 export function randomID(length = 16) {
   let id = "";
   for (let i = 0; i < length; i++) id += ID_CHARS[Math.floor(Math.random() * ID_CHARS.length)];
@@ -157,7 +157,7 @@ export const utils = Object.freeze({ getProperty, deepClone, randomID });
 export const CONST = deepFreeze({
   USER_ROLES: { NONE: 0, PLAYER: 1, TRUSTED: 2, ASSISTANT: 3, GAMEMASTER: 4 },
   DOCUMENT_OWNERSHIP_LEVELS: { INHERIT: -1, NONE: 0, LIMITED: 1, OBSERVER: 2, OWNER: 3 },
-  // FOUNDRY.md §5
+  // docs/dev/foundry.md §5
   ACTIVE_EFFECT_MODES: { CUSTOM: 0, MULTIPLY: 1, ADD: 2, DOWNGRADE: 3, UPGRADE: 4, OVERRIDE: 5 },
   TOKEN_DISPOSITIONS: { SECRET: -2, HOSTILE: -1, NEUTRAL: 0, FRIENDLY: 1 },
   CHAT_MESSAGE_STYLES: { OTHER: 0, OOC: 1, IC: 2, EMOTE: 3 },
@@ -203,11 +203,11 @@ export function pickKnown(documentName, data, keys) {
   return picked;
 }
 
-/** Accept null or a valid id (FOUNDRY.md §4) */
+/** Accept null or a valid id (docs/dev/foundry.md §4) */
 export function checkId(documentName, id) {
   if (id === null || id === undefined) return null;
   if (typeof id !== "string" || !ID_PATTERN.test(id)) {
-    throw validationError(documentName, "_id", `"${id}" is not a valid id (16 alphanumerics, FOUNDRY.md §4)`);
+    throw validationError(documentName, "_id", `"${id}" is not a valid id (16 alphanumerics, docs/dev/foundry.md §4)`);
   }
   return id;
 }

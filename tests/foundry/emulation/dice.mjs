@@ -102,7 +102,7 @@ export class Roll {
   /** V12+: evaluate is async only; the "async" option is deprecated */
   async evaluate({ ...options } = {}) {
     if ("async" in options && env().options.generation >= 14) {
-      // FOUNDRY.md §10: "{async} warns or breaks" on V14; the stricter reading
+      // docs/dev/foundry.md §10: "{async} warns or breaks" on V14; the stricter reading
       throw new Error('Roll#evaluate: the "async" option was removed (V14)');
     }
     if ("async" in options) {

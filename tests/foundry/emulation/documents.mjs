@@ -1,5 +1,5 @@
 // Documents: the base class (flags, ownership, update/delete through the database) and the User, Actor,
-// ActiveEffect, Scene and Token documents. Sources: FOUNDRY.md §3-§6, https://foundryvtt.com/api/.
+// ActiveEffect, Scene and Token documents. Sources: docs/dev/foundry.md §3-§6, https://foundryvtt.com/api/.
 
 import {
   CONST, DocumentCollection, checkId, deepClone, deepFreeze, defineFields, env, getProperty, isPlainObject,
@@ -95,7 +95,7 @@ export class Document {
     return this.toObject();
   }
 
-  /** FOUNDRY.md §3: flags are namespaced by an active package id; other scopes throw */
+  /** docs/dev/foundry.md §5: flags are namespaced by an active package id; other scopes throw */
   getFlag(scope, key) {
     env()._assertFlagScope(scope);
     return getProperty(this.#source.flags?.[scope], key);
@@ -246,14 +246,14 @@ const EFFECT_KEYS = [
   "_id", "name", "img", "type", "system", "changes", "disabled", "duration", "description", "origin",
   "tint", "transfer", "statuses", "sort", "flags", "_stats",
 ];
-// FOUNDRY.md §5: the V13 duration shape; V14's {value, units, expiry, expired} is not valid there
+// docs/dev/foundry.md §5: the V13 duration shape; V14's {value, units, expiry, expired} is not valid there
 const DURATION_KEYS = ["startTime", "seconds", "combat", "rounds", "turns", "startRound", "startTurn"];
-// FOUNDRY.md §8: the V14 duration and, beside it, where it started (harness choice: `start` is a field of the
-// effect next to `duration`; FOUNDRY.md §5 writes the V14 shape as "{value, units, expiry, expired} plus start")
+// docs/dev/foundry.md §8: the V14 duration and, beside it, where it started (harness choice: `start` is a field of the
+// effect next to `duration`; docs/dev/foundry.md §5 writes the V14 shape as "{value, units, expiry, expired} plus start")
 const V14_DURATION_KEYS = ["value", "units", "expiry", "expired"];
 const V14_START_KEYS = ["time", "combat", "combatant", "initiative", "round", "turn"];
 const V14_UNITS = ["seconds", "minutes", "hours", "days", "weeks", "months", "years", "rounds", "turns"];
-// CONST.ACTIVE_EFFECT_EXPIRY_EVENTS (FOUNDRY.md §8)
+// CONST.ACTIVE_EFFECT_EXPIRY_EVENTS (docs/dev/foundry.md §8)
 export const EXPIRY_EVENTS = ["combatStart", "roundStart", "turnStart", "combatEnd", "roundEnd", "turnEnd"];
 const V13_TO_V14 = { rounds: "rounds", turns: "turns", seconds: "seconds" };
 const V13_TO_START = { startTime: "time", combat: "combat", startRound: "round", startTurn: "turn" };
@@ -262,7 +262,7 @@ const V13_TO_START = { startTime: "time", combat: "combat", startRound: "round",
 const v14 = () => env().options.generation >= 14;
 
 /**
- * FOUNDRY.md §8: V14 migrates the V13 duration keys in source data (foundryvtt#14112). Recorded as a deprecation
+ * docs/dev/foundry.md §8: V14 migrates the V13 duration keys in source data (foundryvtt#14112). Recorded as a deprecation
  * (harness choice: the module should write the V14 shape on V14).
  */
 function migrateV13Duration(data) {
@@ -287,7 +287,7 @@ export class ActiveEffect extends Document {
   static documentName = "ActiveEffect";
 
   /**
-   * FOUNDRY.md §5: legacy label/icon are migrated with a deprecation warning. On V14 the V13 duration keys of new
+   * docs/dev/foundry.md §5: legacy label/icon are migrated with a deprecation warning. On V14 the V13 duration keys of new
    * data are migrated (§8); in an update they are dropped with a warning (harness choice: that migration is
    * unconfirmed).
    */
@@ -303,12 +303,12 @@ export class ActiveEffect extends Document {
       }
     }
     if ("label" in data) {
-      env()._deprecate("ActiveEffect", `ActiveEffect "label" is deprecated in favour of "name" (FOUNDRY.md §5)`);
+      env()._deprecate("ActiveEffect", `ActiveEffect "label" is deprecated in favour of "name" (docs/dev/foundry.md §5)`);
       if (data.name === undefined) data.name = data.label;
       delete data.label;
     }
     if ("icon" in data) {
-      env()._deprecate("ActiveEffect", `ActiveEffect "icon" is deprecated in favour of "img" (FOUNDRY.md §5)`);
+      env()._deprecate("ActiveEffect", `ActiveEffect "icon" is deprecated in favour of "img" (docs/dev/foundry.md §5)`);
       if (data.img === undefined) data.img = data.icon;
       delete data.icon;
     }
@@ -331,14 +331,14 @@ export class ActiveEffect extends Document {
       description: source.description ?? "",
       origin: source.origin ?? null,
       tint: source.tint ?? "#ffffff",
-      transfer: source.transfer ?? true, // FOUNDRY.md §5: schema default true
+      transfer: source.transfer ?? true, // docs/dev/foundry.md §5: schema default true
       statuses: source.statuses ?? [],
       sort: source.sort ?? 0,
       flags: source.flags ?? {},
     });
   }
 
-  /** FOUNDRY.md §5: the field types and change modes of an ActiveEffect */
+  /** docs/dev/foundry.md §5: the field types and change modes of an ActiveEffect */
   static _validate(source) {
     const name = "ActiveEffect";
     requireString(name, "name", source.name);
@@ -380,7 +380,7 @@ export class ActiveEffect extends Document {
     return source;
   }
 
-  /** FOUNDRY.md §5: {startTime, seconds, combat, rounds, turns, startRound, startTurn} */
+  /** docs/dev/foundry.md §5: {startTime, seconds, combat, rounds, turns, startRound, startTurn} */
   static _validateV13Duration(source) {
     const name = "ActiveEffect";
     const duration = pickKnown("ActiveEffect.duration", source.duration, DURATION_KEYS);
@@ -399,7 +399,7 @@ export class ActiveEffect extends Document {
     }
   }
 
-  /** FOUNDRY.md §8: duration {value, units, expiry, expired}, start {time, combat, combatant, initiative, round, turn} */
+  /** docs/dev/foundry.md §8: duration {value, units, expiry, expired}, start {time, combat, combatant, initiative, round, turn} */
   static _validateV14Duration(source) {
     const name = "ActiveEffect";
     const duration = pickKnown("ActiveEffect.duration", source.duration, V14_DURATION_KEYS);
@@ -437,7 +437,7 @@ export class ActiveEffect extends Document {
   }
 
   /**
-   * Build an unsaved effect from a CONFIG.statusEffects entry (FOUNDRY.md §6). An entry that lists
+   * Build an unsaved effect from a CONFIG.statusEffects entry (docs/dev/foundry.md §6). An entry that lists
    * extra statuses must carry a static _id.
    */
   static async fromStatusEffect(statusId, options = {}) {
@@ -448,7 +448,7 @@ export class ActiveEffect extends Document {
     this._migrate(data);
     const statuses = new Set([statusId, ...(data.statuses ?? [])]);
     if (statuses.size > 1 && !data._id) {
-      throw new Error(`Status effect "${statusId}" lists additional statuses but has no static _id (FOUNDRY.md §6)`);
+      throw new Error(`Status effect "${statusId}" lists additional statuses but has no static _id (docs/dev/foundry.md §6)`);
     }
     data.statuses = [...statuses];
     data.name = env()._softLocalize(data.name);
@@ -460,12 +460,12 @@ export class ActiveEffect extends Document {
   }
 
   get label() {
-    env()._deprecate("ActiveEffect", "ActiveEffect#label is deprecated in favour of ActiveEffect#name (FOUNDRY.md §5)");
+    env()._deprecate("ActiveEffect", "ActiveEffect#label is deprecated in favour of ActiveEffect#name (docs/dev/foundry.md §5)");
     return this.name;
   }
 
   get icon() {
-    env()._deprecate("ActiveEffect", "ActiveEffect#icon is deprecated in favour of ActiveEffect#img (FOUNDRY.md §5)");
+    env()._deprecate("ActiveEffect", "ActiveEffect#icon is deprecated in favour of ActiveEffect#img (docs/dev/foundry.md §5)");
     return this.img;
   }
 
@@ -473,20 +473,20 @@ export class ActiveEffect extends Document {
     return !this.disabled;
   }
 
-  /** FOUNDRY.md §5: temporary means a rounds, turns or seconds duration (V14: a value with units) */
+  /** docs/dev/foundry.md §5: temporary means a rounds, turns or seconds duration (V14: a value with units) */
   get isTemporary() {
     if (v14()) return Boolean(this._source.duration.value && this._source.duration.units);
     const { seconds, rounds, turns } = this._source.duration;
     return Boolean(seconds || rounds || turns);
   }
 
-  /** FOUNDRY.md §8: where a V14 duration started (not a V13 field) */
+  /** docs/dev/foundry.md §8: where a V14 duration started (not a V13 field) */
   get start() {
     return this._source.start;
   }
 
   /**
-   * Stored duration plus the display-only type and remaining (FOUNDRY.md §5); V13 core never expires it, V14 core
+   * Stored duration plus the display-only type and remaining (docs/dev/foundry.md §5); V13 core never expires it, V14 core
    * sets `expired` (§8, emulation/expiry.mjs)
    */
   get duration() {
@@ -508,7 +508,7 @@ export class ActiveEffect extends Document {
   }
 
   /**
-   * FOUNDRY.md §5: core fills startTime, plus combat/startRound/startTurn when a combat exists. V14 (§8) fills
+   * docs/dev/foundry.md §5: core fills startTime, plus combat/startRound/startTurn when a combat exists. V14 (§8) fills
    * `start` instead, its combatant whoever's turn it is.
    */
   _preCreate() {
@@ -573,7 +573,7 @@ export class Actor extends Document {
     };
   }
 
-  /** Status ids of the actor's enabled effects; on V14 not those core has expired (FOUNDRY.md §8) */
+  /** Status ids of the actor's enabled effects; on V14 not those core has expired (docs/dev/foundry.md §8) */
   get statuses() {
     const statuses = new Set();
     for (const effect of this.effects) {
@@ -588,7 +588,7 @@ export class Actor extends Document {
   }
 
   /**
-   * FOUNDRY.md §6: returns the created ActiveEffect, true (present and active requested), false
+   * docs/dev/foundry.md §6: returns the created ActiveEffect, true (present and active requested), false
    * (removed) or undefined (nothing changed); an unknown id throws. The overlay option is not emulated. On V14 an
    * expired leftover counts as present (§8, §10).
    */
@@ -685,7 +685,7 @@ export class TokenDocument extends Document {
 defineFields(TokenDocument, ["actorId", "actorLink", "disposition", "hidden", "x", "y", "elevation"]);
 
 // ---------------------------------------------------------------------------------------------
-// CONFIG.statusEffects (FOUNDRY.md §6)
+// CONFIG.statusEffects (docs/dev/foundry.md §6)
 
 /** The V13 core list: id, the EFFECT.Status* name key, the icons/svg file */
 const CORE_STATUS_EFFECTS = `dead Dead skull, unconscious Unconscious unconscious, sleep Asleep sleep, stun Stunned daze,
@@ -712,7 +712,7 @@ export const CORE_STATUS_NAMES = {
 };
 
 /**
- * A fresh copy of the core status list: an array on V13, a plain object keyed by id on V14 (FOUNDRY.md §6; harness
+ * A fresh copy of the core status list: an array on V13, a plain object keyed by id on V14 (docs/dev/foundry.md §6; harness
  * choice: none of V14's promised array compatibility, so `.some`, `.find` and `.push` throw as in healthEstimate
  * PR #337)
  */
@@ -728,7 +728,7 @@ export function findStatusEffect(statusId) {
 }
 
 /**
- * A GURPS-Game-Aid-like list; GGA replaces CONFIG.statusEffects at init (FOUNDRY.md §6) with an array on V13 and
+ * A GURPS-Game-Aid-like list; GGA replaces CONFIG.statusEffects at init (docs/dev/foundry.md §6) with an array on V13 and
  * V14 alike (crnormand/gurps ac714d4, module/effects/effects.js: `CONFIG.statusEffects = Object.values(...)`)
  */
 export function gurpsStatusEffects() {

@@ -1,4 +1,4 @@
-// The Combat Tracker's DOM, as far as a module adds to it (FOUNDRY.md §10): header.combat-tracker-header >
+// The Combat Tracker's DOM, as far as a module adds to it (docs/dev/foundry.md §10): header.combat-tracker-header >
 // div.encounter-controls > div.control-buttons.left / .right, the same on V13 and V14, passed to
 // renderCombatTracker(app, html) as an element. A popped-out tracker (V14, pf2e PR #22434) lives in a window of its
 // own: its nodes come from that window's document and are not instances of this window's HTMLElement (Node has no

@@ -24,9 +24,9 @@ const EMBEDDED_CLASSES = { ActiveEffect, Combatant, Token: TokenDocument };
 
 /** The globals a module sees; the product reads Hooks, game, CONFIG, CONST, foundry, ui, Roll and ChatMessage */
 const GLOBAL_NAMES = ["Hooks", "game", "CONFIG", "CONST", "foundry", "ui", "Roll", "ChatMessage"];
-// FOUNDRY.md §10: V13 still has the deprecated global aliases of foundry.utils; V14 removed them (ReferenceError)
+// docs/dev/foundry.md §10: V13 still has the deprecated global aliases of foundry.utils; V14 removed them (ReferenceError)
 const UTILS_ALIASES = ["getProperty", "deepClone", "randomID"];
-// FOUNDRY.md §1.1: the builds the emulation claims to be (14.369 is V14's stable build of October 2026)
+// docs/dev/foundry.md §1.1: the builds the emulation claims to be (14.369 is V14's stable build of October 2026)
 const RELEASES = { 13: { generation: 13, build: 351 }, 14: { generation: 14, build: 369 } };
 
 export class FoundryEnvironment {
@@ -69,9 +69,9 @@ export class FoundryEnvironment {
     this.Hooks = createHooks(this);
     this.CONFIG = {
       statusEffects: coreStatusEffects(options.generation),
-      // FOUNDRY.md §8: V14's world-wide expiryAction, "update" by default; packages may add expiryEvents
+      // docs/dev/foundry.md §8: V14's world-wide expiryAction, "update" by default; packages may add expiryEvents
       ActiveEffect: options.generation >= 14 ? { expiryAction: "update", expiryEvents: {} } : {},
-      // FOUNDRY.md §6
+      // docs/dev/foundry.md §6
       specialStatusEffects: {
         DEFEATED: "dead", INVISIBLE: "invisible", BLIND: "blind", BURROW: "burrow", HOVER: "hover", FLY: "fly",
       },
@@ -82,7 +82,7 @@ export class FoundryEnvironment {
     this.ui = {};
     this.game = this.#makeGame();
     if (options.systemId === "gurps") {
-      // The system's scripts load before any module's, so its init hook is registered first (FOUNDRY.md §6); it
+      // The system's scripts load before any module's, so its init hook is registered first (docs/dev/foundry.md §6); it
       // assigns an array on V13 and V14 alike (crnormand/gurps ac714d4, module/effects/effects.js)
       this.Hooks.once("init", () => {
         this.CONFIG.statusEffects = gurpsStatusEffects();
@@ -145,7 +145,7 @@ export class FoundryEnvironment {
     if (this.options.generation < 14) {
       for (const name of UTILS_ALIASES) {
         const alias = (...args) => {
-          this._deprecate("foundry.utils", `The global ${name} is deprecated; use foundry.utils.${name} (FOUNDRY.md §10)`);
+          this._deprecate("foundry.utils", `The global ${name} is deprecated; use foundry.utils.${name} (docs/dev/foundry.md §10)`);
           return utils[name](...args);
         };
         Object.defineProperty(globalThis, name, { value: alias, configurable: true, writable: true });
@@ -183,7 +183,7 @@ export class FoundryEnvironment {
     tracked.finally(() => this.#pending.delete(tracked));
   }
 
-  /** FOUNDRY.md §7: hooks that only the initiating client fires are skipped for remote requests */
+  /** docs/dev/foundry.md §7: hooks that only the initiating client fires are skipped for remote requests */
   _initiatingHook(hook, ...args) {
     if (this._isRemote()) return true;
     return this.Hooks.callAll(hook, ...args);
@@ -285,7 +285,7 @@ export class FoundryEnvironment {
     return { manifest, exports: namespaces };
   }
 
-  /** FOUNDRY.md §1: the module must be active, its systems and requirements met; its lang files load */
+  /** docs/dev/foundry.md §1: the module must be active, its systems and requirements met; its lang files load */
   #registerManifest(manifest, root) {
     const id = requireString("module.json", "id", manifest.id);
     const existing = this.game.modules.get(id);
@@ -294,7 +294,7 @@ export class FoundryEnvironment {
     const relationships = manifest.relationships ?? {};
     const systems = (relationships.systems ?? []).map((s) => s.id);
     if (systems.length && !systems.includes(this.options.systemId)) {
-      throw new Error(`module "${id}" supports systems ${systems.join(", ")}, not "${this.options.systemId}" (FOUNDRY.md §1)`);
+      throw new Error(`module "${id}" supports systems ${systems.join(", ")}, not "${this.options.systemId}" (docs/dev/foundry.md §1)`);
     }
     for (const required of relationships.requires ?? []) {
       const ok = required.type === "system" ? required.id === this.options.systemId : this.game.modules.get(required.id)?.active;
@@ -385,7 +385,7 @@ export class FoundryEnvironment {
     return Object.hasOwn(EMBEDDED_CLASSES, documentName);
   }
 
-  /** FOUNDRY.md §3: flags are namespaced by an active package id; other scopes throw */
+  /** docs/dev/foundry.md §5: flags are namespaced by an active package id; other scopes throw */
   _assertFlagScope(scope) {
     const valid = ["core", "world", this.options.systemId].includes(scope) || this.game.modules.get(scope)?.active;
     if (!valid) throw new Error(`Flag scope "${scope}" is not valid or not currently active`);
@@ -400,7 +400,7 @@ export class FoundryEnvironment {
   }
 
   /**
-   * Render the Combat Tracker: renderCombatTracker(app, html) with its header DOM (FOUNDRY.md §10). With popout the
+   * Render the Combat Tracker: renderCombatTracker(app, html) with its header DOM (docs/dev/foundry.md §10). With popout the
    * tracker sits in a window of its own, its nodes made by that window's document. Returns the tracker's root.
    */
   renderCombatTracker({ popout = false } = {}) {

@@ -1,4 +1,4 @@
-// V14 core effect expiry (FOUNDRY.md §8, https://foundryvtt.com/api/v14/variables/CONFIG.ActiveEffect.html): an
+// V14 core effect expiry (docs/dev/foundry.md §8, https://foundryvtt.com/api/v14/variables/CONFIG.ActiveEffect.html): an
 // effect expires when its duration has run out and its expiry event happens; the expiryAction "update" (the
 // default) only sets duration.expired and leaves the effect on the actor, "delete" deletes it. V13 core expires
 // nothing (Times Up does), so none of this runs there.

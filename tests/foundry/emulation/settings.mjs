@@ -23,7 +23,7 @@ export function createSettings(environment, values) {
     default: { resource: "", skipDefeated: false },
   });
 
-  // FOUNDRY.md §10: the roll visibility a user picks in chat, V13's core.rollMode or V14's core.messageMode (the
+  // docs/dev/foundry.md §10: the roll visibility a user picks in chat, V13's core.rollMode or V14's core.messageMode (the
   // other one is not registered there)
   const [modeKey, modes] = environment.options.generation >= 14
     ? ["messageMode", ["public", "gm", "blind", "self"]]

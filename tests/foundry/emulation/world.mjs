@@ -23,7 +23,7 @@ class Users extends DocumentCollection {
   /**
    * "Get one User who is an active Gamemaster (non-assistant if possible), or null if no active GM
    * is available." (https://foundryvtt.com/api/classes/foundry.documents.collections.Users.html)
-   * Among equals the lowest id wins (harness choice; FOUNDRY.md §7 gates on activeGM?.isSelf).
+   * Among equals the lowest id wins (harness choice; docs/dev/foundry.md §7 gates on activeGM?.isSelf).
    */
   get activeGM() {
     const gms = this.filter((user) => user.active && user.isGM);

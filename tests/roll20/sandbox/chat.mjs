@@ -1,4 +1,4 @@
-// Chat as a script sees it (Mod:Chat; API-Chat; ROLL20.md §1, §3, §6): a line becomes a message after
+// Chat as a script sees it (Mod:Chat; API-Chat; docs/dev/roll20.md §1, §3, §6): a line becomes a message after
 // macros (#name), attribute references (@{…}), queries (?{…}) and inline rolls ([[…]]) are processed.
 // Only what the script and its buttons use is emulated; other syntax throws a HarnessError so a test fails.
 
@@ -6,7 +6,7 @@ import { HarnessError, decodeEntities, isPlainObject } from "./objects.mjs";
 
 /**
  * Evaluate an inline roll expression: NdX, integers, + - *, parentheses and [labels]. Returns the documented
- * Results object {type:"V", resultType:"sum", rolls, total} (ROLL20.md §3; index.d.ts StandardRoll/Results)
+ * Results object {type:"V", resultType:"sum", rolls, total} (docs/dev/roll20.md §3; index.d.ts StandardRoll/Results)
  * with {type:"R", dice, sides, results:[{v}]} for dice and {type:"M", expr} for the arithmetic between them.
  */
 export function evaluateRoll(expression, rollDie) {
@@ -180,7 +180,7 @@ export const chatMethods = {
     throw new HarnessError(`${origin}: macros nest too deeply: ${text}`);
   },
 
-  /** ?{Prompt|default} / ?{Prompt|A|B} / ?{Prompt|Label, value|…}; identical prompts asked once (ROLL20.md §6) */
+  /** ?{Prompt|default} / ?{Prompt|A|B} / ?{Prompt|Label, value|…}; identical prompts asked once (docs/dev/roll20.md §6) */
   _resolveQueries(text, answers, origin) {
     const asked = new Map();
     let out = text;
@@ -207,7 +207,7 @@ export const chatMethods = {
     return out;
   },
 
-  /** Replace [[…]] by $[[n]] and evaluate each (ROLL20.md §3 inline rolls) */
+  /** Replace [[…]] by $[[n]] and evaluate each (docs/dev/roll20.md §3 inline rolls) */
   _inlineRolls(content, origin) {
     const found = findInlineRolls(content);
     if (found.length === 0) return { content, inlinerolls: undefined };
@@ -272,7 +272,7 @@ export const chatMethods = {
     if (byUser) line = this._resolveMacros(line, origin);
     else if (/%\{[^{}]*\}/.test(line)) throw new HarnessError(`${origin}: %{…} ability calls are not emulated in sendChat`);
     line = this._resolveAttributes(line, { selected, origin });
-    // Queries in API messages stay as text (ROLL20.md §3: buttons sent by scripts may hold ?{…}, asked on click);
+    // Queries in API messages stay as text (docs/dev/roll20.md §3: buttons sent by scripts may hold ?{…}, asked on click);
     // inside an inline roll they make the roll fail
     if (byUser) line = this._resolveQueries(line, answers, origin);
     const kind = this._classify(line, origin);

@@ -1,7 +1,7 @@
 // The Roll20 object model the script touches: types and defaults (Mod:Objects; index.d.ts property lists),
-// the object wrapper scripts hold, and the status marker string (ROLL20.md §5).
+// the object wrapper scripts hold, and the status marker string (docs/dev/roll20.md §5).
 
-/** createObj can create these types only (ROLL20.md §1; index.d.ts createObj remarks) */
+/** createObj can create these types only (docs/dev/roll20.md §1; index.d.ts createObj remarks) */
 export const CREATABLE_TYPES = Object.freeze([
   "graphic", "text", "path", "character", "ability", "attribute", "handout", "rollabletable", "tableitem", "macro",
 ]);
@@ -11,7 +11,7 @@ export const OBJECT_TYPES = Object.freeze([
   ...CREATABLE_TYPES, "campaign", "player", "page", "card", "hand", "deck", "jukeboxtrack", "custfx", "door", "window",
 ]);
 
-/** The seven colour dots; with `dead` the only built-in markers of a current game (ROLL20.md §5) */
+/** The seven colour dots; with `dead` the only built-in markers of a current game (docs/dev/roll20.md §5) */
 export const COLOUR_MARKERS = Object.freeze(["red", "blue", "green", "brown", "purple", "pink", "yellow"]);
 
 export const LAYERS = ["gmlayer", "objects", "map", "walls", "foreground"];
@@ -47,7 +47,7 @@ export const DEFAULTS = {
 /** Properties read only through the asynchronous get(prop, callback) (Mod:Function/Roll20_object "get [Asynchronous]") */
 export const ASYNC_PROPS = { character: ["bio", "gmnotes"] };
 
-/** A property that must name its parent when created (ROLL20.md §6: `_characterid` is mandatory) (harness choice for graphic) */
+/** A property that must name its parent when created (docs/dev/roll20.md §6: `_characterid` is mandatory) (harness choice for graphic) */
 export const REQUIRED_ON_CREATE = { attribute: ["_characterid"], ability: ["_characterid"], graphic: ["_pageid"] };
 export const PARENT_TYPE = { _characterid: "character", _pageid: "page" };
 
@@ -104,7 +104,7 @@ export class HarnessError extends Error {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Status markers (ROLL20.md §5)
+// Status markers (docs/dev/roll20.md §5)
 
 /** Parse a statusmarkers string: comma list of `tag` or `tag@N`; order kept, a tag may repeat */
 export function parseStatusMarkers(value) {
@@ -121,14 +121,14 @@ export function formatStatusMarkers(entries) {
   return entries.map(({ tag, badge }) => (badge === null || badge === undefined ? tag : `${tag}@${badge}`)).join(",");
 }
 
-/** get("status_<tag>"): false, true or the badge string (ROLL20.md §5) */
+/** get("status_<tag>"): false, true or the badge string (docs/dev/roll20.md §5) */
 export function statusGet(markers, tag) {
   const entry = parseStatusMarkers(markers).find((e) => e.tag === tag);
   if (!entry) return false;
   return entry.badge === null ? true : entry.badge;
 }
 
-/** Apply set("status_<tag>", value) to a statusmarkers string (ROLL20.md §5); `known` are the valid tags */
+/** Apply set("status_<tag>", value) to a statusmarkers string (docs/dev/roll20.md §5); `known` are the valid tags */
 export function statusApply(markers, tag, value, known, warn) {
   const entries = parseStatusMarkers(markers);
   const index = entries.findIndex((e) => e.tag === tag);
@@ -138,7 +138,7 @@ export function statusApply(markers, tag, value, known, warn) {
   let badge = null;
   const numeric = typeof value === "number" ? value : typeof value === "string" && /^-?\d+(\.\d+)?$/.test(value) ? Number(value) : null;
   if (numeric !== null && tag !== "dead") {
-    // N is 0-9 (ROLL20.md §5); out-of-range and 0 are [U] on Roll20's side: clamp and warn (harness choice)
+    // N is 0-9 (docs/dev/roll20.md §5); out-of-range and 0 are [U] on Roll20's side: clamp and warn (harness choice)
     let n = Math.trunc(numeric);
     if (n !== numeric) warn(`status_${tag} = ${value}: badges are whole numbers; truncated to ${n}`);
     if (n > 9 || n < 0) {
@@ -193,20 +193,20 @@ export class Roll20Object {
 
   /**
    * get(prop): the leading underscore of a read-only property is optional (Mod:Function/Roll20_object).
-   * Graphic `status_<tag>` returns false, true or the badge string (ROLL20.md §5).
+   * Graphic `status_<tag>` returns false, true or the badge string (docs/dev/roll20.md §5).
    */
   get(prop, callback) {
     return this.#sandbox._objGet(this.#record, prop, callback);
   }
 
-  /** set(prop, value) or set({prop: value, …}); script changes fire no events (ROLL20.md §2) */
+  /** set(prop, value) or set({prop: value, …}); script changes fire no events (docs/dev/roll20.md §2) */
   set(propOrAttrs, value) {
     const changes = typeof propOrAttrs === "string" ? { [propOrAttrs]: value } : propOrAttrs;
     this.#sandbox._scriptSet(this.#record, changes);
     return this;
   }
 
-  /** Remove the object; a script removal fires no destroy event (ROLL20.md §2) */
+  /** Remove the object; a script removal fires no destroy event (docs/dev/roll20.md §2) */
   remove() {
     this.#sandbox._scriptRemove(this.#record);
   }

@@ -98,7 +98,7 @@ export class Sandbox {
     return taken;
   }
 
-  /** Map a line of the concatenated script bundle back to its file (Roll20 runs all scripts as one file, ROLL20.md §3) */
+  /** Map a line of the concatenated script bundle back to its file (Roll20 runs all scripts as one file, docs/dev/roll20.md §3) */
   _where(error) {
     const m = /apiscript\.js:(\d+)(?::(\d+))?/.exec(String(error?.stack ?? ""));
     if (!m) return undefined;
@@ -206,7 +206,7 @@ export class Sandbox {
     return prop.startsWith("_") || prop === "id" || (!Object.hasOwn(record.attrs, prop) && Object.hasOwn(record.attrs, `_${prop}`));
   }
 
-  /** The marker tags of this game: the colours, dead and the custom set's tags (ROLL20.md §5) */
+  /** The marker tags of this game: the colours, dead and the custom set's tags (docs/dev/roll20.md §5) */
   _knownTags() {
     const tags = new Set([...COLOUR_MARKERS, "dead"]);
     let custom = [];
@@ -250,10 +250,10 @@ export class Sandbox {
     return key === undefined ? undefined : this._toScript(record.attrs[key]);
   }
 
-  /** ROLL20.md §4: a JSON-array string; token rows carry _pageid and custom "", custom rows id "-1" */
+  /** docs/dev/roll20.md §4: a JSON-array string; token rows carry _pageid and custom "", custom rows id "-1" */
   _checkTurnorder(value, warn) {
     if (typeof value !== "string") {
-      this._error("misuse", `Campaign turnorder must be a JSON string (ROLL20.md §4), got ${describe(value)}`);
+      this._error("misuse", `Campaign turnorder must be a JSON string (docs/dev/roll20.md §4), got ${describe(value)}`);
       return;
     }
     if (value === "") return;
@@ -280,8 +280,8 @@ export class Sandbox {
       } else if (typeof row.id === "string") {
         const token = this._records.get(row.id);
         if (!token || token.removed || token.type !== "graphic") warn(`turnorder row ${i}: no graphic with id ${row.id}`);
-        if (typeof row._pageid !== "string" || row._pageid === "") warn(`turnorder row ${i}: token rows must carry _pageid (ROLL20.md §4)`);
-        if (row.custom === undefined) warn(`turnorder row ${i}: token rows carry custom: "" (ROLL20.md §4)`);
+        if (typeof row._pageid !== "string" || row._pageid === "") warn(`turnorder row ${i}: token rows must carry _pageid (docs/dev/roll20.md §4)`);
+        if (row.custom === undefined) warn(`turnorder row ${i}: token rows carry custom: "" (docs/dev/roll20.md §4)`);
       }
     });
   }
@@ -328,7 +328,7 @@ export class Sandbox {
       return;
     }
     const result = this._applyChanges(record, changes, warn, { byScript: true });
-    // No event: "Changes made by scripts fire no events" (ROLL20.md §2)
+    // No event: "Changes made by scripts fire no events" (docs/dev/roll20.md §2)
     if (result.next) record.attrs = result.next;
   }
 
@@ -351,7 +351,7 @@ export class Sandbox {
   /** Create an object (shared by the script's createObj and the test helpers) */
   _create(type, attrs, report) {
     if (!CREATABLE_TYPES.includes(type)) {
-      throw new HarnessError(`createObj(${JSON.stringify(type)}): only ${CREATABLE_TYPES.join(", ")} can be created (ROLL20.md §1)`);
+      throw new HarnessError(`createObj(${JSON.stringify(type)}): only ${CREATABLE_TYPES.join(", ")} can be created (docs/dev/roll20.md §1)`);
     }
     if (!DEFAULTS[type]) throw new HarnessError(`createObj(${JSON.stringify(type)}): ${type} objects are not emulated`);
     if (attrs !== undefined && !isPlainObject(attrs)) throw new HarnessError(`createObj(${type}) takes an object of properties`);
@@ -363,7 +363,7 @@ export class Sandbox {
         statuses.push([prop.slice(7), value]);
         continue;
       }
-      // Read-only properties may be given at creation, with or without the underscore (ROLL20.md §6: playerid or _playerid)
+      // Read-only properties may be given at creation, with or without the underscore (docs/dev/roll20.md §6: playerid or _playerid)
       const key = Object.hasOwn(values, prop) ? prop : Object.hasOwn(values, `_${prop}`) ? `_${prop}` : prop;
       if (!Object.hasOwn(DEFAULTS[type], key)) report(`createObj(${type}): ${JSON.stringify(prop)} is not a property of ${type} objects (Mod:Objects)`);
       values[key] = value !== null && typeof value === "object" ? jsonClone(value) : value;
@@ -383,7 +383,7 @@ export class Sandbox {
   }
 
   // -------------------------------------------------------------------------------------------
-  // Scripts and the context (ROLL20.md §1 globals)
+  // Scripts and the context (docs/dev/roll20.md §1 globals)
 
   _newContext(stateValue) {
     const sb = this;
@@ -420,7 +420,7 @@ export class Sandbox {
 
   /**
    * Load a plain (non-module) script file. Roll20 concatenates every script into one file
-   * (hence the API_Meta line-offset idiom, ROLL20.md §3): line numbers continue across scripts and
+   * (hence the API_Meta line-offset idiom, docs/dev/roll20.md §3): line numbers continue across scripts and
    * top-level const/let names are shared.
    */
   load(scriptPath) {
@@ -470,7 +470,7 @@ export class Sandbox {
   }
 
   // -------------------------------------------------------------------------------------------
-  // Events (Mod:Events; ROLL20.md §2)
+  // Events (Mod:Events; docs/dev/roll20.md §2)
 
   _on(event, handler) {
     if (typeof event !== "string" || typeof handler !== "function") {
@@ -492,7 +492,7 @@ export class Sandbox {
     if (prop !== undefined && kind !== "change") {
       this._warn("event", `on(${JSON.stringify(event)}): only change events have a property part; it never fires`);
     } else if (prop !== undefined && type === "graphic" && prop.startsWith("status_")) {
-      this._warn("event", `on(${JSON.stringify(event)}): there are no per-marker events; listen to change:graphic:statusmarkers (ROLL20.md §2)`);
+      this._warn("event", `on(${JSON.stringify(event)}): there are no per-marker events; listen to change:graphic:statusmarkers (docs/dev/roll20.md §2)`);
     } else if (prop !== undefined && DEFAULTS[type] && !Object.hasOwn(DEFAULTS[type], prop)) {
       this._warn("event", `on(${JSON.stringify(event)}): ${type} has no property ${JSON.stringify(prop)}; it never fires`);
     } else if ((kind === "add" || kind === "destroy") && type === "campaign") {
@@ -510,7 +510,7 @@ export class Sandbox {
     }
   }
 
-  /** Fire the events of a user change: each changed property's event, then one general event (ROLL20.md §2) */
+  /** Fire the events of a user change: each changed property's event, then one general event (docs/dev/roll20.md §2) */
   _fireChange(record, changed, prev) {
     for (const key of changed) this._dispatch(`change:${record.type}:${key}`, [record.wrapper, prev], { objectId: record.attrs._id });
     this._dispatch(`change:${record.type}`, [record.wrapper, prev], { objectId: record.attrs._id });
@@ -538,7 +538,7 @@ export class Sandbox {
 
   /**
    * Restart the sandbox as Roll20 does after a script change or a crash: state is saved as JSON
-   * (ROLL20.md §1: keep it JSON-serialisable) and reloaded, the game objects stay, every script runs
+   * (docs/dev/roll20.md §1: keep it JSON-serialisable) and reloaded, the game objects stay, every script runs
    * again and ready fires again. Pending callbacks are dropped.
    */
   restart() {
@@ -649,13 +649,13 @@ export class Sandbox {
   }
 
   // -------------------------------------------------------------------------------------------
-  // Attributes (ROLL20.md §1 getAttrByName; §7)
+  // Attributes (docs/dev/roll20.md §1 getAttrByName; §7)
 
   _nameMatches(a, b) {
     return this.options.attrNamesCaseInsensitive ? String(a).toLowerCase() === String(b).toLowerCase() : a === b;
   }
 
-  /** What the sheet gives for an attribute never created (ROLL20.md §1: getAttrByName returns sheet defaults) */
+  /** What the sheet gives for an attribute never created (docs/dev/roll20.md §1: getAttrByName returns sheet defaults) */
   _sheetDefault(name, valueType) {
     const key = Object.keys(this.sheetDefaults).find((k) => this._nameMatches(k, name));
     if (key === undefined) return undefined;
@@ -746,7 +746,7 @@ export class Sandbox {
     return character;
   }
 
-  /** The turn order as an array ("" is [], ROLL20.md §4) */
+  /** The turn order as an array ("" is [], docs/dev/roll20.md §4) */
   turnorder() {
     const raw = this._campaign.attrs.turnorder;
     if (raw === "" || raw === undefined || raw === null) return [];

@@ -1,4 +1,4 @@
-// User actions: the only source of events besides ready and chat (ROLL20.md §2: changes made by scripts fire
+// User actions: the only source of events besides ready and chat (docs/dev/roll20.md §2: changes made by scripts fire
 // no events). Each one is what a player or the GM does in the Roll20 UI.
 
 import { HarnessError, decodeEntities, describe, deepFreeze } from "./objects.mjs";
@@ -45,7 +45,7 @@ export function makeUser(sb) {
         answers: queries, forcedInlinerolls: inlinerolls, byUser: true,
       });
       if (kind.type === "whisper" && !msg.target) throw new HarnessError(`user.chat(): no player or character named ${kind.whisperTo}`);
-      // selected: {_id, _type} stubs, on API commands (ROLL20.md §3; index.d.ts "for api type")
+      // selected: {_id, _type} stubs, on API commands (docs/dev/roll20.md §3; index.d.ts "for api type")
       if (kind.type === "api" && selectedRecords.length > 0) {
         msg.selected = selectedRecords.map((r) => ({ _id: r.attrs._id, _type: r.type }));
       }
@@ -77,7 +77,7 @@ export function makeUser(sb) {
 
     /**
      * The tracker's Next button: the first row moves to the end. A row reaching the top with a
-     * `formula` ("+1"/"-1") has it applied to its pr (ROLL20.md §4 [U]: help text seen only on a mirror).
+     * `formula` ("+1"/"-1") has it applied to its pr (docs/dev/roll20.md §4 [U]: help text seen only on a mirror).
      */
     advanceTurn() {
       const rows = sb.turnorder();
@@ -93,7 +93,7 @@ export function makeUser(sb) {
       return setCampaign({ turnorder: JSON.stringify(rows) }, "advanceTurn");
     },
 
-    /** The GM edits the custom marker set: fires change:campaign:_token_markers (ROLL20.md §5) */
+    /** The GM edits the custom marker set: fires change:campaign:_token_markers (docs/dev/roll20.md §5) */
     setTokenMarkers(markers) {
       requireReady("setTokenMarkers");
       const record = sb._campaign;
