@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 import tomllib
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -36,6 +35,8 @@ def read_toml(path: Path) -> dict[str, Any]:
 
 def did_you_mean(name: str, known: Iterable[str]) -> str:
     """Return "; did you mean X?" for the closest known name, or nothing when none is close"""
+    import difflib  # lazy: only a bad input asks
+
     close = difflib.get_close_matches(name, list(known), n=1, cutoff=0.6)
     return f"; did you mean {close[0]}?" if close else ""
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterable, Sequence
 from fractions import Fraction
 from functools import cache
@@ -25,6 +24,8 @@ class SeededRoller:
     """Roll with a seeded pseudo-random generator: same seed, same faces"""
 
     def __init__(self, seed: int) -> None:
+        import random  # lazy: `ambush odds` rolls nothing
+
         self.seed = seed
         self._random = random.Random(seed)
 
