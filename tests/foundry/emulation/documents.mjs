@@ -95,7 +95,7 @@ export class Document {
     return this.toObject();
   }
 
-  /** docs/dev/foundry.md §3: flags are namespaced by an active package id; other scopes throw */
+  /** docs/dev/foundry.md §5: flags are namespaced by an active package id; other scopes throw */
   getFlag(scope, key) {
     env()._assertFlagScope(scope);
     return getProperty(this.#source.flags?.[scope], key);

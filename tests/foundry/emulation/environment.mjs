@@ -387,7 +387,7 @@ export class FoundryEnvironment {
     return Object.hasOwn(EMBEDDED_CLASSES, documentName);
   }
 
-  /** docs/dev/foundry.md §3: flags are namespaced by an active package id; other scopes throw */
+  /** docs/dev/foundry.md §5: flags are namespaced by an active package id; other scopes throw */
   _assertFlagScope(scope) {
     const valid = ["core", "world", this.options.systemId].includes(scope) || this.game.modules.get(scope)?.active;
     if (!valid) throw new Error(`Flag scope "${scope}" is not valid or not currently active`);
