@@ -3,7 +3,8 @@
 // DialogV2.html), answered from env.dialogAnswers, the user's scripted choices.
 //
 // A wait dialog is rendered into a real DOM (jsdom, the WHATWG DOM and HTML standards in Node) as the public API pages of
-// V13 (https://foundryvtt.com/api/) and V14 (https://foundryvtt.com/api/v14/) describe it; no Foundry source was read:
+// V13 (https://foundryvtt.com/api/) and V14 (https://foundryvtt.com/api/v14/) describe it (docs/dev/foundry.md §10);
+// no Foundry source was read:
 // - DialogV2 "renders a dialog containing a form with arbitrary content, and some buttons" (class DialogV2); the
 //   buttons belong to that form: its examples read `button.form.elements.guess` in a button's callback.
 // - The content is inside dialog.element: modules query it there in the render callback (crnormand/gurps
