@@ -3,6 +3,7 @@
 // Prints, after the marker @@encounters@@, one JSON object: {"foundry": {id: {draft, odds, toml}}, "roll20": {id: {whispers}},
 // "strings": {given, toml}}: hostile strings and the TOML document the common serializer writes of them.
 import { pathToFileURL } from "node:url";
+import { draftFields, oddsBox } from "./foundry/dialog-fields.mjs";
 import { createFoundry } from "./foundry/harness.mjs";
 import { createSandbox } from "./roll20/harness.mjs";
 
@@ -19,40 +20,19 @@ const EXAMPLES = [
     system: {}, fill: { per: 6, survival: 2 }, edit: ["a", 1] },
 ];
 
-/** A stand-in for the rendered dialog: its form holds the draft's values by field name, its odds box collects lines. */
-function renderedDialog(draft) {
-  const elements = {};
-  const field = (name, value) => {
-    elements[name] = { name, value: value === null || value === undefined ? "" : String(value), checked: value === true };
-  };
-  for (const [key, value] of Object.entries(draft)) if (!["system", "procedure", "sides", "out", "openers"].includes(key)) field(key, value);
-  for (const key of ["a", "b"]) {
-    for (const [input, value] of Object.entries(draft.sides[key])) if (input !== "members") field(`sides.${key}.${input}`, value);
-    for (const member of draft.sides[key].members) {
-      field(`place.${member.id}`, key);
-      for (const [input, value] of Object.entries(member)) if (!["id", "name"].includes(input)) field(`members.${member.id}.${input}`, value);
-    }
-  }
-  const listeners = [];
-  const box = { lines: [], ownerDocument: { createElement: () => ({ textContent: "" }) } };
-  box.replaceChildren = (...children) => { box.lines = children.map((child) => child.textContent); };
-  const form = { elements, addEventListener: (type, listener) => listeners.push([type, listener]) };
-  const element = { querySelector: (selector) => (selector === "form" ? form : selector === ".ambush-odds" ? box : null) };
-  return { dialog: { element }, form, box, fire: (type) => listeners.filter(([t]) => t === type).forEach(([, l]) => l()) };
-}
-
-/** Open the dialog, let it render, change one member's first number by some and read the odds box before and after. */
+/**
+ * Open the dialog, type the filled draft into its real form, then change one member's first number by some and read
+ * the odds box before and after.
+ */
 async function liveOdds(env, api, combat, draft, [side, by]) {
   const seen = {};
   env.dialogAnswers.push((record) => {
-    const rendered = renderedDialog(draft);
-    record.config.render({ type: "render" }, rendered.dialog);
-    seen.before = rendered.box.lines;
+    record.fill(draftFields(draft));
+    seen.before = oddsBox(record);
     const member = draft.sides[side].members[0];
     const [key] = Object.entries(member).find(([k, value]) => k !== "id" && Number.isInteger(value));
-    rendered.form.elements[`members.${member.id}.${key}`].value = String(member[key] + by);
-    rendered.fire("change");
-    seen.after = rendered.box.lines;
+    record.fill({ [`members.${member.id}.${key}`]: member[key] + by });
+    seen.after = oddsBox(record);
     return "cancel";
   });
   if (api.procedures.length > 1) env.dialogAnswers.unshift(draft.procedure);

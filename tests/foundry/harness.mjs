@@ -10,7 +10,8 @@
 //         combat, combats.has, actors.get
 //   ui.notifications.warn; CONFIG.statusEffects (an array or, on V14, an object keyed by id); CONST.TOKEN_DISPOSITIONS
 //   game.release.generation; renderCombatTracker (env.renderCombatTracker: root.ownerDocument, querySelector, append)
-//   foundry.utils.getProperty/deepClone; foundry.applications.api.DialogV2.wait (buttons, callback, rejectClose)
+//   foundry.utils.getProperty/deepClone/saveDataToFile; foundry.applications.api.DialogV2.wait (content rendered into a
+//   real DOM, render, buttons, callback, rejectClose: emulation/ui.mjs)
 //   ChatMessage.create({content, speaker, rolls, whisper, flags}), getSpeaker({alias}), getWhisperRecipients("GM")
 //   new Roll("NdM").evaluate(), roll.dice[0].results[].result
 //   Combat: combatants.get/has, turns, started, round, turn, update({turn}), nextTurn, getCombatantsByToken,
@@ -31,8 +32,8 @@
 //   env.loadModule, boot, settle, teardown, assertClean, checkSettingsI18n, scriptDice, pendingDice,
 //       createActor/createToken/createCombat, deleteActor/deleteToken/deleteCombat, advanceTime,
 //       switchUser, setUserActive, remote(userId, fn), dialogAnswers, and the records errors, notifications,
-//       messages, dialogs, writes, deniedWrites, deprecations, warnings, missingI18n, earlyI18n, fallbackI18n,
-//       i18nFormatErrors, hookCalls
+//       messages, dialogs (each with its rendered element and form), downloads, writes, deniedWrites,
+//       deprecations, warnings, missingI18n, earlyI18n, fallbackI18n, i18nFormatErrors, hookCalls
 //   combat.startCombat/nextTurn/nextRound/delete/toObject, actor.effects, effect.duration/statuses/img
 //
 // Layout (tests/foundry/emulation/): core (CONST, utils, collections, validation), documents (Document, User,

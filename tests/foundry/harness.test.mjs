@@ -741,11 +741,12 @@ test("DialogV2 resolves from scripted answers, runs button callbacks with form v
     null,
     null,
   );
+  const content = '<input name="modifier" type="number" value="0">';
   const buttons = [
     { action: "roll", label: "Roll", callback: (event, button) => button.form.elements.modifier.valueAsNumber },
     { action: "skip", label: "Skip" },
   ];
-  assert.equal(await DialogV2.wait({ window: { title: "Surprise" }, content: "<p>?</p>", buttons }), -2);
+  assert.equal(await DialogV2.wait({ window: { title: "Surprise" }, content, buttons }), -2);
   assert.equal(await DialogV2.wait({ window: { title: "Surprise" }, buttons }), "skip");
   assert.equal(await DialogV2.wait({ window: { title: "Surprise" }, buttons }), null, "V13: dismissing resolves null");
   await assert.rejects(DialogV2.wait({ buttons, rejectClose: true }), /dismissed/);
@@ -756,6 +757,97 @@ test("DialogV2 resolves from scripted answers, runs button callbacks with form v
   await assert.rejects(DialogV2.wait({ buttons: [{ action: "a" }, { action: "a" }] }), /unique action ids/);
   assert.equal(env.dialogs.length, 6);
   assert.equal(env.dialogs[0].title, "Surprise");
+  assert.ok(env.dialogs.every((dialog) => !dialog.element.isConnected), "every dialog closed again");
+});
+
+test("DialogV2 renders its content into a real form inside dialog.element and calls render(event, dialog) first", async (t) => {
+  const env = setup(t);
+  await env.boot();
+  const { DialogV2 } = foundry.applications.api;
+  const seen = [];
+  env.dialogAnswers.push((record) => {
+    seen.push("answer");
+    assert.equal(record.element.querySelector("form"), record.form);
+    assert.equal(record.form.querySelector("p b").textContent, "bold", "the content is parsed, not kept as text");
+    return "go";
+  });
+  const result = await DialogV2.wait({
+    content: "<p>a <b>bold</b> <i>unclosed</p><script>globalThis.ran = 1</script><img src=x onerror=\"globalThis.ran = 2\">",
+    buttons: [{ action: "go", label: "Go", callback: (event, button, dialog) => [event.type, button.dataset.action, dialog] }],
+    render: (event, dialog) => {
+      seen.push("render");
+      assert.ok(event instanceof dialog.element.ownerDocument.defaultView.Event);
+      assert.equal(event.type, "render");
+      assert.ok(dialog instanceof DialogV2, "V13 and V14 pass the DialogV2 instance, not the element");
+      assert.equal(dialog.element.tagName, "DIALOG");
+      assert.equal(dialog.element.querySelector("form button[data-action=go]").textContent, "Go");
+    },
+  });
+  assert.deepEqual(seen, ["render", "answer"]);
+  assert.deepEqual(result.slice(0, 2), ["click", "go"]);
+  assert.ok(result[2] instanceof DialogV2);
+  const { form } = env.dialogs[0];
+  assert.equal(form.querySelectorAll("script").length, 0, "cleanHTML drops scripts");
+  assert.equal(form.querySelector("img").getAttribute("onerror"), null, "and event handler attributes");
+  assert.equal(globalThis.ran, undefined);
+});
+
+test("A scripted answer sets the real form's fields, fires input and change, and refuses a field the form lacks", async (t) => {
+  const env = setup(t);
+  await env.boot();
+  const { DialogV2 } = foundry.applications.api;
+  const content = '<input name="n" type="number" value="1"><input name="c" type="checkbox">'
+    + '<select name="s"><option value="x">X</option><option value="y">Y</option></select>';
+  const events = [];
+  const buttons = [{
+    action: "ok", label: "OK",
+    callback: (event, button) => [button.form.elements.n.value, button.form.elements.c.checked, button.form.elements.s.value],
+  }];
+  const render = (event, dialog) => {
+    for (const type of ["input", "change"]) dialog.element.querySelector("form").addEventListener(type, (e) => events.push([type, e.target.name]));
+  };
+  env.dialogAnswers.push({ action: "ok", form: { n: 7, c: true, s: "y" } });
+  assert.deepEqual(await DialogV2.wait({ content, buttons, render }), ["7", true, "y"]);
+  assert.deepEqual(events, [["input", "n"], ["change", "n"], ["input", "c"], ["change", "c"], ["input", "s"], ["change", "s"]]);
+  env.dialogAnswers.push({ action: "ok", form: { missing: 1 } });
+  await assert.rejects(DialogV2.wait({ content, buttons }), /sets "missing", a field the dialog's form lacks \(it has: n, c, s\)/);
+  env.dialogAnswers.push({ action: "ok", form: { s: "z" } });
+  await assert.rejects(DialogV2.wait({ content, buttons }), /select "s" offers \["x","y"\], not "z"/);
+  env.dialogAnswers.push({ action: "ok", form: { c: "yes" } });
+  await assert.rejects(DialogV2.wait({ content, buttons }), /checkbox "c" takes true or false/);
+  env.dialogAnswers.push((record) => {
+    record.fill({ n: 3 });
+    assert.throws(() => record.click(".nothing"), /has no \.nothing to click/);
+    return "ok";
+  });
+  assert.deepEqual(await DialogV2.wait({ content, buttons }), ["3", false, "x"]);
+});
+
+test("DialogV2 records the fields a module asks its form for that the form lacks, and calls close after any answer", async (t) => {
+  const env = setup(t);
+  await env.boot();
+  const { DialogV2 } = foundry.applications.api;
+  const closed = [];
+  env.dialogAnswers.push("ok", null);
+  const config = {
+    content: '<input name="here" value="1">',
+    buttons: [{ action: "ok", label: "OK", callback: (event, button) => [button.form.elements.here?.value, button.form.elements.gone, button.form.elements.namedItem("lost")] }],
+    close: (event, dialog) => closed.push([event.type, dialog instanceof DialogV2]),
+  };
+  assert.deepEqual(await DialogV2.wait(config), ["1", undefined, null]);
+  assert.deepEqual(env.dialogs[0].absentFields, ["gone", "lost"]);
+  assert.equal(await DialogV2.wait(config), null);
+  assert.deepEqual(closed, [["close", true], ["close", true]], "closed after a button and after a dismissal");
+});
+
+test("foundry.utils.saveDataToFile records the download; anything but three strings is refused", async (t) => {
+  const env = setup(t);
+  await env.boot();
+  foundry.utils.saveDataToFile("a = 1\n", "application/toml", "x.toml");
+  assert.deepEqual(env.downloads, [{ data: "a = 1\n", type: "application/toml", filename: "x.toml" }]);
+  assert.throws(() => foundry.utils.saveDataToFile({ a: 1 }, "application/json", "x.json"), /data must be a string/);
+  assert.throws(() => foundry.utils.saveDataToFile("x", "text/plain", " "), /filename/);
+  assert.equal(env.downloads.length, 1);
 });
 
 test("ui.notifications are recorded; tokens validate dispositions", async (t) => {

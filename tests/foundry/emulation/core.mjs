@@ -148,8 +148,21 @@ export function applyChanges(source, changes) {
   return merge(deepClone(source), rest);
 }
 
+/**
+ * foundry.utils.saveDataToFile(data, type, filename): "Export data content to be saved to a local file", data "Data
+ * content converted to a string", filename "The filename of the resulting download" (V13 https://foundryvtt.com/api/
+ * functions/foundry.utils.saveDataToFile.html, V14 the same page under /api/v14/). The download is recorded on the
+ * environment; (harness choice) anything but three strings, a filename not blank, is an error.
+ */
+function saveDataToFile(data, type, filename) {
+  if (typeof data !== "string") throw new TypeError(`saveDataToFile: data must be a string, got ${typeof data}`);
+  if (typeof type !== "string" || !type) throw new TypeError("saveDataToFile: type must be a MIME type string");
+  if (typeof filename !== "string" || !filename.trim()) throw new TypeError("saveDataToFile: filename must be a non-blank string");
+  env().downloads.push({ data, type, filename });
+}
+
 /** The foundry.utils members the product calls */
-export const utils = Object.freeze({ getProperty, deepClone, randomID });
+export const utils = Object.freeze({ getProperty, deepClone, randomID, saveDataToFile });
 
 // ---------------------------------------------------------------------------------------------
 // CONST (https://foundryvtt.com/api/modules/CONST.html)

@@ -15,7 +15,7 @@ import { ActiveEffect, TokenDocument, coreStatusEffects, gurpsStatusEffects } fr
 import { createHooks } from "./hooks.mjs";
 import { createI18n, loadTranslations, softLocalize } from "./i18n.mjs";
 import { createSettings } from "./settings.mjs";
-import { DialogV2, createNotifications } from "./ui.mjs";
+import { DialogV2, closeDialogWindow, createNotifications } from "./ui.mjs";
 import { createWorld, worldHelpers } from "./world.mjs";
 import { renderCombatTracker } from "./dom.mjs";
 
@@ -36,6 +36,7 @@ export class FoundryEnvironment {
   messages = [];
   dialogs = [];
   dialogAnswers = [];
+  downloads = [];
   missingI18n = [];
   fallbackI18n = [];
   earlyI18n = [];
@@ -161,6 +162,7 @@ export class FoundryEnvironment {
       setInstalled(null);
     }
     for (const dir of this.#tmpDirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+    closeDialogWindow(this);
   }
 
   // -- hook bookkeeping ----------------------------------------------------------------------

@@ -1,8 +1,29 @@
 // The UI the product touches: ui.notifications (https://foundryvtt.com/api/classes/foundry.applications.ui.
 // Notifications.html) and DialogV2.wait (https://foundryvtt.com/api/classes/foundry.applications.api.
 // DialogV2.html), answered from env.dialogAnswers, the user's scripted choices.
+//
+// A wait dialog is rendered into a real DOM (jsdom, the WHATWG DOM and HTML standards in Node) as the public API pages of
+// V13 (https://foundryvtt.com/api/) and V14 (https://foundryvtt.com/api/v14/) describe it (docs/dev/foundry.md §10);
+// no Foundry source was read:
+// - DialogV2 "renders a dialog containing a form with arbitrary content, and some buttons" (class DialogV2); the
+//   buttons belong to that form: its examples read `button.form.elements.guess` in a button's callback.
+// - The content is inside dialog.element: modules query it there in the render callback (crnormand/gurps
+//   module/utilities/select-target.js `element.querySelectorAll('input[name="tokens"]')`, module/actor/modern/
+//   sheet.ts `dialog.element.querySelector('textarea')`).
+// - DialogV2Configuration.content: "a HTML string or a <div> element. If string, the content is cleaned with
+//   foundry.utils.cleanHTML" ("closing unbalanced tags and stripping some undesirable properties", cleanHTML).
+// - DialogV2Button: action, label ("Will be localized"), callback, class, default, disabled, icon, style, type.
+// - DialogV2WaitOptions.render: "A synchronous function to invoke whenever the dialog is rendered";
+//   DialogV2RenderCallback(event: Event "The render event", dialog: DialogV2 "The DialogV2 instance"). V12 passed
+//   the element instead (crnormand/gurps select-target.js: `game.release.generation >= 13 ? dialog.element : dialog`).
+// - DialogV2ButtonCallback(event: PointerEvent | SubmitEvent, button: HTMLButtonElement "the button that was
+//   clicked", dialog: DialogV2); DialogV2SubmitCallback(result, dialog): "the result returned by that button's
+//   callback" or else the button's action; DialogV2CloseCallback(event, dialog) "when the dialog is closed under any
+//   circumstances"; DialogV2WaitOptions.rejectClose "Throw a Promise rejection if the dialog is dismissed".
+// The frame's class names and the exact wrappers (header, .dialog-content, footer) are the harness's own: the pages
+// name none of them, so a module that relies on one fails here.
 
-import { deepClone, env } from "./core.mjs";
+import { env } from "./core.mjs";
 
 /** Build ui.notifications; every notification is recorded on the environment */
 export function createNotifications(environment) {
@@ -17,26 +38,43 @@ export function createNotifications(environment) {
   return { info: record("info"), warn: record("warning"), error: record("error") };
 }
 
-/** A stand-in for the dialog's HTML form, built from the scripted answer's form values */
-function fakeForm(values = {}) {
-  const elements = {};
-  for (const [name, value] of Object.entries(values)) {
-    elements[name] = {
-      name,
-      value: value === null || value === undefined ? "" : String(value),
-      valueAsNumber: Number(value),
-      checked: value === true,
-      type: typeof value === "boolean" ? "checkbox" : typeof value === "number" ? "number" : "text",
-    };
+// One browser window per environment, made when its first dialog opens (jsdom is loaded then, not by every test
+// file); it runs no scripts and loads nothing (jsdom's defaults), and what it would print to the browser console is
+// recorded as a warning.
+const WINDOWS = new WeakMap();
+let jsdom = null;
+
+/** Return the environment's browser window, made on first use */
+export async function dialogWindow(environment) {
+  if (!WINDOWS.has(environment)) {
+    jsdom ??= await import("jsdom");
+    const console = new jsdom.VirtualConsole();
+    for (const level of ["error", "warn", "jsdomError"]) {
+      console.on(level, (message) => environment.warnings.push(`browser console: ${message?.message ?? message}`));
+    }
+    WINDOWS.set(environment, new jsdom.JSDOM("<!DOCTYPE html><html><body></body></html>", { virtualConsole: console }).window);
   }
-  return {
-    elements,
-    _values: deepClone(values),
-    querySelector(selector) {
-      const match = /\[name=["']?([^"'\]]+)["']?\]/.exec(selector);
-      return match ? elements[match[1]] ?? null : null;
-    },
-  };
+  return WINDOWS.get(environment);
+}
+
+/** Close the environment's browser window, if a dialog ever made one */
+export function closeDialogWindow(environment) {
+  WINDOWS.get(environment)?.close();
+  WINDOWS.delete(environment);
+}
+
+/**
+ * foundry.utils.cleanHTML as its page describes it: parse the fragment (which closes unbalanced tags) and strip
+ * (harness choice, the page names none) script elements and on* event handler attributes.
+ */
+function cleanHTML(document, raw) {
+  const template = document.createElement("template");
+  template.innerHTML = raw;
+  for (const script of template.content.querySelectorAll("script")) script.remove();
+  for (const element of template.content.querySelectorAll("*")) {
+    for (const name of element.getAttributeNames()) if (name.toLowerCase().startsWith("on")) element.removeAttribute(name);
+  }
+  return template.innerHTML;
 }
 
 /** The buttons of a wait dialog: at least one, each with a unique action id */
@@ -50,45 +88,175 @@ function checkedButtons(config) {
   return buttons;
 }
 
+/** Make one element of a document with its classes and children */
+function make(document, tag, className, ...children) {
+  const element = document.createElement(tag);
+  if (className) element.className = className;
+  element.append(...children);
+  return element;
+}
+
+/** Render a wait dialog's frame: <dialog> holding the title and one <form> with the content and the buttons */
+function renderFrame(environment, document, config, title, buttons) {
+  const heading = make(document, "h1", "window-title");
+  heading.textContent = title;
+  const content = make(document, "div", "dialog-content");
+  const footer = make(document, "footer", "form-footer");
+  for (const button of buttons) {
+    const element = make(document, "button", button.class ?? "");
+    element.type = button.type ?? "submit"; // (harness choice) the page names the type, not its default
+    element.dataset.action = button.action;
+    element.textContent = environment._softLocalize(button.label ?? "");
+    if (button.default) element.autofocus = true;
+    if (button.disabled) element.disabled = true;
+    footer.append(element);
+  }
+  const form = make(document, "form", "window-content dialog-form", content, footer);
+  form.autocomplete = "off";
+  // (harness choice) DialogV2 handles its own submission: the browser never navigates away
+  form.addEventListener("submit", (event) => event.preventDefault());
+  const element = make(document, "dialog", "application dialog", make(document, "header", "window-header", heading), form);
+  element.open = true;
+  document.body.append(element);
+  // The content is parsed in place, inside the form, as a browser parses markup set there (a nested <form> is dropped)
+  if (typeof config.content === "string") content.innerHTML = cleanHTML(document, config.content);
+  else if (config.content !== undefined && config.content !== null) content.append(config.content);
+  return { element, form };
+}
+
 /**
- * Open a wait dialog: record it, take the next scripted answer (an action id, {action, form}, null to
- * dismiss, or a function of the dialog record) and resolve as the clicked button's callback does.
+ * Watch a rendered form's field look-ups: every name the page's code asks form.elements for (by key or namedItem)
+ * that the form lacks is recorded, so a module reading a field it never rendered shows up in the record.
+ */
+function watchLookups(form, absent) {
+  const elements = form.elements;
+  const watched = new Proxy(elements, {
+    get(target, key) {
+      if (key === "namedItem") {
+        return (name) => {
+          const found = target.namedItem(name);
+          if (!found) absent.push(String(name));
+          return found;
+        };
+      }
+      if (typeof key === "string" && !(key in target)) absent.push(key);
+      const value = Reflect.get(target, key, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+  Object.defineProperty(form, "elements", { get: () => watched, configurable: true });
+}
+
+/** Describe a form's named fields, for a harness error */
+const fieldNames = (form) => [...new Set([...form.elements].map((field) => field.name).filter(Boolean))].join(", ");
+
+/**
+ * Set the named fields of a rendered form as the user would, each followed by its input and change events (what a
+ * browser fires on an edit); a name the form lacks, a value a select does not offer or a disabled field is a
+ * harness error, so a test never passes on a field the product does not render.
+ */
+export function fillForm(form, values = {}) {
+  const window = form.ownerDocument.defaultView;
+  for (const [name, value] of Object.entries(values)) {
+    const field = form.elements.namedItem(name);
+    if (!field) throw new Error(`harness: the answer sets "${name}", a field the dialog's form lacks (it has: ${fieldNames(form)})`);
+    if (field instanceof window.RadioNodeList || field.disabled) {
+      throw new Error(`harness: the answer sets "${name}", which is ${field.disabled ? "disabled" : "given more than once in the form"}`);
+    }
+    if (field.type === "checkbox") {
+      if (typeof value !== "boolean") throw new Error(`harness: checkbox "${name}" takes true or false, got ${JSON.stringify(value)}`);
+      field.checked = value;
+    } else if (field.tagName === "SELECT") {
+      const text = value === null || value === undefined ? "" : String(value);
+      const offered = [...field.options].map((option) => option.value);
+      if (!offered.includes(text)) throw new Error(`harness: select "${name}" offers ${JSON.stringify(offered)}, not ${JSON.stringify(text)}`);
+      field.value = text;
+    } else {
+      field.value = value === null || value === undefined ? "" : String(value);
+    }
+    field.dispatchEvent(new window.Event("input", { bubbles: true }));
+    field.dispatchEvent(new window.Event("change", { bubbles: true }));
+  }
+}
+
+/**
+ * Open a wait dialog: render it, call config.render(event, dialog), record it, take the next scripted answer and
+ * resolve as the clicked button's callback does. An answer is an action id, {action, form: {name: value}} (the
+ * fields set on the real form first), null or {dismiss: true, form?} to close without a choice, or a function of
+ * the dialog record (called after the render callback; it may edit the form with record.fill and click with
+ * record.click) that returns one of those. record.absentFields lists the names the module asked the form for that
+ * it lacks.
  */
 export async function openDialog(environment, config) {
   const buttons = checkedButtons(config);
   const title = environment._softLocalize(config.window?.title ?? "");
-  for (const button of buttons) environment._softLocalize(button.label);
   // (harness choice) rejectClose defaults to false in V13 and V14
   const rejectClose = config.rejectClose ?? false;
-  const record = { kind: "wait", title, content: config.content ?? "", buttons: buttons.map((b) => b.action), config };
+  const window = await dialogWindow(environment);
+  const { element, form } = renderFrame(environment, window.document, config, title, buttons);
+  const dialog = new DialogV2(config, element);
+  const absentFields = [];
+  watchLookups(form, absentFields);
+  const record = {
+    kind: "wait", title, content: config.content ?? "", buttons: buttons.map((b) => b.action), config, dialog, element, form,
+    absentFields,
+    fill: (values) => fillForm(form, values),
+    click: (selector) => {
+      const target = element.querySelector(selector);
+      if (!target) throw new Error(`harness: the dialog "${title}" has no ${selector} to click`);
+      target.click();
+    },
+  };
   environment.dialogs.push(record);
+  const closed = (result) => {
+    config.close?.(new window.Event("close"), dialog);
+    element.remove();
+    record.result = result;
+    return result;
+  };
+  config.render?.(new window.Event("render"), dialog);
   if (!environment.dialogAnswers.length) {
+    closed(null);
     throw new Error(`DialogV2.wait "${title}" opened but env.dialogAnswers is empty; push the user's answer first`);
   }
   let answer = environment.dialogAnswers.shift();
   if (typeof answer === "function") answer = answer(record);
   record.answer = answer;
+  if (answer?.form) fillForm(form, answer.form);
   if (answer === null || answer?.dismiss) {
-    config.close?.();
-    record.result = null;
+    closed(null);
     if (rejectClose) throw new Error("Dialog was dismissed without a choice being made.");
     return null;
   }
   const action = typeof answer === "string" ? answer : answer?.action;
   const button = buttons.find((b) => b.action === action);
-  if (!button) throw new Error(`DialogV2.wait "${title}": answer "${action}" is not one of ${record.buttons.join(", ")}`);
-  const form = fakeForm(answer?.form);
-  const element = { dataset: { action }, form };
-  const dialog = { element: { querySelector: form.querySelector }, form };
-  const event = { type: "click", target: element, currentTarget: element };
-  const result = (await button.callback?.(event, element, dialog)) ?? button.action;
+  if (!button) {
+    closed(null);
+    throw new Error(`DialogV2.wait "${title}": answer "${action}" is not one of ${record.buttons.join(", ")}`);
+  }
+  const clicked = form.querySelector(`footer button[data-action="${action}"]`);
+  if (clicked.disabled) throw new Error(`DialogV2.wait "${title}": button "${action}" is disabled`);
+  const event = new window.PointerEvent("click", { bubbles: true, cancelable: true });
+  clicked.dispatchEvent(event);
+  const result = (await button.callback?.(event, clicked, dialog)) ?? button.action;
   await config.submit?.(result, dialog);
-  record.result = result;
-  return result;
+  return closed(result);
 }
 
-/** foundry.applications.api.DialogV2, wait only (the product's one dialog call) */
+/** foundry.applications.api.DialogV2: wait (the product's one dialog call) and the instance its callbacks get */
 export class DialogV2 {
+  #element;
+
+  constructor(options, element) {
+    this.options = options;
+    this.#element = element;
+  }
+
+  /** The rendered <dialog> */
+  get element() {
+    return this.#element;
+  }
+
   static async wait(config = {}) {
     return openDialog(env(), config);
   }
