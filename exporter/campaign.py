@@ -183,7 +183,8 @@ class Roll20Target(StrictModel):
     """How the Roll20 script meets the character sheet and the tokens"""
 
     attributes: dict[str, Roll20Reader] | None = None
-    user_ids: list[UserId | Annotated[int, Field(ge=1, le=999_999_999_999)]] | None = None  # docs/dev/roll20.md §8: roll20userid
+    # docs/dev/roll20.md §8: the roll20userid of each author
+    user_ids: list[UserId | Annotated[int, Field(ge=1, le=999_999_999_999)]] | None = None
     marker: MarkerName | None = None  # None: the target's own
     side_rule: Literal["controlled-by", "turn-order-split"] = "controlled-by"
 

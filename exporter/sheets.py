@@ -39,7 +39,8 @@ FOUNDRY_SHEETS: dict[str, dict[str, Any]] = {
         "system_id": "ars",
         "readers": {
             "dex": ("system.abilities.dex.value", ARS),
-            # Given instead of dex (docs/rules/adnd1e.md#dexterity) where ARS computed it; covers Dex 19-25, beyond the 1e table.
+            # Given instead of dex (docs/rules/adnd1e.md#dexterity) where ARS computed it; covers Dex 19-25, beyond
+            # the 1e table.
             "surprise_adjustment": ("system.abilities.dex.reaction", ARS),
         },
     },

@@ -13,7 +13,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 # The names of notes that live outside the repository; built from parts so this file does not cite them itself.
-OUTSIDE = re.compile("|".join([r"\b(?:RULES|FOUNDRY|ROLL20|DESIGN|STYLE)\.md\b", r"\.\./" + "shared", "/work/" + "shared"]))
+OUTSIDE = re.compile("|".join([r"\b(?:RULES|FOUNDRY|ROLL20|DESIGN|STYLE)\.md\b", r"\.\./" + "shared",
+                               "/work/" + "shared"]))
 DOC_CITATION = re.compile(r"\bdocs/([\w./-]+?\.md)(?:#([\w-]+))?")
 SECTION_CITATION = re.compile(r"\bdocs/(dev/(?:foundry|roll20)\.md)((?:(?:,\s*|-|\s)?§\d+(?:\.\d+)?)+)")
 MARKDOWN_LINK = re.compile(r"\]\((?!https?:|mailto:|#)([^)\s]+?\.md)(?:#([^)\s]+))?\)")

@@ -218,9 +218,10 @@ def side_roll_cases(defs: Definitions) -> Iterator[Case]:
 
 
 def member_segment_cases(defs: Definitions) -> Iterator[Case]:
-    """A member's own segments: side segments 0..6, and an adjustment -5..+5 or Dex 3..18 (docs/rules/adnd1e.md#dexterity, C3)
+    """A member's own segments: side segments 0..6, an adjustment -5..+5 or Dex 3..18 (docs/rules/adnd1e.md#dexterity)
 
-    The adjustment is always asked: a macro cannot tell a set value from the sheet's default (docs/dev/roll20.md §7); Dex
+    The adjustment is always asked: a macro cannot tell a set value from the sheet's default
+    (docs/dev/roll20.md §7); Dex
     is read from the sheet's plain attribute where the campaign names one.
     """
     options = adnd1e.Options.model_validate(defs.options)
@@ -234,7 +235,8 @@ def member_segment_cases(defs: Definitions) -> Iterator[Case]:
             own = adnd1e.member_segments(side_segments, adnd1e.member_adjustment(member, options))
             answers: dict[str, Any] = {label(run, "RollMacro.Adnd.SideSegments"): side_segments,
                                        source: label(run, choice)}
-            # Attribute calls resolve before queries (docs/dev/roll20.md §6): the sheet's Dex is read whichever option is picked.
+            # Attribute calls resolve before queries (docs/dev/roll20.md §6): the sheet's Dex is read whichever option
+            # is picked.
             attributes = {dex_name: value if choice == "Input.dex" else 10} if sheet and dex_name else {}
             if not attributes or choice != "Input.dex":
                 answers[label(run, choice)] = value

@@ -195,7 +195,8 @@ def recovery_target() -> Term:
     cr = model_input(gurps4e.Member, "combat_reflexes")
     turn = Prompt("RollMacro.Gurps.Turn", FIRST_TURN)
     kind = Choice("RollMacro.Gurps.Kind", (("Procedure.partial", Number(1)), ("Procedure.total", Number(0))))
-    # docs/rules/gurps4e.md#total-surprise: Combat Reflexes treats total surprise as partial, so the progression applies when either does.
+    # docs/rules/gurps4e.md#total-surprise: Combat Reflexes treats total surprise as partial, so the progression
+    # applies when either does.
     progression = Product((minus(turn, Number(FIRST_TURN)), highest(kind, cr)))
     return plus(model_input(gurps4e.Member, "iq", selected=True),
                 Product((constant(gurps4e, "combat_reflexes_recovery"), cr)), progression)
@@ -237,7 +238,7 @@ def adnd_member_segments() -> Term:
 
 
 def dex_adjustment() -> Term:
-    """Describe the 1e Dexterity adjustment (docs/rules/adnd1e.md#dexterity) as arithmetic: the distance above or below the 0 band"""
+    """Describe the 1e Dexterity adjustment (docs/rules/adnd1e.md#dexterity) as arithmetic around the 0 band"""
     dex = model_input(adnd1e.Member, "dex", selected=True)
     zero = [value for value, adjustment in adnd1e.DEX_ADJUSTMENT.items() if adjustment == 0]
     return minus(highest(minus(dex, Number(max(zero))), Number(0)), highest(minus(Number(min(zero)), dex), Number(0)))

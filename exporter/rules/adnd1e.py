@@ -234,7 +234,8 @@ def threshold(side: Side, opponent: Side, options: Options = DEFAULT_OPTIONS) ->
     own = surprised_on(side, options)
     if side.aware or own == 0:
         return 0
-    return max(0, min(DIE, own + surprises_on(opponent, options) - DEFAULT_RATING))  # docs/rules/adnd1e.md#threshold, DMG p.62
+    # docs/rules/adnd1e.md#threshold, DMG p.62
+    return max(0, min(DIE, own + surprises_on(opponent, options) - DEFAULT_RATING))
 
 
 def surprised_segments(side_threshold: int, roll: int | None) -> int:

@@ -1,4 +1,4 @@
-"""Fallout TTRPG homebrew surprise: World Map spot checks, opening Sneak Attacks, the Surprise Round (docs/rules/fallout-ttrpg.md#surprise-round)"""
+"""Fallout TTRPG homebrew surprise (docs/rules/fallout-ttrpg.md): spot checks, Sneak Attacks, the Surprise Round"""
 
 from __future__ import annotations
 

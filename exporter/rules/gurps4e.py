@@ -50,7 +50,7 @@ COMBAT_REFLEXES_RECOVERY = 6  # B43: +6 on IQ rolls to recover from surprise
 SURE_SUCCESS, SURE_FAILURE = 4, 17  # B348: 3-4 always succeed, 17-18 always fail
 LOWEST_ROLLABLE = 3  # below 3 a success roll cannot be attempted [G7]
 
-# B394 visibility (docs/rules/gurps4e.md#visibility): situation -> attack and defence effects, for the definitions layer.
+# B394 visibility (docs/rules/gurps4e.md#visibility): situation -> attack and defence effects, for the definitions.
 VISIBILITY = (
     {"id": "attacker-blind", "attack": -10, "attack_if_used_to_blindness": -6, "hearing_roll": -2,
      "random_hit_location": True},
@@ -61,7 +61,8 @@ VISIBILITY = (
     {"id": "attacker-in-darkness-only", "defence": 0},
 )
 
-# B420 and docs/rules/gurps4e.md#mental-stun, docs/rules/gurps4e.md#turn-by-turn: what a mentally stunned (or frozen) character may do.
+# What a mentally stunned (or frozen) character may do: B420, docs/rules/gurps4e.md#mental-stun,
+# docs/rules/gurps4e.md#turn-by-turn.
 MENTAL_STUN = {"maneuver": "do-nothing", "active_defence": STUN_DEFENCE, "retreat": False, "recovery": "IQ"}
 UNAWARE = {"active_defence": None}  # A13: no defence against an undetected sneak's opening attack
 
@@ -314,7 +315,7 @@ class ContestResult:
                 "watchers": [{**w.to_json(), "winner": r} for w, r in zip(self.watchers, self.results, strict=True)]}
 
 
-# --- the stun, turn by turn (docs/rules/gurps4e.md#partial-surprise, docs/rules/gurps4e.md#total-surprise, docs/rules/gurps4e.md#turn-by-turn) ---
+# --- the stun, turn by turn (docs/rules/gurps4e.md#turn-by-turn) --------------------------------------------------
 
 
 def recovery_target(member: Member, kind: str, turn: int) -> int:
