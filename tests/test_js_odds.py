@@ -79,6 +79,10 @@ def all_cases() -> dict[str, list[dict]]:
     for system in SYSTEM_IDS:
         cases[system] += [{"name": f"generated {system} {i}", "scenario": s} for i, s in enumerate(generated(system))]
     cases["gurps4e"].append({"name": "crowd of 200", "scenario": crowd(200)})
+    cases["gurps4e"].append({"name": "integer-like names", "scenario": {
+        "system": "gurps4e", "procedure": "total",
+        "sides": {"a": {"members": [{"name": "Zed", "iq": 10}, {"name": "10", "iq": 11}]},
+                  "b": {"members": [{"name": "2", "iq": 9}, {"name": "Abe", "iq": 12}, {"name": "1", "iq": 8}]}}}})
     return cases
 
 
@@ -119,6 +123,16 @@ def test_js_odds_equal_the_python_odds(compared):
             continue
         problems += [f"{name}: {p}" for p in close(python, js["odds"], "odds")]
     assert not problems, f"{len(problems)} differences, first ones:\n" + "\n".join(problems[:20])
+
+
+def test_the_odds_lines_list_members_in_the_scenario_order(compared):
+    """The GM reads the members as listed, side a first, also when names look like integers ("2" before "Abe")"""
+    problems = []
+    for name, (python, js) in compared.items():
+        if "error" not in js and js["shown"] != list(python["members"]):
+            problems.append(f"{name}: {js['shown']} != {list(python['members'])}")
+    assert not problems, "\n".join(problems[:10])
+    assert compared["integer-like names"][1]["shown"] == ["Zed", "10", "2", "Abe", "1"]
 
 
 def test_a_tolerance_this_close_notices_a_changed_chance():

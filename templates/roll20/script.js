@@ -497,7 +497,7 @@ const {{ script_name }} = (() => {
   /** The draft's exact odds as lines for the GM (who gets the jump, each member's loss), or what is wrong with it. */
   function oddsText(draft) {
     const { scenario, problem } = buildScenario(draft);
-    return problem ? [problem] : Odds.oddsLines(Odds.odds(scenario), t);
+    return problem ? [problem] : Odds.oddsLines(Odds.odds(scenario), t, scenario);
   }
 
   /** The draft as a scenario file for `ambush odds` and `ambush simulate`, escaped for chat in a monospaced block. */

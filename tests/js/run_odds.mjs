@@ -1,12 +1,13 @@
 // Compute the odds of scenarios with a rendered odds module.
 // Usage: node tests/js/run_odds.mjs ODDS_MODULE.mjs CASES.json   (CASES: [{"name", "scenario"}, ...])
-// Prints one JSON line per case: {"name", "odds"} or {"name", "error"}, then {"ms"}: the time spent in odds().
+// Prints one JSON line per case: {"name", "odds", "shown"} or {"name", "error"}, then {"ms"}: the time spent in odds().
+// "shown" lists the member names of oddsLines' lines, in the order the GM reads them.
 import { readFileSync } from "node:fs";
 import { resolve as resolvePath } from "node:path";
 import { pathToFileURL } from "node:url";
 
 const [modulePath, casesPath] = process.argv.slice(2);
-const { odds } = await import(pathToFileURL(resolvePath(modulePath)).href);
+const { odds, oddsLines } = await import(pathToFileURL(resolvePath(modulePath)).href);
 const cases = JSON.parse(readFileSync(casesPath, "utf-8"));
 let spent = 0;
 for (const { name, scenario } of cases) {
@@ -14,7 +15,8 @@ for (const { name, scenario } of cases) {
     const start = performance.now();
     const result = odds(scenario);
     spent += performance.now() - start;
-    process.stdout.write(`${JSON.stringify({ name, odds: result })}\n`);
+    const shown = oddsLines(result, (key, data) => data.name ?? null, scenario).slice(1);
+    process.stdout.write(`${JSON.stringify({ name, odds: result, shown })}\n`);
   } catch (error) {
     process.stdout.write(`${JSON.stringify({ name, error: String(error?.stack ?? error) })}\n`);
   }

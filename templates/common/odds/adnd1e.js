@@ -8,8 +8,6 @@ import * as Rules from "./rules.js";
 
 {% include "odds/shared.js" %}
 
-const SIDE_KEYS = ["a", "b"];
-
 /** Return a map's entries in ascending key order */
 const sorted = (map) => [...map].sort(([x], [y]) => x - y);
 

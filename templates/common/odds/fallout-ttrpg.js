@@ -7,8 +7,6 @@ import * as Rules from "./rules.js";
 {% endif %}
 
 {% include "odds/shared.js" %}
-
-const SIDE_KEYS = ["a", "b"];
 const RESULTS = ["success", "failure", "poor-failure"];
 
 /** Return the opposing side's key */

@@ -8,8 +8,6 @@ import * as Rules from "./rules.js";
 
 {% include "odds/shared.js" %}
 
-const SIDE_KEYS = ["a", "b"];
-
 /** Return the opposing side's key */
 const other = (side) => (side === "a" ? "b" : "a");
 

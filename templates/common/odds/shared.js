@@ -5,6 +5,7 @@ const ZERO = [0n, 1n];
 const ONE = [1n, 1n];
 const TAIL_CUT = [{{ odds.tail_cut[0] }}n, {{ odds.tail_cut[1] }}n];
 const UNIT = {{ odds.unit | js }};
+const SIDE_KEYS = ["a", "b"];
 
 /** Return the rational n / d of two integers */
 const exact = (n, d = 1) => [BigInt(n), BigInt(d)];
@@ -58,13 +59,15 @@ const optionsOf = (scenario) => ({ ...Rules.DEFAULT_OPTIONS, ...(scenario.option
 const percent = (p) => `${(p * 100).toFixed(1)}%`;
 
 /**
- * Describe odds for the GM in translated lines: who gets the jump, then each member's expected loss (or his chance
- * of never recovering). `t(key, data)` translates.
+ * Describe the odds of a scenario for the GM in translated lines: who gets the jump, then each member's expected loss
+ * (or his chance of never recovering), in the scenario's order. `t(key, data)` translates.
  */
-function oddsLines(result, t) {
+function oddsLines(result, t, scenario) {
   const { a, b, none } = result.surprise;
   const lines = [t("Odds.Jump", { a: percent(a), b: percent(b), none: percent(none) })];
-  for (const [name, member] of Object.entries(result.members)) {
+  // The scenario gives the order: an object lists integer-like keys ("2") before the others.
+  for (const name of SIDE_KEYS.flatMap((key) => scenario.sides[key].members.map(shownName))) {
+    const member = result.members[name];
     lines.push(member.expected_lost === null
       ? t("Odds.Never", { name, chance: percent(member.never) })
       : t(`Odds.Expected.${member.unit}`, { name, value: member.expected_lost.toFixed(2) }));

@@ -118,7 +118,7 @@ const oddsHtml = () => `<fieldset><legend>${escapeHtml(localize("Odds.Title"))}<
 /** Return the lines the odds box shows for a draft: who gets the jump and each member's loss, or what is wrong. */
 function oddsText(draft) {
   const { scenario, problem } = buildScenario(draft, t);
-  return problem ? [problem] : oddsLines(odds(scenario), t);
+  return problem ? [problem] : oddsLines(odds(scenario), t, scenario);
 }
 
 /**
