@@ -252,6 +252,11 @@ test("the round row names the AD&D surprise segment being played, then leaves wi
   await sb.settle();
   assert.equal(sb.read(`state.${ADND.name}.surprise`).done, true);
   assert.equal(roundRow(), undefined, "the round row left with the surprise");
+  const before = sb.chat.length;
+  await commands(sb, "!surprise status");
+  const status = whispers(sb, before).map((c) => c.content).join("\n");
+  assert.match(status, />Status</, "the status card was whispered");
+  assert.doesNotMatch(status, /null|undefined|segment 3 of 2/, "no segment line once the segments are over");
   assert.equal(sb.takeErrors().length, 0);
 });
 

@@ -122,8 +122,9 @@ function roundName(table, surprise) {
 /** Return the segment being played and who is still frozen in it, with the segments each has left */
 function statusLines(table, surprise) {
   const segment = segmentOf(surprise);
+  const name = roundName(table, surprise);
   return [
-    roundName(table, surprise),
+    ...(name ? [name] : []),
     ...Object.entries(surprise.frozen ?? {}).filter(([, frozen]) => frozen >= segment)
       .map(([id, frozen]) => `${surprise.labels[id] ?? "?"}: ${frozen - segment + 1}`),
   ];
