@@ -59,47 +59,44 @@ def numbered_sections(doc: Path) -> frozenset[str]:
     return frozenset(re.findall(r"^#{1,6} (\d+(?:\.\d+)?)\.? ", text_of(doc), re.M))
 
 
-def citations() -> list[tuple[str, int, str]]:
-    """Return (file, line, citation) for every docs citation in the tracked files"""
-    found = []
-    for path in tracked_files():
-        for number, line in enumerate(text_of(path).splitlines(), 1):
-            found += [(str(path.relative_to(ROOT)), number, m.group(0)) for m in DOC_CITATION.finditer(line)]
-    return found
+@cache
+def tracked_lines() -> tuple[tuple[str, int, str], ...]:
+    """Return (file, line number, line) for every line of the tracked files, read once for all the tests"""
+    return tuple((str(path.relative_to(ROOT)), number, line) for path in tracked_files()
+                 for number, line in enumerate(text_of(path).splitlines(), 1))
 
 
 def test_no_file_points_outside_the_repository():
     """No tracked file names the lead's notes or a folder beside the checkout"""
-    hits = [f"{path.relative_to(ROOT)}:{n}: {line.strip()[:100]}" for path in tracked_files()
-            for n, line in enumerate(text_of(path).splitlines(), 1) if OUTSIDE.search(line)]
+    hits = [f"{where}:{n}: {line.strip()[:100]}" for where, n, line in tracked_lines() if OUTSIDE.search(line)]
     assert hits == []
 
 
 def test_docs_citations_resolve():
     """Every docs/<page>.md#anchor cited anywhere names a page that exists and an anchor on it"""
-    broken = []
-    for where, line, cited in citations():
-        m = DOC_CITATION.fullmatch(cited)
-        page = ROOT / "docs" / m.group(1)
-        if not page.is_file():
-            broken.append(f"{where}:{line}: {cited}: no such page")
-        elif m.group(2) and m.group(2) not in anchors(page):
-            broken.append(f"{where}:{line}: {cited}: no such anchor")
+    broken, seen = [], 0
+    for where, n, line in tracked_lines():
+        for m in DOC_CITATION.finditer(line):
+            seen += 1
+            page = ROOT / "docs" / m.group(1)
+            if not page.is_file():
+                broken.append(f"{where}:{n}: {m.group(0)}: no such page")
+            elif m.group(2) and m.group(2) not in anchors(page):
+                broken.append(f"{where}:{n}: {m.group(0)}: no such anchor")
     assert broken == []
-    assert len(citations()) > 300  # the code cites its sources: a regex that matched nothing would pass vacuously
+    assert seen > 300  # the code cites its sources: a regex that matched nothing would pass vacuously
 
 
 def test_platform_sections_resolve():
     """Every docs/dev/foundry.md §N and docs/dev/roll20.md §N names a numbered section of that page"""
     broken, seen = [], 0
-    for path in tracked_files():
-        for n, line in enumerate(text_of(path).splitlines(), 1):
-            for m in SECTION_CITATION.finditer(line):
-                sections = numbered_sections(ROOT / "docs" / m.group(1))
-                for number in re.findall(r"§(\d+(?:\.\d+)?)", m.group(2)):
-                    seen += 1
-                    if number not in sections:
-                        broken.append(f"{path.relative_to(ROOT)}:{n}: {m.group(1)} §{number}")
+    for where, n, line in tracked_lines():
+        for m in SECTION_CITATION.finditer(line):
+            sections = numbered_sections(ROOT / "docs" / m.group(1))
+            for number in re.findall(r"§(\d+(?:\.\d+)?)", m.group(2)):
+                seen += 1
+                if number not in sections:
+                    broken.append(f"{where}:{n}: {m.group(1)} §{number}")
     assert broken == []
     assert seen > 100
 
