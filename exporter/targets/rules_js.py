@@ -11,7 +11,7 @@ from typing import Any
 
 from jinja2 import Environment
 
-from exporter.rules.model import TAIL_CUT
+from exporter.rules.model import SIDE_KEYS, TAIL_CUT
 from exporter.rules.systems import system_module
 
 
@@ -20,7 +20,8 @@ def rules_context(system: str, options: dict | None = None) -> dict:
     module = system_module(system)
     defaults = module.Options().model_dump(mode="json")
     odds = {"unit": module.UNIT, "tail_cut": [TAIL_CUT.numerator, TAIL_CUT.denominator]}
-    return {"system": system, "constants": module.CONSTANTS, "options": {**defaults, **(options or {})}, "odds": odds}
+    return {"system": system, "constants": module.CONSTANTS, "options": {**defaults, **(options or {})}, "odds": odds,
+            "side_keys": SIDE_KEYS}
 
 
 def render_rules_js(env: Environment, system: str, *, as_module: bool, options: dict | None = None) -> str:

@@ -4,7 +4,7 @@
 import * as Inputs from "./inputs.js";
 {% endif %}
 
-const SIDE_KEYS = ["a", "b"];
+const SIDE_KEYS = {{ side_keys | js }};
 const HEADER = "# A surprise scenario exported from the table by ambush: run `ambush odds FILE` or `ambush simulate FILE`.";
 
 const BARE_KEY = /^[A-Za-z0-9_-]+$/;

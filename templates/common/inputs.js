@@ -12,7 +12,7 @@ const SYSTEM = {{ system | js }};
 /** Each procedure and the inputs it reads, with their level (scenario, side, member), type, bounds and default */
 const PROCEDURES = {{ procedures | js }};
 
-const SIDE_KEYS = ["a", "b"];
+const SIDE_KEYS = {{ side_keys | js }};
 
 /** Return a procedure's definition by id, or null */
 function procedureDef(id) {

@@ -53,7 +53,7 @@ import * as Rules from "./rules.js";
  * @property {boolean} done
  */
 
-const SIDE_KEYS = ["a", "b"];
+const SIDE_KEYS = {{ side_keys | js }};
 
 /** Return a fresh surprise for a scenario whose members are named by their combatant ids */
 function newSurprise(scenario) {

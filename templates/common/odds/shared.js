@@ -5,7 +5,7 @@ const ZERO = [0n, 1n];
 const ONE = [1n, 1n];
 const TAIL_CUT = [{{ odds.tail_cut[0] }}n, {{ odds.tail_cut[1] }}n];
 const UNIT = {{ odds.unit | js }};
-const SIDE_KEYS = ["a", "b"];
+const SIDE_KEYS = {{ side_keys | js }};
 
 /** Return the rational n / d of two integers */
 const exact = (n, d = 1) => [BigInt(n), BigInt(d)];

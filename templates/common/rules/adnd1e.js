@@ -5,7 +5,7 @@
 const RULES = {{ constants | js }};
 const DEFAULT_OPTIONS = {{ options | js }};
 
-const SIDE_KEYS = ["a", "b"];
+const SIDE_KEYS = {{ side_keys | js }};
 
 /** Return a scenario's rules options: its own options over the defaults */
 const scenarioOptions = (scenario) => ({ ...DEFAULT_OPTIONS, ...(scenario.options ?? {}) });

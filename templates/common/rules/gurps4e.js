@@ -5,7 +5,7 @@
 const RULES = {{ constants | js }};
 const DEFAULT_OPTIONS = {{ options | js }};
 
-const SIDE_KEYS = ["a", "b"];
+const SIDE_KEYS = {{ side_keys | js }};
 
 /** Return the opposing side's key */
 const other = (side) => (side === "a" ? "b" : "a");

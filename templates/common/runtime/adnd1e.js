@@ -7,7 +7,7 @@ import * as Rules from "./rules.js";
 import * as Table from "./table.js";
 {% endif %}
 
-const SIDE_KEYS = ["a", "b"];
+const SIDE_KEYS = {{ side_keys | js }};
 
 /** Return the segment being played: the table rounds begun since the roll, counting from 1; 0 before the first */
 const segmentOf = (surprise) => surprise.rounds;

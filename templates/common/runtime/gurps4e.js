@@ -5,7 +5,7 @@ import * as Rules from "./rules.js";
 import * as Table from "./table.js";
 {% endif %}
 
-const SIDE_KEYS = ["a", "b"];
+const SIDE_KEYS = {{ side_keys | js }};
 
 /** Return the rules member behind a combatant id */
 const memberOf = (surprise, id) => Table.membersOf(surprise.scenario).find((member) => member.name === id);
