@@ -157,9 +157,9 @@ def mutated_scenarios(draw: st.DrawFn) -> Any:
             if change == "drop":
                 del table[key]
             else:
-                table[key] = draw(VALUES)
+                table[key] = copy.deepcopy(draw(VALUES))  # a copy: VALUES' [] and {} must not be mutated by later draws
         elif change == "add":
-            table[draw(KEYS)] = draw(VALUES)
+            table[draw(KEYS)] = copy.deepcopy(draw(VALUES))
         elif change in ("copy", "remove") and lists:
             chosen = draw(st.sampled_from(lists))
             chosen.append(copy.deepcopy(draw(st.sampled_from(chosen)))) if change == "copy" else chosen.pop()
