@@ -16,9 +16,27 @@ def js_literal(value: Any) -> str:
     return "".join(JS_UNSAFE.get(ch, ch) for ch in text)
 
 
+def js_block(value: Any, width: int = 120, depth: int = 0) -> str:
+    """Render a JSON-able value as a readable JS literal: one entry per line, each on one line where it fits or holds
+    only plain values"""
+    flat = js_literal(value)
+    items = value.values() if isinstance(value, dict) else value if isinstance(value, list) else ()
+    plain = all(not isinstance(item, (dict, list)) for item in items)
+    if not isinstance(value, (dict, list)) or len(flat) + 2 * depth <= width or (plain and depth > 0):
+        return flat
+    pad = "  " * (depth + 1)
+    if isinstance(value, dict):
+        items = [f"{js_literal(str(key))}: {js_block(item, width, depth + 1)}" for key, item in value.items()]
+        opening, closing = "{", "}"
+    else:
+        items = [js_block(item, width, depth + 1) for item in value]
+        opening, closing = "[", "]"
+    return opening + "\n" + "".join(f"{pad}{item},\n" for item in items) + "  " * depth + closing
+
+
 def html_text(value: str) -> str:
     """Escape text for an HTML element or attribute"""
     return str(escape(value))
 
 
-FILTERS = {"js": js_literal, "html": html_text}
+FILTERS = {"js": js_literal, "js_block": js_block, "html": html_text}

@@ -3,16 +3,8 @@
 // their name; `out` lists, in the same shape, who is at the table but not in this fight. What the GM gives in the Foundry dialog or the
 // Roll20 draft is checked as ambush checks a scenario file (types, bounds, who belongs where), and becomes the
 // rules scenario the runtime plays, or one translated line saying what is wrong.
-{% if as_module %}
-import * as Rules from "./rules.js";
-{% endif %}
-
-const SYSTEM = {{ system | js }};
-
-/** Each procedure and the inputs it reads, with their level (scenario, side, member), type, bounds and default */
-const PROCEDURES = {{ procedures | js }};
-
-const SIDE_KEYS = {{ side_keys | js }};
+import { DEFAULT_OPTIONS, PROCEDURES, SIDE_KEYS, SYSTEM } from "./config.js";
+import { membersOf } from "./scenario.js";
 
 /** Return a procedure's definition by id, or null */
 function procedureDef(id) {
@@ -89,27 +81,6 @@ function draftScenario(procedure, combatants) {
     else draft[field.key] = field.type === "member" ? first("a") : field.default;
   }
   return draft;
-}
-
-/** Return where a combatant stands in a draft: "a", "b", "out" or null, and his entry there */
-function placeOf(draft, id) {
-  for (const key of SIDE_KEYS) {
-    const member = (draft.sides[key]?.members ?? []).find((entry) => entry.id === id);
-    if (member) return { place: key, member };
-  }
-  const left = (draft.out ?? []).find((entry) => entry.id === id);
-  return left ? { place: "out", member: left } : { place: null, member: null };
-}
-
-/** Move a combatant of a draft to side a, side b or out of the fight, keeping his values; false if he is not in it */
-function moveMember(draft, id, to) {
-  const { place, member } = placeOf(draft, id);
-  if (!member || !["a", "b", "out"].includes(to)) return false;
-  if (place === to) return true;
-  const list = (key) => (key === "out" ? draft.out : draft.sides[key].members);
-  list(place).splice(list(place).indexOf(member), 1);
-  list(to).push(member);
-  return true;
 }
 
 /**
@@ -214,7 +185,7 @@ function copyMember(t, field, chosen, scenario) {
 
 /** Copy the declared opening attacks: rows without an attacker are left out; a mutual ambush may mix sides */
 function copyOpeners(t, rows, scenario) {
-  const members = SIDE_KEYS.flatMap((key) => scenario.sides[key].members);
+  const members = membersOf(scenario);
   const openers = [];
   const attacker = t("Input.attacker");
   for (const row of Array.isArray(rows) ? rows : []) {
@@ -241,7 +212,7 @@ function copyOpeners(t, rows, scenario) {
 function buildScenario(draft, t) {
   const procedure = procedureDef(own(draft, "procedure"));
   if (!procedure) return { problem: t("Notify.UnknownProcedure", { procedure: String(own(draft, "procedure")) }) };
-  const scenario = { system: SYSTEM, procedure: procedure.id, options: { ...Rules.DEFAULT_OPTIONS }, sides: {} };
+  const scenario = { system: SYSTEM, procedure: procedure.id, options: { ...DEFAULT_OPTIONS }, sides: {} };
   const values = inputsAt(procedure.id, "scenario").filter((field) => !isReference(field));
   let problem = copyValues(t, values, draft, scenario, "ab", t("Dialog.Encounter"), "a");
   if (problem) return { problem };
@@ -259,5 +230,4 @@ function buildScenario(draft, t) {
   return { scenario };
 }
 
-{% from "exports.js" import exports %}
-{{ exports(["SYSTEM", "PROCEDURES", "procedureDef", "inputsAt", "draftScenario", "placeOf", "moveMember", "buildScenario"], as_module) }}
+export { buildScenario, draftScenario, inputsAt, isEmpty, own, problemWith, procedureDef };

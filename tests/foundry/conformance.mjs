@@ -6,6 +6,7 @@
 // its chat cards, the statuses on the actors during each turn, and which turns it let pass. Prints one
 // JSON line per vector: {vector, ok, diff?, error?}.
 import { readFile } from "node:fs/promises";
+import { pathToFileURL } from "node:url";
 import { renamed, runVectors } from "../js/compare.mjs";
 import { checkedAdnd, checkedGurps, rebuildAdnd, rebuildFallout, rebuildGurps } from "../js/outcomes.mjs";
 import { GENERATIONS, createFoundry } from "./harness.mjs";
@@ -89,8 +90,7 @@ async function play(vector) {
   const env = createFoundry({ generation, systemId: gameSystem, modules: [{ id: MODULE_ID }], quiet: true });
   try {
     await env.loadModule(moduleDir);
-    const constants = await import(`${env.modulePath ?? moduleDir}/scripts/constants.js`).catch(() => null);
-    const attributes = constants?.ATTRIBUTES ?? {};
+    const { ATTRIBUTES: attributes } = await import(pathToFileURL(`${moduleDir}/scripts/common/config.js`).href);
     const scenario = vector.scenario;
     const members = ["a", "b"].flatMap((key) => scenario.sides[key].members.map((member) => ({ key, member })));
     const tokens = [];

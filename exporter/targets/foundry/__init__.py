@@ -7,18 +7,37 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from exporter import __version__
 from exporter._resources import templates_root
 from exporter.definitions import Definitions
 from exporter.definitions.catalogue import nest
 from exporter.dist import write_text
+from exporter.targets.config_js import CONFIG_MODULE, ConfigEntry, render_config
 from exporter.targets.environment import make_environment
 from exporter.targets.foundry.look import status_entries
 from exporter.targets.foundry.manifest import PACK_NAME, manifest
 from exporter.targets.foundry.packs import macro_documents, write_leveldb, write_sources
-from exporter.targets.rules_js import render_common_js
+from exporter.targets.modules import JsModule, module_graph
 
 SOURCES_DIR = "packs/_source"
+SCRIPTS_DIR = "scripts"
+HOST_ENTRY = "foundry/main.js"
+
+
+def entry_modules(system: str) -> list[str]:
+    """Return the module's entry scripts under templates/, in loading order: the rules system's, then the host's"""
+    return [f"common/systems/{system}.js", HOST_ENTRY]
+
+
+def config_entries(defs: Definitions) -> list[ConfigEntry]:
+    """Return what the Foundry module's configuration adds to the shared entries"""
+    return [
+        ConfigEntry("MODULE_ID", "The module's id: its settings, flags and translations live under it", defs.module.id),
+        ConfigEntry("ATTRIBUTES", "The reader of each input the rules read from an actor; an input without one is "
+                    "asked for in the dialog", defs.targets["foundry"].attributes),
+        ConfigEntry("STATUSES", "The statuses the module shows; reuse lists the ids a game system may already define",
+                    status_entries(defs)),
+        ConfigEntry("SETTINGS", "The world settings of the automation", [asdict(s) for s in defs.settings]),
+    ]
 
 
 class FoundryWriter:
@@ -26,33 +45,27 @@ class FoundryWriter:
 
     def __init__(self) -> None:
         self.env = make_environment("foundry")
-        self.script_names = sorted(p.name for p in (templates_root() / "foundry" / "scripts").glob("*.js"))
+        self.root = templates_root()
 
-    def context(self, defs: Definitions) -> dict[str, Any]:
-        """Return what the script templates read"""
-        return {
-            "ambush_version": __version__,
-            "module_id": defs.module.id,
-            "system": defs.system,
-            "attributes": defs.targets["foundry"].attributes,
-            "statuses": status_entries(defs),
-            "procedures": [{"id": p.id, "inputs": [asdict(i) for i in p.inputs]} for p in defs.procedures],
-            "settings": [asdict(s) for s in defs.settings],
-        }
+    def modules(self, defs: Definitions) -> list[JsModule]:
+        """Return the module's scripts: the entries and what they import, the configuration rendered for defs"""
+        config = render_config(self.env, defs, f"the Foundry module {defs.module.id}", config_entries(defs))
+
+        def source(path: str) -> str:
+            return config if path == CONFIG_MODULE else (self.root / path).read_text(encoding="utf-8")
+
+        return module_graph(entry_modules(defs.system), source)
 
     def write(self, defs: Definitions, folder: Path) -> None:
         """Write the whole module into folder"""
-        context = self.context(defs)
-        for name in self.script_names:
-            write_text(folder / "scripts" / name, self.env.get_template(f"scripts/{name}").render(**context))
-        common = render_common_js(self.env, defs.system, as_module=True, options=defs.options,
-                                  procedures=context["procedures"])
-        for name, text in common.items():
-            write_text(folder / "scripts" / f"{name}.js", text)
-        write_text(folder / "styles" / "ambush.css", self.env.get_template("styles/ambush.css").render(**context))
+        for module in self.modules(defs):
+            write_text(folder / SCRIPTS_DIR / module.path, module.text)
+        css = self.env.get_template("styles/ambush.css").render(module_id=defs.module.id)
+        write_text(folder / "styles" / "ambush.css", css)
         for language, strings in defs.catalogue.items():
             write_text(folder / "lang" / f"{language}.json", json_text({defs.module.id: nest(strings)}))
-        write_text(folder / "module.json", json_text(manifest(defs)))
+        esmodules = [f"{SCRIPTS_DIR}/{path}" for path in entry_modules(defs.system)]
+        write_text(folder / "module.json", json_text(manifest(defs, esmodules)))
         documents = macro_documents(defs)
         write_sources(documents, folder / SOURCES_DIR / PACK_NAME)
         write_leveldb(documents, folder / "packs" / PACK_NAME)

@@ -19,8 +19,8 @@ def author_entry(author: Author) -> dict[str, str]:
     return {k: v for k, v in asdict(author).items() if v is not None}
 
 
-def manifest(defs: Definitions) -> dict[str, Any]:
-    """Return the module manifest, keys in a fixed order"""
+def manifest(defs: Definitions, esmodules: list[str]) -> dict[str, Any]:
+    """Return the module manifest, keys in a fixed order; esmodules are the entry scripts, in loading order"""
     module = defs.module
     settings = defs.targets["foundry"].settings
     game_system = settings["system_id"]
@@ -32,7 +32,7 @@ def manifest(defs: Definitions) -> dict[str, Any]:
         "version": module.version,
         "compatibility": COMPATIBILITY,
         "authors": [author_entry(a) for a in module.authors],
-        "esmodules": ["scripts/main.js"],
+        "esmodules": esmodules,
         "styles": ["styles/ambush.css"],
         "languages": [{"lang": lang, "name": LANGUAGE_NAMES[lang], "path": f"lang/{lang}.json"}
                       for lang in module.languages],

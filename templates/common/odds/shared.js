@@ -1,11 +1,11 @@
-{# Included by every odds module: exact rationals, so the odds decide what is zero or one as the Python core's
-   Fractions do and become floats only at the end; and the lines the GM reads. #}
+// What every system's exact odds share: rationals, so the odds decide what is zero or one as the Python core's Fractions do
+// and become floats only at the end; a member's odds JSON; and the lines the GM reads.
+import { SIDE_KEYS, TAIL_CUT as TAIL_CUT_PAIR, UNIT } from "../config.js";
+
 // Exact rationals as [numerator, denominator] pairs of BigInt, denominators positive, left unreduced.
 const ZERO = [0n, 1n];
 const ONE = [1n, 1n];
-const TAIL_CUT = [{{ odds.tail_cut[0] }}n, {{ odds.tail_cut[1] }}n];
-const UNIT = {{ odds.unit | js }};
-const SIDE_KEYS = {{ side_keys | js }};
+const TAIL_CUT = TAIL_CUT_PAIR.map(BigInt);
 
 /** Return the rational n / d of two integers */
 const exact = (n, d = 1) => [BigInt(n), BigInt(d)];
@@ -52,9 +52,6 @@ function memberJson(lost, never, expected) {
 /** Return the name the odds show for a member: his label (a drafted member's name) or his name */
 const shownName = (member) => member.label ?? member.name;
 
-/** Return a scenario's rules options: its own options over the defaults */
-const optionsOf = (scenario) => ({ ...Rules.DEFAULT_OPTIONS, ...(scenario.options ?? {}) });
-
 /** Write a probability as a percentage */
 const percent = (p) => `${(p * 100).toFixed(1)}%`;
 
@@ -74,3 +71,20 @@ function oddsLines(result, t, scenario) {
   }
   return lines;
 }
+
+export {
+  ZERO,
+  ONE,
+  TAIL_CUT,
+  exact,
+  times,
+  plus,
+  minus,
+  power,
+  isZero,
+  atLeast,
+  toFloat,
+  memberJson,
+  shownName,
+  oddsLines,
+};

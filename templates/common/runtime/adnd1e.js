@@ -2,12 +2,10 @@
 // round (C7). The table plays the n-th round it begins after the roll as segment n, turn by turn, with who acts in
 // each. The segments are not rounds of the fight: the VTT numbers the first normal round firstRound, the number it
 // would have had without a surprise (nextRoundNumber), so no round-based duration is shifted by the segments.
-{% if as_module %}
-import * as Rules from "./rules.js";
-import * as Table from "./table.js";
-{% endif %}
-
-const SIDE_KEYS = {{ side_keys | js }};
+import { SIDE_KEYS } from "../config.js";
+import * as Rules from "../rules/adnd1e.js";
+import { scenarioOptions } from "../scenario.js";
+import { mark, names, unmarkAll } from "../surprise.js";
 
 /** Return the segment being played: the table rounds begun since the roll, counting from 1; 0 before the first */
 const segmentOf = (surprise) => surprise.rounds;
@@ -18,7 +16,7 @@ const roundOf = (surprise, segment) => surprise.firstRound + segment - 1;
 /** Describe one segment of the timeline */
 function segmentLine(table, surprise, segment) {
   if (segment.kind === "cancelled") return table.t("Adnd.SegmentCancelled", { segment: segment.segment });
-  return table.t("Adnd.SegmentLine", { segment: segment.segment, acting: Table.names(table, surprise, segment.acting) });
+  return table.t("Adnd.SegmentLine", { segment: segment.segment, acting: names(table, surprise, segment.acting) });
 }
 
 /** Return each member's frozen segments as the timeline counts them (docs/rules/adnd1e.md#timeline, C4) */
@@ -28,7 +26,7 @@ function frozenByMember(surprise) {
   for (const key of SIDE_KEYS) {
     for (const member of scenario.sides[key].members) {
       const own = outcome.members[member.name].segments;
-      frozen[member.name] = Rules.frozenSegments(outcome.sides[key].segments, own, Table.optionsOf(surprise));
+      frozen[member.name] = Rules.frozenSegments(outcome.sides[key].segments, own, scenarioOptions(surprise.scenario));
     }
   }
   return frozen;
@@ -38,9 +36,9 @@ function frozenByMember(surprise) {
 async function refreshMarks(table, surprise, segment) {
   for (const [id, frozen] of Object.entries(surprise.frozen)) {
     if (frozen >= segment) {
-      await Table.mark(table, surprise, id, "surprised", true, { left: frozen - segment + 1, from: roundOf(surprise, segment) });
+      await mark(table, surprise, id, "surprised", true, { left: frozen - segment + 1, from: roundOf(surprise, segment) });
     }
-    else await Table.mark(table, surprise, id, "surprised", false);
+    else await mark(table, surprise, id, "surprised", false);
   }
 }
 
@@ -82,7 +80,7 @@ async function roundStarted(table, surprise) {
     return false;
   }
   // Normal rounds: everyone acts, also a member whose own segments ran past the last surprise segment (C7).
-  for (const id of Object.keys(surprise.frozen)) await Table.mark(table, surprise, id, "surprised", false);
+  for (const id of Object.keys(surprise.frozen)) await mark(table, surprise, id, "surprised", false);
   surprise.done = true;
   await table.post({ title: table.t("Adnd.SegmentTitle"), lines: [table.t("Adnd.SegmentsOver", { round: surprise.firstRound })],
     record: { type: "end" } });
@@ -108,7 +106,7 @@ async function turnEnded() {}
 
 /** A combatant left the fight: his statuses go, and he is no longer listed as frozen */
 async function left(table, surprise, id) {
-  await Table.unmarkAll(table, surprise, id);
+  await unmarkAll(table, surprise, id);
   delete surprise.frozen?.[id];
 }
 
@@ -130,5 +128,13 @@ function statusLines(table, surprise) {
   ];
 }
 
-{% from "exports.js" import exports %}
-{{ exports(["resolve", "turnStarted", "turnEnded", "roundStarted", "nextRoundNumber", "left", "statusLines", "roundName"], as_module) }}
+export {
+  resolve,
+  turnStarted,
+  turnEnded,
+  roundStarted,
+  nextRoundNumber,
+  left,
+  statusLines,
+  roundName,
+};

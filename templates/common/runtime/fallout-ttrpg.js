@@ -1,9 +1,8 @@
 // Fallout TTRPG surprise at the table (docs/rules/fallout-ttrpg.md): the Surprise Round is the first table round begun after the
 // trigger; surprised and sleeping combatants pass it; round 2 runs in Sequence order for everyone.
-{% if as_module %}
-import * as Rules from "./rules.js";
-import * as Table from "./table.js";
-{% endif %}
+import * as Rules from "../rules/fallout-ttrpg.js";
+import { membersOf, scenarioOptions } from "../scenario.js";
+import { mark, names, unmarkAll } from "../surprise.js";
 
 /**
  * Return the turn order: everyone in the rules' Sequence order (B6 ties: the rules' order), the opener first
@@ -11,7 +10,7 @@ import * as Table from "./table.js";
  */
 function turnOrder(surprise, openerFirst) {
   const sequence = {};
-  for (const member of Table.membersOf(surprise.scenario)) sequence[member.name] = member.sequence ?? 0;
+  for (const member of membersOf(surprise.scenario)) sequence[member.name] = member.sequence ?? 0;
   const ids = surprise.outcome.normal_order;
   const first = openerFirst ? [surprise.opener] : [];
   return [...first, ...ids.filter((id) => !first.includes(id))].map((id) => ({ id, sequence: sequence[id] }));
@@ -39,7 +38,7 @@ async function resolve(table, surprise, firstRound) {
   surprise.rounds = 0;
   const round = outcome.surprise_round;
   surprise.opener = round && outcome.openers ? round.order[0] : null;
-  surprise.openerFirst = Boolean(surprise.opener) && !Table.optionsOf(surprise).opening_attack_is_free;
+  surprise.openerFirst = Boolean(surprise.opener) && !scenarioOptions(surprise.scenario).opening_attack_is_free;
   // The test and the attack rolls are the GM's business; who is surprised and who acts is the table's.
   const details = triggerLines(table, surprise);
   const lines = [];
@@ -49,13 +48,13 @@ async function resolve(table, surprise, firstRound) {
   } else {
     const nobody = "Fallout.Nobody";
     lines.push(table.t("Fallout.SurpriseRound", { side: surprise.scenario.sides[round.side].name, round: firstRound }));
-    lines.push(table.t("Fallout.Order", { names: Table.names(table, surprise, round.order, nobody) }));
-    lines.push(table.t("Fallout.Surprised", { names: Table.names(table, surprise, round.surprised, nobody) }));
-    if (round.prone.length) lines.push(table.t("Fallout.Sleepers", { names: Table.names(table, surprise, round.prone, nobody) }));
-    for (const id of round.surprised) await Table.mark(table, surprise, id, "surprised", true, { left: 1, from: firstRound });
+    lines.push(table.t("Fallout.Order", { names: names(table, surprise, round.order, nobody) }));
+    lines.push(table.t("Fallout.Surprised", { names: names(table, surprise, round.surprised, nobody) }));
+    if (round.prone.length) lines.push(table.t("Fallout.Sleepers", { names: names(table, surprise, round.prone, nobody) }));
+    for (const id of round.surprised) await mark(table, surprise, id, "surprised", true, { left: 1, from: firstRound });
     for (const id of round.prone) {
-      await Table.mark(table, surprise, id, "prone", true);
-      await Table.mark(table, surprise, id, "sleep", true);
+      await mark(table, surprise, id, "prone", true);
+      await mark(table, surprise, id, "sleep", true);
     }
   }
   await table.arrange(turnOrder(surprise, surprise.openerFirst));
@@ -66,7 +65,7 @@ async function resolve(table, surprise, firstRound) {
 async function turnStarted(table, surprise, id) {
   const surpriseRound = surprise.outcome.surprise_round;
   if (!surpriseRound || surprise.rounds !== 1) return false;
-  if (surpriseRound.wake_at_turn_start.includes(id)) await Table.mark(table, surprise, id, "sleep", false);
+  if (surpriseRound.wake_at_turn_start.includes(id)) await mark(table, surprise, id, "sleep", false);
   return !surpriseRound.order.includes(id);
 }
 
@@ -81,10 +80,10 @@ async function roundStarted(table, surprise) {
   surprise.rounds += 1;
   const surpriseRound = surprise.outcome.surprise_round;
   if (!surpriseRound || surprise.rounds !== 2) return false;
-  for (const id of surpriseRound.surprised) await Table.mark(table, surprise, id, "surprised", false);
-  for (const id of surpriseRound.wake_at_end) await Table.mark(table, surprise, id, "sleep", false);
+  for (const id of surpriseRound.surprised) await mark(table, surprise, id, "surprised", false);
+  for (const id of surpriseRound.wake_at_end) await mark(table, surprise, id, "sleep", false);
   surprise.done = true;
-  const everyone = Table.names(table, surprise, surprise.outcome.normal_order, "Fallout.Nobody");
+  const everyone = names(table, surprise, surprise.outcome.normal_order, "Fallout.Nobody");
   await table.post({ title: table.t("Fallout.RoundTwoTitle"), lines: [table.t("Fallout.RoundTwo", { names: everyone })], record: { type: "end" } });
   if (!surprise.openerFirst) return false;
   surprise.openerFirst = false;
@@ -98,7 +97,7 @@ function nextRoundNumber(surprise, proposed) {
 
 /** A combatant left the fight: his statuses go */
 async function left(table, surprise, id) {
-  await Table.unmarkAll(table, surprise, id);
+  await unmarkAll(table, surprise, id);
 }
 
 /** Return who acts in the Surprise Round and who is surprised */
@@ -107,8 +106,8 @@ function statusLines(table, surprise) {
   if (!surpriseRound) return [table.t("Chat.NobodySurprised")];
   const nobody = "Fallout.Nobody";
   return [
-    table.t("Fallout.Order", { names: Table.names(table, surprise, surpriseRound.order, nobody) }),
-    table.t("Fallout.Surprised", { names: Table.names(table, surprise, surpriseRound.surprised, nobody) }),
+    table.t("Fallout.Order", { names: names(table, surprise, surpriseRound.order, nobody) }),
+    table.t("Fallout.Surprised", { names: names(table, surprise, surpriseRound.surprised, nobody) }),
   ];
 }
 
@@ -117,5 +116,13 @@ function roundName() {
   return null;
 }
 
-{% from "exports.js" import exports %}
-{{ exports(["resolve", "turnStarted", "turnEnded", "roundStarted", "nextRoundNumber", "left", "statusLines", "roundName"], as_module) }}
+export {
+  resolve,
+  turnStarted,
+  turnEnded,
+  roundStarted,
+  nextRoundNumber,
+  left,
+  statusLines,
+  roundName,
+};

@@ -1,14 +1,12 @@
 // GURPS 4e surprise at the table (docs/rules/gurps4e.md): who is surprised, then the mental stun turn by turn (docs/rules/gurps4e.md#turn-by-turn).
 // Every turn counts on its own: rounds mean nothing extra to the stun.
-{% if as_module %}
-import * as Rules from "./rules.js";
-import * as Table from "./table.js";
-{% endif %}
-
-const SIDE_KEYS = {{ side_keys | js }};
+import { SIDE_KEYS } from "../config.js";
+import * as Rules from "../rules/gurps4e.js";
+import { membersOf, scenarioOptions } from "../scenario.js";
+import { mark, unmarkAll } from "../surprise.js";
 
 /** Return the rules member behind a combatant id */
-const memberOf = (surprise, id) => Table.membersOf(surprise.scenario).find((member) => member.name === id);
+const memberOf = (surprise, id) => membersOf(surprise.scenario).find((member) => member.name === id);
 
 /** Return the stun track of a combatant, if he is stunned */
 const trackOf = (surprise, id) => (surprise.tracks ?? []).find((track) => track.name === id);
@@ -63,11 +61,11 @@ async function resolve(table, surprise) {
     }
     // No duration in rounds: a stun lasts until the IQ roll succeeds; the badge counts the frozen seconds.
     for (const track of surprise.tracks) {
-      await Table.mark(table, surprise, track.name, "surprised", true, track.freeze ? { left: track.freeze } : null);
+      await mark(table, surprise, track.name, "surprised", true, track.freeze ? { left: track.freeze } : null);
     }
     if (opened.contest) {
       // A13: the undetected sneak's opening attack meets no defence.
-      for (const track of surprise.tracks) await Table.mark(table, surprise, track.name, "unaware", true);
+      for (const track of surprise.tracks) await mark(table, surprise, track.name, "unaware", true);
       surprise.unaware = true;
       lines.push(table.t("Gurps.Unaware"));
     }
@@ -81,23 +79,23 @@ async function turnStarted(table, surprise, id) {
   if (!track || track.lost !== null) return false;
   if (track.never) return true;
   const turn = track.turns.length + 1;
-  const record = await Rules.takeStunTurn(track, memberOf(surprise, id), surprise.kind, turn, table.roll, Table.optionsOf(surprise));
+  const record = await Rules.takeStunTurn(track, memberOf(surprise, id), surprise.kind, turn, table.roll, scenarioOptions(surprise.scenario));
   const name = surprise.labels[id] ?? "?";
   let line;
   let detail = null; // the roll and its target (the character's IQ) are the GM's business
   if (record.state === "frozen") {
     const left = track.freeze - turn;
     line = table.t("Gurps.FrozenTurn", { name, left });
-    await Table.mark(table, surprise, id, "surprised", true, left ? { left } : null);
+    await mark(table, surprise, id, "surprised", true, left ? { left } : null);
   } else {
     line = table.t(record.success ? "Gurps.Public.Recovered" : "Gurps.Public.StillStunned", { name });
     if (record.roll === null) detail = table.t(track.never ? "Gurps.Never" : "Gurps.CannotRecover", { name, target: record.target });
     else detail = table.t(record.success ? "Gurps.Recovered" : "Gurps.StillStunned", { name, target: record.target, roll: record.roll });
   }
-  if (record.state === "stunned" && !record.success) await Table.mark(table, surprise, id, "surprised", true);
+  if (record.state === "stunned" && !record.success) await mark(table, surprise, id, "surprised", true);
   if (record.success) {
     // A1: rolled at the start, the -4 lifts at once; rolled at the end, it lasts through this turn.
-    if (Table.optionsOf(surprise).stun_roll_timing === "start") await Table.mark(table, surprise, id, "surprised", false);
+    if (scenarioOptions(surprise.scenario).stun_roll_timing === "start") await mark(table, surprise, id, "surprised", false);
     else track.clearAtEnd = true;
   }
   surprise.outcome.members[id] = { lost: track.lost, turns: track.turns };
@@ -111,11 +109,11 @@ async function turnStarted(table, surprise, id) {
 async function turnEnded(table, surprise, id) {
   const track = trackOf(surprise, id);
   if (track?.clearAtEnd) {
-    await Table.mark(table, surprise, id, "surprised", false);
+    await mark(table, surprise, id, "surprised", false);
     track.clearAtEnd = false;
   }
   if (surprise.unaware) {
-    for (const candidate of surprise.tracks) await Table.mark(table, surprise, candidate.name, "unaware", false);
+    for (const candidate of surprise.tracks) await mark(table, surprise, candidate.name, "unaware", false);
     surprise.unaware = false;
   }
   settle(surprise);
@@ -133,7 +131,7 @@ function nextRoundNumber(surprise, proposed) {
 
 /** A combatant left the fight: his statuses go, and his stun no longer keeps the surprise going */
 async function left(table, surprise, id) {
-  await Table.unmarkAll(table, surprise, id);
+  await unmarkAll(table, surprise, id);
   surprise.tracks = (surprise.tracks ?? []).filter((track) => track.name !== id);
   settle(surprise);
 }
@@ -150,5 +148,13 @@ function roundName() {
   return null;
 }
 
-{% from "exports.js" import exports %}
-{{ exports(["resolve", "turnStarted", "turnEnded", "roundStarted", "nextRoundNumber", "left", "statusLines", "roundName"], as_module) }}
+export {
+  resolve,
+  turnStarted,
+  turnEnded,
+  roundStarted,
+  nextRoundNumber,
+  left,
+  statusLines,
+  roundName,
+};

@@ -1,20 +1,15 @@
-// The table runtime's contract with a virtual tabletop, and the bookkeeping every system's runtime shares.
-// Written once: the Foundry module imports it as an ES module, the Roll20 script runs the same code inside its IIFE.
-{% if as_module %}
-import * as Rules from "./rules.js";
-{% endif %}
+// A surprise being played at the table, and the bookkeeping every system's table runtime shares: who is named how, and
+// which statuses the module applied, so that it only ever removes its own.
+import { membersOf } from "./scenario.js";
 
 /**
- * What the runtime asks of a virtual tabletop: the adapter. Foundry implements it with ActiveEffects, chat
- * messages and the combat tracker's initiative; Roll20 with token markers, sendChat and the turn order.
- * The adapter keeps the Surprise (combat flags, `state`) between calls; the runtime only changes it.
+ * The table as the runtime sees it (the session builds it from its host, session.js).
  * @typedef {object} Table
  * @property {(id: string, status: string, on: boolean, lasts?: Lasts | null) => Promise<boolean>} mark
  *   Show or hide a status on a combatant. Resolves true when showing it applied it (false when the combatant
  *   is gone, or the VTT already showed it for its own reasons); the runtime then never removes what it did
  *   not apply.
- * @property {(card: Card) => Promise<void>} post  Post a card: by the campaign's choice its details (and the dice
- *   rolled since the last card) go to the GM alone, or with the rest to everyone, or the whole card to the GM.
+ * @property {(card: Card) => Promise<void>} post  Post a card (the session decides who sees which part of it).
  * @property {(key: string, data?: Record<string, unknown>) => string} t  Translate a catalogue key, filling {names}.
  * @property {Roller} roll  Roll dice for the rules core.
  * @property {(order: Array<{id: string, sequence: number}>) => Promise<boolean>} arrange
@@ -33,7 +28,7 @@ import * as Rules from "./rules.js";
  * A chat card.
  * @typedef {object} Card
  * @property {string} title
- * @property {string[]} lines  what happened, for the whole table: plain text, the adapter escapes it
+ * @property {string[]} lines  what happened, for the whole table: plain text, the host escapes it
  * @property {string[]} [details]  the rolls, targets and attributes behind it: the GM's unless the table shows all
  * @property {object} [record]  what the card says, kept with it as data
  */
@@ -53,23 +48,11 @@ import * as Rules from "./rules.js";
  * @property {boolean} done
  */
 
-const SIDE_KEYS = {{ side_keys | js }};
-
 /** Return a fresh surprise for a scenario whose members are named by their combatant ids */
 function newSurprise(scenario) {
   const labels = {};
   for (const member of membersOf(scenario)) labels[member.name] = member.label ?? member.name;
   return { scenario, labels, applied: {}, done: false };
-}
-
-/** Return every member of a scenario, side a first, in listed order */
-function membersOf(scenario) {
-  return SIDE_KEYS.flatMap((key) => scenario.sides[key].members);
-}
-
-/** Return the rules options a surprise was resolved with */
-function optionsOf(surprise) {
-  return { ...Rules.DEFAULT_OPTIONS, ...(surprise.scenario.options ?? {}) };
 }
 
 /** List members' labels as one text; `nobody` names an empty list */
@@ -101,5 +84,4 @@ async function clearMarks(table, surprise) {
   for (const id of Object.keys(surprise.applied ?? {})) await unmarkAll(table, surprise, id);
 }
 
-{% from "exports.js" import exports %}
-{{ exports(["newSurprise", "membersOf", "optionsOf", "names", "mark", "unmarkAll", "clearMarks"], as_module) }}
+export { clearMarks, mark, names, newSurprise, unmarkAll };

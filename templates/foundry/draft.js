@@ -1,5 +1,7 @@
-import { ATTRIBUTES } from "./constants.js";
-import { draftScenario, PROCEDURES } from "./inputs.js";
+// The draft a surprise starts from: the combatants on their default sides, with what their sheets hold, read as GURPS
+// Game Aid and ARS keep it (docs/game-systems.md).
+import { ATTRIBUTES, PROCEDURES } from "../common/config.js";
+import { draftScenario } from "../common/inputs.js";
 
 /**
  * Return the side a combatant takes in a new draft: friendly tokens side a, hostile ones side b. Neutral and secret

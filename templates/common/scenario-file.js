@@ -1,10 +1,8 @@
 // From the table to the command line: an encounter as a scenario file (TOML) that `ambush odds` and `ambush simulate`
 // read unchanged. The rules scenario names members by their combatant or token ids; the file names them as drafted.
-{% if as_module %}
-import * as Inputs from "./inputs.js";
-{% endif %}
+import { SIDE_KEYS } from "./config.js";
+import { inputsAt } from "./inputs.js";
 
-const SIDE_KEYS = {{ side_keys | js }};
 const HEADER = "# A surprise scenario exported from the table by ambush: run `ambush odds FILE` or `ambush simulate FILE`.";
 
 const BARE_KEY = /^[A-Za-z0-9_-]+$/;
@@ -60,7 +58,7 @@ const tomlDocument = (data) => `${tomlTable(data, [], []).join("\n").replace(/^\
 function scenarioData(scenario) {
   const names = new Map(SIDE_KEYS.flatMap((key) => scenario.sides[key].members.map((member) => [member.name, member.label ?? member.name])));
   const named = (id) => names.get(id) ?? id;
-  const referencing = (level) => Inputs.inputsAt(scenario.procedure, level).filter((field) => field.type === "member").map((field) => field.key);
+  const referencing = (level) => inputsAt(scenario.procedure, level).filter((field) => field.type === "member").map((field) => field.key);
   const { sides, ...data } = JSON.parse(JSON.stringify(scenario));
   for (const key of referencing("scenario")) if (typeof data[key] === "string") data[key] = named(data[key]);
   if (Array.isArray(data.openers)) data.openers = data.openers.map((opener) => ({ ...opener, name: named(opener.name) }));
@@ -77,5 +75,4 @@ function scenarioData(scenario) {
 /** Return a rules scenario (as Inputs.buildScenario makes it) as the text of a scenario file */
 const scenarioToml = (scenario) => `${HEADER}\n${tomlDocument(scenarioData(scenario))}`;
 
-{% from "exports.js" import exports %}
-{{ exports(["tomlString", "tomlDocument", "scenarioData", "scenarioToml"], as_module) }}
+export { scenarioData, scenarioToml, tomlDocument, tomlString };

@@ -1,4 +1,7 @@
-import { LOG_PREFIX, STATUSES } from "./constants.js";
+// The module's statuses in CONFIG.statusEffects, reusing a game system's own, and switching them on an actor
+// (docs/dev/foundry.md §6, §8).
+import { STATUSES } from "../common/config.js";
+import { LOG_PREFIX } from "./constants.js";
 import { localize } from "./i18n.js";
 
 /** Our status id -> the id actually used in CONFIG.statusEffects (ours, or the game system's own). */

@@ -1,7 +1,8 @@
-import { MODULE_ID, SETTINGS } from "./constants.js";
+// The module's world settings: the automation's, as the campaign gives them to every target.
+import { MODULE_ID, SETTINGS } from "../common/config.js";
 import { i18nKey } from "./i18n.js";
 
-/** Register every world setting of the module (run in the init hook). */
+/** Register every world setting of the module (run in the init hook) */
 export function registerSettings() {
   for (const setting of SETTINGS) {
     const config = {
@@ -21,5 +22,5 @@ export function registerSettings() {
   }
 }
 
-/** Read one of the module's settings. */
+/** Read one of the module's settings */
 export const setting = (key) => game.settings.get(MODULE_ID, key);

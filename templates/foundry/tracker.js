@@ -1,4 +1,5 @@
-import { MODULE_ID } from "./constants.js";
+// The Surprise button of the Combat Tracker.
+import { MODULE_ID } from "../common/config.js";
 import { escapeHtml } from "./chat.js";
 import { openSurpriseDialog } from "./dialog.js";
 import { localize } from "./i18n.js";

@@ -1,11 +1,12 @@
-// Entry point: wiring only. Settings at init; statuses at setup, after the game system has set its own;
-// the API at ready; the automation follows the combat turn by turn.
-import { LOG_PREFIX, MODULE_ID } from "./constants.js";
-import { onCombatTurnChange, onPreUpdateCombat } from "./automation.js";
+// Entry point: wiring only. Settings at init; statuses at setup, after the game system has set its own; the API at
+// ready; the automation follows the combat turn by turn. The rules system's own entry (common/systems/<id>.js) is
+// listed beside this one in module.json.
+import { MODULE_ID } from "../common/config.js";
 import { buildApi } from "./api.js";
+import { onCombatTurnChange, onDeleteCombat, onDeleteCombatant, onPreUpdateCombat } from "./automation.js";
+import { LOG_PREFIX } from "./constants.js";
 import { registerSettings } from "./settings.js";
 import { addStatusEffects } from "./statuses.js";
-import { onDeleteCombat, onDeleteCombatant } from "./surprise.js";
 import { addTrackerButton } from "./tracker.js";
 
 Hooks.once("init", () => {

@@ -1,0 +1,31 @@
+// The module's public API, at game.modules.get(MODULE_ID).api: the macros call it (docs/dev/architecture.md, the
+// Foundry API).
+import { PROCEDURES, SYSTEM } from "../common/config.js";
+import { clearSurprise, exportScenario, manualStep, oddsOf, resolveSurprise } from "./actions.js";
+import { openSurpriseDialog } from "./dialog.js";
+import { draftOf } from "./draft.js";
+import { storedState } from "./host.js";
+
+/** Return what the module tracks on a combat: a copy of its surprise, or null */
+const stateOf = (combat) => {
+  const stored = storedState(combat);
+  return stored ? foundry.utils.deepClone(stored) : null;
+};
+
+/** Return the module's public API */
+export function buildApi() {
+  return {
+    system: SYSTEM,
+    procedures: PROCEDURES.map((procedure) => procedure.id),
+    draft: draftOf,
+    odds: oddsOf,
+    exportScenario,
+    openDialog: openSurpriseDialog,
+    resolve: resolveSurprise,
+    clear: clearSurprise,
+    state: stateOf,
+    recoveryRoll: manualStep,
+    sideRoll: openSurpriseDialog,
+    spotTest: openSurpriseDialog,
+  };
+}

@@ -1,0 +1,137 @@
+// The Foundry host of the table session (common/session.js): statuses are ActiveEffects on the combatants' actors, cards
+// are chat messages carrying the Foundry rolls behind them, the turn order is the combatants' initiative, and the
+// surprise is kept in a flag of its combat.
+import { MODULE_ID, STATUSES } from "../common/config.js";
+import { membersOf } from "../common/scenario.js";
+import { queued, tableSession } from "../common/session.js";
+import { postMessage } from "./chat.js";
+import { FLAG, LOG_PREFIX } from "./constants.js";
+import { format, localize, t } from "./i18n.js";
+import { setting } from "./settings.js";
+import { setStatus } from "./statuses.js";
+
+/** Return the surprise stored on a combat, to read only, or null */
+export const storedState = (combat) => combat?.getFlag(MODULE_ID, FLAG) ?? null;
+
+/**
+ * Return a working copy of the surprise stored on a combat, or null. A copy, because changing the stored flag
+ * object in place would leave the later setFlag with nothing to save.
+ */
+const workingCopy = (combat) => {
+  const stored = storedState(combat);
+  return stored ? foundry.utils.deepClone(stored) : null;
+};
+
+/**
+ * Store the surprise on a combat (the whole object; the module never deletes keys inside it), or drop it. A combat
+ * deleted while a step was running, even while this very update was on its way, cannot keep it: false, and the
+ * session removes the statuses instead, since the clean-up after the deletion read the surprise from before that step.
+ */
+async function store(combat, surprise) {
+  try {
+    if (game.combats.has(combat.id)) {
+      await (surprise ? combat.setFlag(MODULE_ID, FLAG, surprise) : combat.unsetFlag(MODULE_ID, FLAG));
+      return true;
+    }
+  } catch (error) {
+    if (game.combats.has(combat.id)) throw error;
+  }
+  return surprise === null;
+}
+
+/** Return the actor behind a member of the surprise, even after his combatant left the combat */
+function actorOf(combat, surprise, id, known) {
+  if (Object.prototype.hasOwnProperty.call(known, id)) return known[id];
+  const combatant = combat?.combatants?.get(id);
+  if (combatant) return combatant.actor ?? null;
+  const actorId = surprise.actors?.[id];
+  return actorId ? game.actors.get(actorId) ?? null : null;
+}
+
+/** Remember which actor stands behind each member, for the clean-up after combatants are removed */
+export function actorRefs(combat, scenario) {
+  const refs = {};
+  for (const member of membersOf(scenario)) refs[member.name] = combat.combatants.get(member.name)?.actor?.id ?? null;
+  return refs;
+}
+
+/**
+ * Show or hide a status on a member's actor. On V13 a status counted in rounds gets that duration on its effect,
+ * ending at turn 0 of round from + left: the moment the runtime lifts it too, so an expiry module such as Times Up
+ * agrees. On V14 core expires effects itself, at turn events anchored to whoever's turn it was when the effect was
+ * made, and leaves them on the actor inactive (docs/dev/foundry.md §8): the module's effects get no core duration there,
+ * and the runtime removes them itself, as on V13. The world-wide expiryAction is never touched.
+ */
+async function markActor(combat, surprise, id, status, on, lasts, known) {
+  const actor = actorOf(combat, surprise, id, known);
+  if (!actor) {
+    // Told once, when the status is first shown; a refresh on an actor deleted since says nothing.
+    if (on && !(surprise.applied[id] ?? []).includes(status)) {
+      const label = STATUSES.find((entry) => entry.id === status).label;
+      ui.notifications.warn(format("Notify.NoActor", { name: surprise.labels[id] ?? id, status: localize(label) }));
+    }
+    return false;
+  }
+  const result = await setStatus(actor, status, on);
+  if (on && result && game.release.generation < 14 && Number.isInteger(lasts?.from)) {
+    await result.update({ duration: { combat: combat.id, rounds: lasts.left, startRound: lasts.from, startTurn: 0 } });
+  }
+  return Boolean(result);
+}
+
+/** Round to hundredths: initiative values are shown in the tracker */
+const hundredths = (value) => Math.round(value * 100) / 100;
+
+/**
+ * Give the listed combatants initiative values that sort the tracker into that order, each close to his Sequence:
+ * his Sequence plus a fraction that keeps ties in order, raised above the next one's where the order demands it.
+ * Resolves true when the current turn is no longer the first of the round.
+ */
+async function arrangeInitiative(combat, order) {
+  const values = new Map();
+  let after = -Infinity;
+  for (let index = order.length - 1; index >= 0; index -= 1) {
+    const { id, sequence } = order[index];
+    const tie = (order.length - index) / (order.length + 1);
+    const value = hundredths(sequence + tie > after ? sequence + tie : Math.floor(after) + 1 + tie);
+    values.set(id, value);
+    after = value;
+  }
+  const updates = order.filter(({ id }) => combat.combatants.has(id)).map(({ id }) => ({ _id: id, initiative: values.get(id) }));
+  await combat.updateEmbeddedDocuments("Combatant", updates);
+  return Boolean(combat.started) && combat.turn !== 0;
+}
+
+/**
+ * Return the host of one combat: `known` gives the actors of combatants that just left it, by id.
+ * @returns {import("../common/session.js").Host}
+ */
+export function foundryHost(combat, known = {}) {
+  const rolls = [];
+  return {
+    t,
+    async roll(count, sides) {
+      const roll = await new Roll(`${count}d${sides}`).evaluate();
+      rolls.push(roll);
+      return roll.dice[0].results.map((result) => result.result);
+    },
+    mark: (id, status, on, lasts, surprise) => markActor(combat, surprise, id, status, on, lasts, known),
+    arrange: (order) => arrangeInitiative(combat, order),
+    async send(message) {
+      await postMessage(message, message.dice ? rolls.splice(0) : []);
+    },
+    load: () => workingCopy(combat),
+    save: (surprise) => store(combat, surprise),
+    turnOrder: () => ({ started: Boolean(combat.started), round: combat.round ?? 0 }),
+    settings: () => ({ automation: setting("automation"), skip: setting("skipSurprisedTurns"), cards: setting("chatVisibility") }),
+  };
+}
+
+/** Return the table session of a combat */
+export const combatSession = (combat, known = {}) => tableSession(foundryHost(combat, known));
+
+/** Tell whether this client runs the automation: exactly one, the active GM */
+export const isAutomationClient = () => Boolean(game.users.activeGM?.isSelf);
+
+/** Run the work of the table one event at a time; a failure goes to the console */
+export const serialized = (task) => queued(task, (error) => console.error(`${LOG_PREFIX}automation failed`, error));

@@ -1,0 +1,123 @@
+// The chat commands: `!surprise help`, and for GMs resolve, set, draft, odds, export, roll, clear, status, config, turn.
+import { PROCEDURES, SCRIPT_NAME, VERSION } from "../common/config.js";
+import { procedureDef } from "../common/inputs.js";
+import { draftCard, editDraft, exportCard, oddsCard, present, startDraft } from "./draft.js";
+import { gameSession, resolveDraft, serialized } from "./host.js";
+import { warnUnknownMarkers } from "./markers.js";
+import { CARDS, store } from "./state.js";
+import { button, card, COMMAND, HE, LANGUAGES, notice, promptText, t, toGM, toPlayer } from "./text.js";
+import { readTurnorder, turnorderTokens } from "./turnorder.js";
+
+/** Parse "--key value" pairs of a command; keys are data, never properties of an object's prototype */
+function parseArgs(content) {
+  const args = Object.create(null);
+  const parts = content.replace(/<br\/>\n/g, " ").split(/\s+--/).slice(1);
+  for (const part of parts) {
+    const [key, ...rest] = part.trim().split(/\s+/);
+    if (key) args[key.toLowerCase()] = rest.join(" ");
+  }
+  return args;
+}
+
+/** Replace $[[n]] inline roll markers with their totals (docs/dev/roll20.md §3) */
+const withInlineRolls = (msg) =>
+  (msg.inlinerolls ?? []).reduce((text, roll, index) => text.replaceAll(`$[[${index}]]`, String(roll.results?.total ?? 0)), msg.content);
+
+/** The help card, with a button per command */
+const helpCard = () => card(`${SCRIPT_NAME} ${VERSION}`, [
+  HE(t("Roll20.Help.Intro")),
+  ...PROCEDURES.map((p) => button(t(`Procedure.${p.id}`), `${COMMAND} resolve --procedure ${p.id}`)),
+  `${button(t("Roll20.Help.Draft"), `${COMMAND} draft`)} ${HE(t("Roll20.Help.DraftText"))}`,
+  `${button(t("Dialog.Roll"), `${COMMAND} roll`)} ${HE(t("Roll20.Help.RollText"))}`,
+  `${button(t("Odds.Title"), `${COMMAND} odds`)} ${HE(t("Odds.Help"))}`,
+  `${button(t("Export.Button"), `${COMMAND} export`)} ${HE(t("Export.Help"))}`,
+  `${button(t("Roll20.Help.Status"), `${COMMAND} status`)} ${HE(t("Roll20.Help.StatusText"))}`,
+  `${button(t("Roll20.Help.Clear"), `${COMMAND} clear`)} ${HE(t("Roll20.Help.ClearText"))}`,
+  `${button(t("Roll20.Help.Config"), `${COMMAND} config`)} ${HE(t("Roll20.Help.ConfigText"))}`,
+]);
+
+/** The configuration card */
+function configCard() {
+  const config = store().config;
+  const toggle = (key) => button(`${t(`Roll20.Config.${key}`)}: ${t(config[key] ? "Roll20.Yes" : "Roll20.No")}`, `${COMMAND} config --${key} ${config[key] ? "false" : "true"}`);
+  const cards = CARDS.map((mode) => button(`${config.cards === mode ? "✓ " : ""}${t(`Settings.chatVisibility.Choices.${mode}`)}`,
+    `${COMMAND} config --cards ${mode}`)).join("");
+  return card(t("Roll20.Help.Config"), [
+    toggle("automation"), toggle("skip"), `${HE(t("Roll20.Config.cards"))}: ${cards}`,
+    `${HE(t("Roll20.Config.marker"))}: ${HE(config.marker)} ${button("✎", `${COMMAND} config --marker ?{${promptText(t("Roll20.Config.marker"))}|${promptText(config.marker)}}`)}`,
+    `${HE(t("Roll20.Config.language"))}: ${LANGUAGES.map((language) => button(language, `${COMMAND} config --language ${language}`)).join("")}`,
+  ]);
+}
+
+/** Whisper the GM the draft's card, or say there is no draft */
+const withDraft = (show) => toGM(store().draft ? show(store().draft) : card(t("Dialog.Title"), [HE(t("Roll20.NoDraft"))]));
+
+/** Handle one !surprise command */
+async function handleCommand(msg) {
+  const content = withInlineRolls(msg);
+  const [, sub = "help"] = content.trim().split(/\s+/);
+  const args = parseArgs(content);
+  const isGM = playerIsGM(msg.playerid) || msg.playerid === "API";
+  if (sub === "help") return toPlayer(msg.playerid, helpCard());
+  if (!isGM) return toPlayer(msg.playerid, card(t("Dialog.Title"), [HE(t("Notify.GMOnly"))]));
+  const saved = store();
+  switch (sub) {
+    case "resolve": {
+      const procedure = procedureDef(args.procedure) ? args.procedure : PROCEDURES[0].id;
+      const order = readTurnorder();
+      const selected = (msg.selected ?? []).map((s) => getObj("graphic", s._id)).filter(Boolean);
+      const ids = args.ids ? args.ids.split(/[\s,]+/).map((id) => getObj("graphic", id)).filter(Boolean) : [];
+      const tokens = ids.length ? ids : selected.length ? selected : turnorderTokens(order);
+      if (!tokens.length) return notice(t("Roll20.NoTokens"));
+      saved.draft = startDraft(procedure, tokens, order);
+      return toGM(draftCard(saved.draft));
+    }
+    case "set": {
+      if (!saved.draft) return notice(t("Roll20.NoDraft"));
+      const { draft, problem } = editDraft(saved.draft, args, msg.selected ?? []);
+      if (problem) return notice(problem);
+      saved.draft = draft;
+      return toGM(draftCard(draft));
+    }
+    case "draft":
+      return withDraft(draftCard);
+    case "odds":
+      return withDraft(oddsCard);
+    case "export":
+      return withDraft(exportCard);
+    case "roll": {
+      if (!saved.draft) return notice(t("Roll20.NoDraft"));
+      const { problem } = await resolveDraft(present(saved.draft));
+      if (problem) toGM(card(t("Dialog.Title"), [HE(problem), button(t("Roll20.ShowDraft"), `${COMMAND} draft`)]));
+      return null;
+    }
+    case "clear":
+      if ("draft" in args) saved.draft = null;
+      else await gameSession().clear();
+      return notice(t("Roll20.Cleared"));
+    case "status": {
+      const lines = gameSession().statusLines();
+      return toGM(card(t("Roll20.Help.Status"), lines ? lines.map(HE) : [HE(t("Notify.NoSurprise"))]));
+    }
+    case "config": {
+      for (const key of ["automation", "skip"]) if (key in args) saved.config[key] = args[key] === "true";
+      if (CARDS.includes(args.cards)) saved.config.cards = args.cards;
+      if (args.marker) saved.config.marker = args.marker.trim();
+      if (LANGUAGES.includes(args.language)) saved.config.language = args.language;
+      toGM(configCard());
+      return warnUnknownMarkers();
+    }
+    case "turn":
+      // Play the selected tokens' turns now, for tables that advance the tracker by hand.
+      if (!(await gameSession().playTurns((msg.selected ?? []).map((selected) => selected._id)))) return notice(t("Notify.NoSurprise"));
+      return null;
+    default:
+      return toPlayer(msg.playerid, helpCard());
+  }
+}
+
+/** Route chat: only api messages that start with !surprise */
+export function onChat(msg) {
+  if (msg.type !== "api" || !/^!surprise(\b|$)/.test(msg.content)) return;
+  serialized(() => handleCommand(msg));
+}

@@ -1,0 +1,78 @@
+// The script's start in a game: its banner, its state created or migrated from an older schema, the GM's macros.
+import { LAST_UPDATE, PROCEDURES, SCRIPT_NAME, VERSION } from "../common/config.js";
+import { warnUnknownMarkers } from "./markers.js";
+import { CARDS, defaultConfig, isDraft, isRecord, isSurprise, SCHEMA_VERSION } from "./state.js";
+import { COMMAND, LANGUAGES, notice, promptText, t } from "./text.js";
+
+/** Create the GM macros for the commands, unless they exist (docs/dev/roll20.md §6) */
+function createMacros() {
+  const gm = findObjs({ _type: "player" }).find((player) => playerIsGM(player.id));
+  if (!gm) return;
+  const choices = PROCEDURES.map((p) => `${promptText(t(`Procedure.${p.id}`))},${p.id}`).join("|");
+  const macros = [
+    ["Surprise", `${COMMAND} resolve --procedure ${PROCEDURES.length > 1 ? `?{${promptText(t("Dialog.ChooseProcedure"))}|${choices}}` : PROCEDURES[0].id}`],
+    ["Surprise-Roll", `${COMMAND} roll`],
+    ["Surprise-Status", `${COMMAND} status`],
+    ["Surprise-Clear", `${COMMAND} clear`],
+    ["Surprise-Help", `${COMMAND} help`],
+  ];
+  for (const [name, action] of macros) {
+    if (findObjs({ _type: "macro", name }).length) continue;
+    createObj("macro", { _playerid: gm.id, playerid: gm.id, name, action, visibleto: "", istokenaction: false });
+  }
+}
+
+/**
+ * Create or migrate the script's state (schema 1 kept the marker as a top-level key; schema 2 kept drafts in another
+ * shape, and surprises without their first round). Damaged parts are replaced and the GM is told: the markers of a
+ * surprise that was lost can only be removed by hand.
+ */
+export function checkInstall() {
+  const built = LAST_UPDATE === null ? "" : `  [built ${new Date(LAST_UPDATE * 1000).toISOString().slice(0, 10)}]`;
+  log(`-=> ${SCRIPT_NAME} v${VERSION} <=-${built}`);
+  const stored = state[SCRIPT_NAME];
+  let damaged = false;
+  switch (isRecord(stored) ? stored.version : undefined) {
+    case 1:
+      stored.config = { ...defaultConfig(), marker: typeof stored.marker === "string" ? stored.marker : defaultConfig().marker };
+      delete stored.marker;
+      stored.surprise = null;
+      stored.draft = null;
+      stored.version = 2;
+      // falls through
+    case 2:
+      // Schema 3: a draft has the shape of a scenario file, and a surprise knows the round it began in (round 1);
+      // cards went all public or all to the GM, now by default the outcome to all and the rolls to the GM.
+      if (isRecord(stored.surprise) && !Number.isInteger(stored.surprise.firstRound)) stored.surprise.firstRound = 1;
+      if (isRecord(stored.config) && "public" in stored.config) {
+        if (stored.config.public === false) stored.config.cards = "gm";
+        delete stored.config.public;
+      }
+      stored.draft = null;
+      stored.version = 3;
+      // falls through
+    case 3: {
+      const given = isRecord(stored.config) ? stored.config : {};
+      const defaults = defaultConfig();
+      const fits = (key) => typeof given[key] === typeof defaults[key];
+      damaged = !isRecord(stored.config) || Object.keys(defaults).some((key) => key in given && !fits(key))
+        || (stored.surprise != null && !isSurprise(stored.surprise));
+      stored.config = Object.fromEntries(Object.keys(defaults).map((key) => [key, fits(key) ? given[key] : defaults[key]]));
+      if (!CARDS.includes(stored.config.cards)) stored.config.cards = defaults.cards;
+      if (!LANGUAGES.includes(stored.config.language)) stored.config.language = LANGUAGES[0];
+      if (!isSurprise(stored.surprise)) stored.surprise = null;
+      if (!isDraft(stored.draft)) stored.draft = null;
+      stored.version = SCHEMA_VERSION;
+      break;
+    }
+    default:
+      damaged = stored !== undefined;
+      state[SCRIPT_NAME] = { version: SCHEMA_VERSION, config: defaultConfig(), surprise: null, draft: null };
+  }
+  if (damaged) {
+    log(`${SCRIPT_NAME}: unknown or damaged state was replaced`);
+    notice(t("Roll20.StateReset"));
+  }
+  createMacros();
+  warnUnknownMarkers();
+}
