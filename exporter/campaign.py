@@ -19,8 +19,8 @@ from pydantic import (
 from exporter.definitions.catalogue import bundled_language
 from exporter.definitions.tables import option_gated_inputs
 from exporter.errors import InputFileError
-from exporter.rules.model import FieldProblem, visible
 from exporter.rules.models import StrictModel
+from exporter.rules.shared import FieldProblem, visible
 from exporter.rules.systems import SYSTEM_IDS, system_module
 from exporter.sheets import foundry_reader, foundry_sheet, reader_type, roll20_reader, roll20_sheet
 from exporter.validation import describe_first_error, read_toml

@@ -14,7 +14,7 @@ from exporter.definitions.catalogue import Catalogue, load_catalogue
 from exporter.definitions.identity import Author, ModuleInfo, TargetSettings
 from exporter.definitions.rolls import RollProcedure, roll_procedures
 from exporter.definitions.tables import SETTINGS, MacroDef, SettingDef, StatusDef, macro_defs, status_defs
-from exporter.rules.model import input_entries
+from exporter.rules.shared import input_entries
 from exporter.rules.systems import system_module
 
 if TYPE_CHECKING:

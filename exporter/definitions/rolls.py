@@ -14,7 +14,7 @@ from typing import Any, Literal
 from pydantic import BaseModel
 
 from exporter.rules import adnd1e, fallout_ttrpg, gurps4e
-from exporter.rules.model import SIDE_KEYS, SideKey, other
+from exporter.rules.shared import SIDE_KEYS, SideKey, other
 
 FIRST_TURN = 1  # docs/rules/gurps4e.md#partial-surprise: a stunned character's own turns count k = 1, 2, 3, ...
 

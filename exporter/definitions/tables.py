@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from exporter.rules.model import input_entries
+from exporter.rules.shared import input_entries
 from exporter.rules.systems import system_module
 
 

@@ -15,7 +15,7 @@ from typing import Annotated, Any, Literal, Union, get_args, get_origin
 from pydantic import AfterValidator, BaseModel, StringConstraints
 from pydantic.fields import FieldInfo
 
-from exporter.rules.model import visible
+from exporter.rules.shared import visible
 from exporter.rules.systems import SYSTEM_IDS, SYSTEMS, system_module
 
 PATH = Path(__file__).resolve().parents[1] / "shapes.py"
