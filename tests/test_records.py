@@ -17,7 +17,7 @@ from pydantic import BaseModel, Field, field_validator
 
 from exporter.errors import ExportError
 from exporter.rules.dice import SeededRoller
-from exporter.rules.models import RulesModel, shapes
+from exporter.rules.models import RulesModel, write_shapes
 from exporter.rules.records import Record, read_scenario, record
 from exporter.rules.systems import system_module
 from exporter.scenario import scenario_from_dict
@@ -63,8 +63,9 @@ def verdict(data: Any) -> tuple[str, Any]:
 
 
 def test_the_shapes_file_is_written_from_the_models():
-    written = shapes.PATH.read_text(encoding="utf-8")
-    assert written == shapes.render(shapes.shapes()), "run .venv/bin/python -m exporter.rules.models.shapes"
+    written = write_shapes.PATH.read_text(encoding="utf-8")
+    assert written == write_shapes.render(write_shapes.shapes()), (
+        "run .venv/bin/python -m exporter.rules.models.write_shapes")
 
 
 class Checked(RulesModel):
@@ -86,8 +87,8 @@ class Table(RulesModel):
 
 @pytest.mark.parametrize("model", [Checked, Exclusive, Table], ids=lambda m: m.__name__)
 def test_the_shapes_writer_stops_at_what_the_records_cannot_read(model):
-    with pytest.raises(shapes.Unreadable):
-        shapes.model_shapes("gurps4e", model)
+    with pytest.raises(write_shapes.Unreadable):
+        write_shapes.model_shapes("gurps4e", model)
 
 
 @pytest.mark.parametrize("data", SEEDS, ids=lambda d: f"{d['system']}-{d.get('procedure')}")
@@ -140,7 +141,7 @@ VALUES = st.one_of(
     st.sampled_from(["", " ", "\u00a0", "x" * 200, "x" * 201, "Ava", "a", "b", "none", "partial", "total",
                      "quick-contest", "roll", "world-map", "sneak-attack", "gurps4e", "adnd1e", "fallout-ttrpg",
                      "start", "end", "side", "individual", "sr_end", "sr_turn_start"]))
-KEYS = st.sampled_from(sorted({key for system in shapes.shapes().values() for model in system.values()
+KEYS = st.sampled_from(sorted({key for system in write_shapes.shapes().values() for model in system.values()
                                for key in model["fields"]} | {"iqq", "c"}))
 
 

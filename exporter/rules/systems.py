@@ -2,7 +2,7 @@
 
 Adding a system means one entry here and the modules it names: a rules module that provides RulesSystem
 (exporter/rules/protocol.py), its pydantic models in exporter/rules/models/ under the same name, and a narration
-module with narrate(scenario, outcome); then `python -m exporter.rules.models.shapes` writes their shapes.
+module with narrate(scenario, outcome); then `python -m exporter.rules.models.write_shapes` writes their shapes.
 """
 
 from __future__ import annotations
