@@ -17,7 +17,7 @@ from pydantic import (
 )
 
 from exporter.definitions.catalogue import bundled_language
-from exporter.definitions.tables import option_gated_inputs
+from exporter.definitions.features import option_gated_inputs
 from exporter.errors import InputFileError
 from exporter.rules.models import StrictModel
 from exporter.rules.shared import FieldProblem, visible

@@ -11,9 +11,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Annotated, Any, get_args, get_origin
 
 from exporter.definitions.catalogue import Catalogue, load_catalogue
+from exporter.definitions.features import SETTINGS, MacroDef, SettingDef, StatusDef, macro_defs, status_defs
 from exporter.definitions.identity import Author, ModuleInfo, TargetSettings
 from exporter.definitions.rolls import RollProcedure, roll_procedures
-from exporter.definitions.tables import SETTINGS, MacroDef, SettingDef, StatusDef, macro_defs, status_defs
 from exporter.rules.shared import input_entries
 from exporter.rules.systems import system_module
 

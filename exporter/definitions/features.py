@@ -1,4 +1,4 @@
-"""The fixed tables of the definitions layer: statuses, settings and macros, by neutral id, in no VTT's words"""
+"""The statuses, settings and macros every target offers, by neutral id, in no VTT's words"""
 
 from __future__ import annotations
 
