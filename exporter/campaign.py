@@ -16,12 +16,11 @@ from pydantic import (
     model_validator,
 )
 
-from exporter.definitions.catalogue import bundled_language
-from exporter.definitions.features import option_gated_inputs
 from exporter.errors import InputFileError
+from exporter.lang import bundled_language
 from exporter.rules.models import StrictModel
 from exporter.rules.shared import FieldProblem, visible
-from exporter.rules.systems import SYSTEM_IDS, system_module
+from exporter.rules.systems import SYSTEM_IDS, option_gated_inputs, system_module
 from exporter.sheets import foundry_reader, foundry_sheet, reader_type, roll20_reader, roll20_sheet
 from exporter.validation import describe_first_error, read_toml
 

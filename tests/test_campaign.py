@@ -10,7 +10,7 @@ from click.testing import CliRunner
 from exporter.campaign import load_campaign
 from exporter.cli import main
 from exporter.rules.systems import SYSTEM_IDS
-from tests.conftest import CAMPAIGNS, relative_files
+from tests.conftest import CAMPAIGNS, modules_imported, relative_files
 
 GOOD = '''id = "my-campaign"
 title = "My Campaign"
@@ -28,6 +28,12 @@ def run(*args: str) -> tuple[int, str]:
 def test_example_campaigns_validate(path):
     code, output = run("validate", str(path))
     assert code == 0 and output.startswith(f"{path}: ok")
+
+
+def test_loading_a_campaign_imports_no_definitions():
+    imported = modules_imported("from pathlib import Path\nfrom exporter.campaign import load_campaign\n"
+                                f"for path in {[str(p) for p in CAMPAIGNS]!r}:\n    load_campaign(Path(path))")
+    assert not sorted(m for m in imported if m.startswith("exporter.definitions"))
 
 
 def test_defaults_come_from_the_system():

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import copy
 import json
-import subprocess
-import sys
 import tomllib
 from collections.abc import Iterator
 from typing import Any
@@ -21,7 +19,7 @@ from exporter.rules.models import RulesModel, write_shapes
 from exporter.rules.records import Record, read_scenario, record
 from exporter.rules.systems import system_module
 from exporter.scenario import scenario_from_dict
-from tests.conftest import FIXTURES, ROOT, SCENARIOS, VECTORS
+from tests.conftest import FIXTURES, SCENARIOS, VECTORS, modules_imported
 
 EXAMPLES = {p.stem: tomllib.loads(p.read_text(encoding="utf-8")) for p in SCENARIOS}
 SEEDS = [*EXAMPLES.values(), *(json.loads(p.read_text(encoding="utf-8"))["scenario"] for p in VECTORS)]
@@ -181,12 +179,10 @@ def test_records_accept_exactly_what_the_models_accept_and_read_the_same_values(
 
 def modules_after(*commands: list[str]) -> set[str]:
     """Run ambush commands in one fresh interpreter; return every module imported by then"""
-    code = ("import json, sys\nfrom exporter.cli import main\n"
-            f"for args in {commands!r}:\n"
-            "    try:\n        main(args)\n    except SystemExit as done:\n        assert done.code == 0, args\n"
-            "print(json.dumps(sorted(sys.modules)))")
-    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=True, capture_output=True, text=True)
-    return set(json.loads(done.stdout.strip().splitlines()[-1]))
+    return modules_imported("from exporter.cli import main\n"
+                            f"for args in {commands!r}:\n"
+                            "    try:\n        main(args)\n    except SystemExit as done:\n"
+                            "        assert done.code == 0, args")
 
 
 @pytest.mark.parametrize("command", ["odds", "simulate"])

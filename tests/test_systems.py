@@ -8,8 +8,8 @@ import re
 import pytest
 
 from exporter._resources import templates_root
-from exporter.definitions.catalogue import bundled_language
 from exporter.definitions.features import MACRO_LABELS, STATUS_LABELS, macro_defs
+from exporter.lang import bundled_language
 from exporter.rules.protocol import RulesSystem
 from exporter.rules.systems import SYSTEM_IDS, SYSTEMS, narration_module, system_module
 from exporter.targets.foundry.look import MACRO_ICONS, STATUS_ICONS, STATUS_REUSE

@@ -11,6 +11,8 @@ from importlib import import_module
 from types import ModuleType
 from typing import TYPE_CHECKING, NamedTuple, cast
 
+from exporter.rules.shared import input_entries
+
 if TYPE_CHECKING:
     from exporter.rules.protocol import RulesSystem
 
@@ -40,3 +42,9 @@ def system_module(system: str) -> RulesSystem:
 def narration_module(system: str) -> ModuleType:
     """Return the narration module of a system id"""
     return import_module(SYSTEMS[system].narration)
+
+
+def option_gated_inputs(system: str) -> dict[str, str]:
+    """Return the member inputs of a system that only a rules option reads, with that option"""
+    return {e.key: e.option for levels in system_module(system).INPUTS.values() for e in input_entries(levels)
+            if e.level == "member" and e.option is not None}
