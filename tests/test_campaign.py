@@ -9,6 +9,7 @@ from click.testing import CliRunner
 
 from exporter.campaign import load_campaign
 from exporter.cli import main
+from exporter.definitions import build_definitions
 from exporter.rules.systems import SYSTEM_IDS
 from tests.conftest import CAMPAIGNS, modules_imported, relative_files
 
@@ -46,6 +47,13 @@ def test_defaults_come_from_the_system():
     assert campaign.roll20_attributes["tactics"] == {"section": "repeating_skills", "name": "Tactics",
                                                      "value": "level", "name_field": "name"}
     assert campaign.rules_options.stun_roll_timing == "start"
+
+
+def test_the_options_are_validated_once_and_the_definitions_hold_them_with_every_default():
+    campaign = load_campaign_text(GOOD + '[options]\nfreeze_roll_scope = "individual"\n')
+    assert campaign.rules_options is campaign.rules_options
+    assert build_definitions(campaign).options == {"stun_roll_timing": "start", "freeze_roll_scope": "individual",
+                                                   "leaderless_iq_bonus": False}
 
 
 def test_another_game_system_drops_the_default_readers():

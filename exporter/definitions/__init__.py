@@ -137,13 +137,14 @@ def target_settings(campaign: Campaign) -> dict[str, TargetSettings]:
 def build_definitions(campaign: Campaign) -> Definitions:
     """Derive the definitions of a campaign"""
     rules = system_module(campaign.system)
+    options = campaign.rules_options.model_dump(mode="json")
     return Definitions(
         module=module_info(campaign),
         system=campaign.system,
         unit=rules.UNIT,
-        options=campaign.rules_options.model_dump(mode="json"),
+        options=options,
         constants=rules.CONSTANTS,
-        procedures=procedure_defs(campaign.system, campaign.rules_options.model_dump()),
+        procedures=procedure_defs(campaign.system, options),
         statuses=status_defs(rules.STATUSES),
         settings=SETTINGS,
         macros=macro_defs(rules.GM_ROLLS),
