@@ -10,6 +10,7 @@ from click.testing import CliRunner
 from exporter.campaign import load_campaign
 from exporter.cli import main
 from exporter.definitions import build_definitions
+from exporter.rules.shared import SIDE_KEYS, TAIL_CUT
 from exporter.rules.systems import SYSTEM_IDS
 from tests.conftest import CAMPAIGNS, modules_imported, relative_files
 
@@ -54,6 +55,12 @@ def test_the_options_are_validated_once_and_the_definitions_hold_them_with_every
     assert campaign.rules_options is campaign.rules_options
     assert build_definitions(campaign).options == {"stun_roll_timing": "start", "freeze_roll_scope": "individual",
                                                    "leaderless_iq_bonus": False}
+
+
+def test_the_definitions_hold_the_odds_tail_cut_and_the_side_keys_of_the_rules_core():
+    defs = build_definitions(load_campaign_text(GOOD))
+    assert defs.tail_cut == (TAIL_CUT.numerator, TAIL_CUT.denominator) == (1, 10**12)
+    assert defs.side_keys == SIDE_KEYS == ("a", "b")
 
 
 def test_another_game_system_drops_the_default_readers():
