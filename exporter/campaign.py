@@ -10,18 +10,18 @@ from pydantic import (
     AfterValidator,
     BaseModel,
     Field,
+    PrivateAttr,
     StringConstraints,
     ValidationError,
     field_validator,
     model_validator,
 )
 
-from exporter.definitions.catalogue import bundled_language
-from exporter.definitions.tables import option_gated_inputs
 from exporter.errors import InputFileError
-from exporter.rules.model import FieldProblem, visible
+from exporter.lang import bundled_language
 from exporter.rules.models import StrictModel
-from exporter.rules.systems import SYSTEM_IDS, system_module
+from exporter.rules.shared import FieldProblem, visible
+from exporter.rules.systems import SYSTEM_IDS, option_gated_inputs, system_module
 from exporter.sheets import foundry_reader, foundry_sheet, reader_type, roll20_reader, roll20_sheet
 from exporter.validation import describe_first_error, read_toml
 
@@ -209,6 +209,7 @@ class Campaign(StrictModel):
     foundry: FoundryTarget = Field(default_factory=FoundryTarget)
     roll20: Roll20Target = Field(default_factory=Roll20Target)
     strings: dict[Language, dict[str, str]] = Field(default_factory=dict)
+    _rules_options: BaseModel = PrivateAttr()  # options, validated once by _consistent
 
     @field_validator("id")
     @classmethod
@@ -235,7 +236,7 @@ class Campaign(StrictModel):
             raise FieldProblem("targets", "must name foundry, roll20 or both, once each")
         options_model = system_module(self.system).Options
         try:
-            options_model.model_validate(self.options, strict=True)
+            self._rules_options = options_model.model_validate(self.options, strict=True)
         except ValidationError as err:
             field, message = describe_first_error(err, self.system, options_model_of, root=options_model)
             raise FieldProblem(f"options.{field}" if field else "options", message) from None
@@ -251,7 +252,7 @@ class Campaign(StrictModel):
                 if key not in inputs:
                     raise FieldProblem(f"{target}.attributes.{key}",
                                        f"is not an input of {self.system}; one of {', '.join(inputs)}")
-                if key in gated and not self.options.get(gated[key]):
+                if key in gated and not getattr(self._rules_options, gated[key]):
                     raise FieldProblem(f"{target}.attributes.{key}", f"is read only with options.{gated[key]} = true")
                 self._check_reader(target, key, (mapping or {})[key])
         return self
@@ -267,8 +268,8 @@ class Campaign(StrictModel):
 
     @property
     def rules_options(self) -> BaseModel:
-        """Return the house rules as the system's validated options"""
-        return system_module(self.system).Options.model_validate(self.options)
+        """Return the house rules as the system's options, every default filled in"""
+        return self._rules_options
 
     @property
     def foundry_system_id(self) -> str | None:

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from exporter.rules.model import SIDE_KEYS, MemberOdds, Odds
+from exporter.rules.shared import SIDE_KEYS, MemberOdds, Odds
 
 WIDTH, LABEL_X, BAR_X, BAR_WIDTH = 640, 10, 200, 360
 ROW, BAR_HEIGHT, COMPACT_AT = 18, 12, 12  # a dozen combatants or more: one stacked bar per member

@@ -8,7 +8,7 @@ from typing import Any
 
 from exporter.narration import narrate, side_label
 from exporter.rules.dice import SeededRoller
-from exporter.rules.model import MemberOdds, Odds
+from exporter.rules.shared import MemberOdds, Odds
 from exporter.rules.systems import system_module
 
 SURPRISE_KEYS = ("a", "b", "none")

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from exporter.errors import InputFileError
-from exporter.rules.model import FieldProblem
+from exporter.rules.shared import FieldProblem
 from exporter.rules.systems import SYSTEM_IDS
 
 if TYPE_CHECKING:

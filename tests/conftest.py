@@ -6,6 +6,7 @@ import json
 import os
 import shutil
 import subprocess
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -61,6 +62,13 @@ def text_files(root: Path) -> dict[str, str]:
     """Read every generated text file under root, keyed by POSIX path in sorted order"""
     return {rel: (root / rel).read_text(encoding="utf-8") for rel in relative_files(root)
             if not is_binary_output(root / rel)}
+
+
+def modules_imported(code: str) -> set[str]:
+    """Run Python code in one fresh interpreter; return every module imported by its end"""
+    code += "\nimport json, sys\nprint(json.dumps(sorted(sys.modules)))"
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=True, capture_output=True, text=True)
+    return set(json.loads(done.stdout.strip().splitlines()[-1]))
 
 
 def node_check(path: Path, *, module: bool = True) -> subprocess.CompletedProcess:

@@ -9,8 +9,10 @@ from click.testing import CliRunner
 
 from exporter.campaign import load_campaign
 from exporter.cli import main
+from exporter.definitions import build_definitions
+from exporter.rules.shared import SIDE_KEYS, TAIL_CUT
 from exporter.rules.systems import SYSTEM_IDS
-from tests.conftest import CAMPAIGNS, relative_files
+from tests.conftest import CAMPAIGNS, modules_imported, relative_files
 
 GOOD = '''id = "my-campaign"
 title = "My Campaign"
@@ -30,6 +32,12 @@ def test_example_campaigns_validate(path):
     assert code == 0 and output.startswith(f"{path}: ok")
 
 
+def test_loading_a_campaign_imports_no_definitions():
+    imported = modules_imported("from pathlib import Path\nfrom exporter.campaign import load_campaign\n"
+                                f"for path in {[str(p) for p in CAMPAIGNS]!r}:\n    load_campaign(Path(path))")
+    assert not sorted(m for m in imported if m.startswith("exporter.definitions"))
+
+
 def test_defaults_come_from_the_system():
     campaign = load_campaign_text(GOOD)
     assert campaign.languages == ["en", "de", "zh-CN"] and campaign.targets == ["foundry", "roll20"]
@@ -40,6 +48,19 @@ def test_defaults_come_from_the_system():
     assert campaign.roll20_attributes["tactics"] == {"section": "repeating_skills", "name": "Tactics",
                                                      "value": "level", "name_field": "name"}
     assert campaign.rules_options.stun_roll_timing == "start"
+
+
+def test_the_options_are_validated_once_and_the_definitions_hold_them_with_every_default():
+    campaign = load_campaign_text(GOOD + '[options]\nfreeze_roll_scope = "individual"\n')
+    assert campaign.rules_options is campaign.rules_options
+    assert build_definitions(campaign).options == {"stun_roll_timing": "start", "freeze_roll_scope": "individual",
+                                                   "leaderless_iq_bonus": False}
+
+
+def test_the_definitions_hold_the_odds_tail_cut_and_the_side_keys_of_the_rules_core():
+    defs = build_definitions(load_campaign_text(GOOD))
+    assert defs.tail_cut == (TAIL_CUT.numerator, TAIL_CUT.denominator) == (1, 10**12)
+    assert defs.side_keys == SIDE_KEYS == ("a", "b")
 
 
 def test_another_game_system_drops_the_default_readers():

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from exporter.definitions.catalogue import bundled_language
+from exporter.lang import bundled_language
 from tests.conftest import ROOT
 
 GLOSSARY = (ROOT / "docs" / "glossary.md").read_text(encoding="utf-8")
@@ -74,7 +74,7 @@ def test_no_translation_is_left_in_english():
 
 def test_the_language_files_are_valid_json_objects():
     for language in ("en", *LANGUAGES):
-        data = json.loads((ROOT / "exporter" / "definitions" / "lang" / f"{language}.json").read_text("utf-8"))
+        data = json.loads((ROOT / "exporter" / "lang" / f"{language}.json").read_text("utf-8"))
         assert isinstance(data, dict)
 
 

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import copy
 import json
-import subprocess
-import sys
 import tomllib
 from collections.abc import Iterator
 from typing import Any
@@ -17,11 +15,11 @@ from pydantic import BaseModel, Field, field_validator
 
 from exporter.errors import ExportError
 from exporter.rules.dice import SeededRoller
-from exporter.rules.models import RulesModel, shapes
+from exporter.rules.models import RulesModel, write_shapes
 from exporter.rules.records import Record, read_scenario, record
 from exporter.rules.systems import system_module
 from exporter.scenario import scenario_from_dict
-from tests.conftest import FIXTURES, ROOT, SCENARIOS, VECTORS
+from tests.conftest import FIXTURES, SCENARIOS, VECTORS, modules_imported
 
 EXAMPLES = {p.stem: tomllib.loads(p.read_text(encoding="utf-8")) for p in SCENARIOS}
 SEEDS = [*EXAMPLES.values(), *(json.loads(p.read_text(encoding="utf-8"))["scenario"] for p in VECTORS)]
@@ -63,8 +61,9 @@ def verdict(data: Any) -> tuple[str, Any]:
 
 
 def test_the_shapes_file_is_written_from_the_models():
-    written = shapes.PATH.read_text(encoding="utf-8")
-    assert written == shapes.render(shapes.shapes()), "run .venv/bin/python -m exporter.rules.models.shapes"
+    written = write_shapes.PATH.read_text(encoding="utf-8")
+    assert written == write_shapes.render(write_shapes.shapes()), (
+        "run .venv/bin/python -m exporter.rules.models.write_shapes")
 
 
 class Checked(RulesModel):
@@ -86,8 +85,8 @@ class Table(RulesModel):
 
 @pytest.mark.parametrize("model", [Checked, Exclusive, Table], ids=lambda m: m.__name__)
 def test_the_shapes_writer_stops_at_what_the_records_cannot_read(model):
-    with pytest.raises(shapes.Unreadable):
-        shapes.model_shapes("gurps4e", model)
+    with pytest.raises(write_shapes.Unreadable):
+        write_shapes.model_shapes("gurps4e", model)
 
 
 @pytest.mark.parametrize("data", SEEDS, ids=lambda d: f"{d['system']}-{d.get('procedure')}")
@@ -140,7 +139,7 @@ VALUES = st.one_of(
     st.sampled_from(["", " ", "\u00a0", "x" * 200, "x" * 201, "Ava", "a", "b", "none", "partial", "total",
                      "quick-contest", "roll", "world-map", "sneak-attack", "gurps4e", "adnd1e", "fallout-ttrpg",
                      "start", "end", "side", "individual", "sr_end", "sr_turn_start"]))
-KEYS = st.sampled_from(sorted({key for system in shapes.shapes().values() for model in system.values()
+KEYS = st.sampled_from(sorted({key for system in write_shapes.shapes().values() for model in system.values()
                                for key in model["fields"]} | {"iqq", "c"}))
 
 
@@ -180,12 +179,10 @@ def test_records_accept_exactly_what_the_models_accept_and_read_the_same_values(
 
 def modules_after(*commands: list[str]) -> set[str]:
     """Run ambush commands in one fresh interpreter; return every module imported by then"""
-    code = ("import json, sys\nfrom exporter.cli import main\n"
-            f"for args in {commands!r}:\n"
-            "    try:\n        main(args)\n    except SystemExit as done:\n        assert done.code == 0, args\n"
-            "print(json.dumps(sorted(sys.modules)))")
-    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=True, capture_output=True, text=True)
-    return set(json.loads(done.stdout.strip().splitlines()[-1]))
+    return modules_imported("from exporter.cli import main\n"
+                            f"for args in {commands!r}:\n"
+                            "    try:\n        main(args)\n    except SystemExit as done:\n"
+                            "        assert done.code == 0, args")
 
 
 @pytest.mark.parametrize("command", ["odds", "simulate"])

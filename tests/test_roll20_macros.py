@@ -20,7 +20,7 @@ import pytest
 from exporter.campaign import load_campaign
 from exporter.definitions import Definitions, build_definitions
 from exporter.rules import adnd1e, fallout_ttrpg, gurps4e
-from exporter.rules.model import SIDE_KEYS
+from exporter.rules.shared import SIDE_KEYS
 from exporter.targets.roll20.macros import Context, chat_macros, plain
 from tests.conftest import CAMPAIGNS, NODE, ROOT
 

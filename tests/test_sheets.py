@@ -10,7 +10,7 @@ import pytest
 
 from exporter.build import build_campaigns
 from exporter.campaign import foundry_defaults, load_campaign, roll20_defaults
-from exporter.definitions.rolls import dex_adjustment
+from exporter.definitions.rolls.adnd1e import dex_adjustment
 from exporter.rules import adnd1e
 from exporter.sheets import FOUNDRY_SHEETS, ROLL20_SHEETS, foundry_reader, roll20_reader
 from tests.conftest import CAMPAIGNS

@@ -4,17 +4,19 @@ from __future__ import annotations
 
 import inspect
 import re
+import tomllib
 
 import pytest
 
 from exporter._resources import templates_root
-from exporter.definitions.catalogue import bundled_language
-from exporter.definitions.tables import MACRO_LABELS, STATUS_LABELS, macro_defs
+from exporter.definitions.features import MACRO_LABELS, STATUS_LABELS, macro_defs
+from exporter.lang import bundled_language
 from exporter.rules.protocol import RulesSystem
 from exporter.rules.systems import SYSTEM_IDS, SYSTEMS, narration_module, system_module
 from exporter.targets.foundry.look import MACRO_ICONS, STATUS_ICONS, STATUS_REUSE
 from exporter.targets.foundry.packs import MACRO_CALLS
 from exporter.targets.roll20.markers import STATUS_MARKERS
+from tests.conftest import CAMPAIGNS, modules_imported
 
 LEVELS = ("scenario", "side", "member")
 WHO_GIVES = {"", "a", "b", "ab", "surprising", "watching"}
@@ -84,3 +86,20 @@ def test_every_system_has_its_templates(system):
 def test_the_registry_names_each_module_once():
     assert len({entry.rules for entry in SYSTEMS.values()}) == len(SYSTEMS)
     assert len({entry.narration for entry in SYSTEMS.values()}) == len(SYSTEMS)
+    assert len({entry.rolls for entry in SYSTEMS.values()}) == len(SYSTEMS)
+
+
+def system_modules(system: str) -> set[str]:
+    """Name the modules of one system: its rules, models, narration and roll procedures"""
+    entry = SYSTEMS[system]
+    return {entry.rules, f"exporter.rules.models.{entry.rules.rpartition('.')[2]}", entry.narration, entry.rolls}
+
+
+@pytest.mark.parametrize("path", CAMPAIGNS, ids=lambda p: p.stem)
+def test_the_definitions_of_a_campaign_import_no_other_system(path):
+    system = tomllib.loads(path.read_text(encoding="utf-8"))["system"]
+    imported = modules_imported("from pathlib import Path\nfrom exporter.campaign import load_campaign\n"
+                                "from exporter.definitions import build_definitions\n"
+                                f"build_definitions(load_campaign(Path({str(path)!r})))")
+    assert {SYSTEMS[system].rules, SYSTEMS[system].rolls} <= imported
+    assert not sorted(imported & set().union(*(system_modules(other) for other in SYSTEM_IDS if other != system)))

@@ -1,8 +1,9 @@
 """Definitions: what a virtual tabletop must offer for a campaign, free of any VTT's words
 
 Writers read only this layer: the module's identity, statuses, inputs per procedure, automation settings,
-macros, translations, the rule constants and what the campaign tells each target, all derived from the
-campaign and the rules core. How a VTT shows them (icons, marker colours, API names) is the target's business.
+macros, translations, the rule constants, the options with their defaults, the odds' tail cut, the side keys
+and what the campaign tells each target, all derived from the campaign and the rules core. How a VTT shows
+them (icons, marker colours, API names) is the target's business.
 """
 
 from __future__ import annotations
@@ -11,10 +12,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Annotated, Any, get_args, get_origin
 
 from exporter.definitions.catalogue import Catalogue, load_catalogue
+from exporter.definitions.features import SETTINGS, MacroDef, SettingDef, StatusDef, macro_defs, status_defs
 from exporter.definitions.identity import Author, ModuleInfo, TargetSettings
 from exporter.definitions.rolls import RollProcedure, roll_procedures
-from exporter.definitions.tables import SETTINGS, MacroDef, SettingDef, StatusDef, macro_defs, status_defs
-from exporter.rules.model import input_entries
+from exporter.rules.shared import SIDE_KEYS, TAIL_CUT, input_entries
 from exporter.rules.systems import system_module
 
 if TYPE_CHECKING:
@@ -58,6 +59,8 @@ class Definitions:
     unit: str
     options: dict[str, Any]
     constants: dict[str, Any]
+    tail_cut: tuple[int, int]  # the odds tail cut (TAIL_CUT) as numerator and denominator
+    side_keys: tuple[str, ...]
     procedures: tuple[ProcedureDef, ...]
     statuses: tuple[StatusDef, ...]
     settings: tuple[SettingDef, ...]
@@ -137,13 +140,16 @@ def target_settings(campaign: Campaign) -> dict[str, TargetSettings]:
 def build_definitions(campaign: Campaign) -> Definitions:
     """Derive the definitions of a campaign"""
     rules = system_module(campaign.system)
+    options = campaign.rules_options.model_dump(mode="json")
     return Definitions(
         module=module_info(campaign),
         system=campaign.system,
         unit=rules.UNIT,
-        options=campaign.rules_options.model_dump(mode="json"),
+        options=options,
         constants=rules.CONSTANTS,
-        procedures=procedure_defs(campaign.system, campaign.rules_options.model_dump()),
+        tail_cut=(TAIL_CUT.numerator, TAIL_CUT.denominator),
+        side_keys=SIDE_KEYS,
+        procedures=procedure_defs(campaign.system, options),
         statuses=status_defs(rules.STATUSES),
         settings=SETTINGS,
         macros=macro_defs(rules.GM_ROLLS),

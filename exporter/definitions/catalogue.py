@@ -1,25 +1,13 @@
-"""The translation catalogue: every string a target shows, per language, defined once"""
+"""The translation catalogue: the bundled strings of each language (exporter/lang/) with the campaign's overrides"""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Mapping
-from importlib.resources import files
 from typing import Any
 
+from exporter.lang import bundled_language
+
 Catalogue = dict[str, dict[str, str]]  # language -> flat dotted key -> text
-
-
-def flatten(tree: Mapping[str, Any], prefix: str = "") -> dict[str, str]:
-    """Flatten nested translation objects into dotted keys"""
-    flat: dict[str, str] = {}
-    for key, value in tree.items():
-        dotted = f"{prefix}{key}"
-        if isinstance(value, Mapping):
-            flat.update(flatten(value, dotted + "."))
-        else:
-            flat[dotted] = str(value)
-    return flat
 
 
 def nest(flat: Mapping[str, str]) -> dict[str, Any]:
@@ -32,12 +20,6 @@ def nest(flat: Mapping[str, str]) -> dict[str, Any]:
             node = node.setdefault(part, {})
         node[leaf] = flat[dotted]
     return tree
-
-
-def bundled_language(language: str) -> dict[str, str]:
-    """Read one bundled language file as flat keys"""
-    text = files("exporter.definitions").joinpath("lang", f"{language}.json").read_text(encoding="utf-8")
-    return flatten(json.loads(text))
 
 
 def load_catalogue(languages: Iterable[str], overrides: Mapping[str, Mapping[str, str]]) -> Catalogue:

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from exporter.narration import side_label
 from exporter.rules import adnd1e
 from exporter.rules.adnd1e import MemberResult, Outcome, Segment, SideResult
-from exporter.rules.model import SIDE_KEYS, SideKey, other
+from exporter.rules.shared import SIDE_KEYS, SideKey, other
 
 if TYPE_CHECKING:
     from exporter.rules.models.adnd1e import Member, Scenario

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from exporter.narration import side_label
 from exporter.rules import fallout_ttrpg as rules
 from exporter.rules.fallout_ttrpg import Outcome, SneakAttack, SpotTest, SurpriseRound
-from exporter.rules.model import SideKey, other
+from exporter.rules.shared import SideKey, other
 
 if TYPE_CHECKING:
     from exporter.rules.models.fallout_ttrpg import Scenario

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from exporter.narration import side_label
 from exporter.rules.gurps4e import Outcome, StunTurn, succeeds
-from exporter.rules.model import SIDE_KEYS, other
+from exporter.rules.shared import SIDE_KEYS, other
 
 if TYPE_CHECKING:
     from exporter.rules.models.gurps4e import Scenario

@@ -8,7 +8,8 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Literal
 
 from exporter.rules.dice import Distribution, Roller, die
-from exporter.rules.model import (
+from exporter.rules.records import record
+from exporter.rules.shared import (
     SIDE_KEYS,
     FieldProblem,
     Inputs,
@@ -19,7 +20,6 @@ from exporter.rules.model import (
     check_unique_names,
     models_on_demand,
 )
-from exporter.rules.records import record
 
 if TYPE_CHECKING:
     from exporter.rules.models.adnd1e import Member, Options, Scenario, Side, Sides

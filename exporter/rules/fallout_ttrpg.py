@@ -8,7 +8,8 @@ from typing import TYPE_CHECKING, Literal
 
 from exporter.errors import RuleError
 from exporter.rules.dice import Roller, die, highest_of, roll_dice
-from exporter.rules.model import (
+from exporter.rules.records import record
+from exporter.rules.shared import (
     SIDE_KEYS,
     FieldProblem,
     Inputs,
@@ -20,7 +21,6 @@ from exporter.rules.model import (
     models_on_demand,
     other,
 )
-from exporter.rules.records import record
 
 if TYPE_CHECKING:
     from exporter.rules.models.fallout_ttrpg import Member, Opener, Options, Scenario, Side

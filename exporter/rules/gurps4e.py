@@ -9,7 +9,8 @@ from functools import cache
 from typing import TYPE_CHECKING, Literal
 
 from exporter.rules.dice import Roller, probability, roll_dice, sum_of
-from exporter.rules.model import (
+from exporter.rules.records import record
+from exporter.rules.shared import (
     SIDE_KEYS,
     TAIL_CUT,
     FieldProblem,
@@ -22,7 +23,6 @@ from exporter.rules.model import (
     models_on_demand,
     other,
 )
-from exporter.rules.records import record
 
 if TYPE_CHECKING:
     from exporter.rules.models.gurps4e import Member, Options, Scenario, Side

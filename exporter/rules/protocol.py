@@ -7,7 +7,7 @@ from typing import Any, Protocol, runtime_checkable
 from pydantic import BaseModel
 
 from exporter.rules.dice import Roller
-from exporter.rules.model import Inputs, Odds
+from exporter.rules.shared import Inputs, Odds
 
 
 class Outcome(Protocol):

@@ -11,8 +11,8 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from exporter.rules.model import visible
 from exporter.rules.shapes import SHAPES
+from exporter.rules.shared import visible
 from exporter.rules.systems import system_module
 
 

@@ -1,4 +1,4 @@
-"""The shapes of the scenario models, for records.py; written by exporter/rules/models/shapes.py"""
+"""The shapes of the scenario models, for records.py; written by exporter/rules/models/write_shapes.py"""
 
 from __future__ import annotations
 

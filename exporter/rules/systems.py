@@ -1,8 +1,9 @@
-"""The registry of rules systems: each system id and where its rules core and narration live
+"""The registry of rules systems: each system id and where its rules core, narration and roll procedures live
 
 Adding a system means one entry here and the modules it names: a rules module that provides RulesSystem
-(exporter/rules/protocol.py), its pydantic models in exporter/rules/models/ under the same name, and a narration
-module with narrate(scenario, outcome); then `python -m exporter.rules.models.shapes` writes their shapes.
+(exporter/rules/protocol.py), its pydantic models in exporter/rules/models/ under the same name, a narration
+module with narrate(scenario, outcome) and a roll-procedures module in exporter/definitions/rolls/ with
+procedures(); then `python -m exporter.rules.models.write_shapes` writes their shapes.
 """
 
 from __future__ import annotations
@@ -11,23 +12,28 @@ from importlib import import_module
 from types import ModuleType
 from typing import TYPE_CHECKING, NamedTuple, cast
 
+from exporter.rules.shared import input_entries
+
 if TYPE_CHECKING:
     from exporter.rules.protocol import RulesSystem
 
 
 class SystemEntry(NamedTuple):
-    """One rules system: its rules module, its narration module and the title `ambush init` gives a campaign"""
+    """One rules system: its rules, narration and roll-procedure modules and the title `ambush init` gives a campaign"""
 
     rules: str
     narration: str
+    rolls: str
     title: str
 
 
 SYSTEMS: dict[str, SystemEntry] = {
-    "gurps4e": SystemEntry("exporter.rules.gurps4e", "exporter.narration.gurps4e", "GURPS Surprise"),
-    "adnd1e": SystemEntry("exporter.rules.adnd1e", "exporter.narration.adnd1e", "AD&D 1e Surprise"),
+    "gurps4e": SystemEntry("exporter.rules.gurps4e", "exporter.narration.gurps4e",
+                           "exporter.definitions.rolls.gurps4e", "GURPS Surprise"),
+    "adnd1e": SystemEntry("exporter.rules.adnd1e", "exporter.narration.adnd1e",
+                          "exporter.definitions.rolls.adnd1e", "AD&D 1e Surprise"),
     "fallout-ttrpg": SystemEntry("exporter.rules.fallout_ttrpg", "exporter.narration.fallout_ttrpg",
-                                 "Fallout TTRPG Surprise"),
+                                 "exporter.definitions.rolls.fallout_ttrpg", "Fallout TTRPG Surprise"),
 }
 SYSTEM_IDS = tuple(SYSTEMS)
 
@@ -40,3 +46,9 @@ def system_module(system: str) -> RulesSystem:
 def narration_module(system: str) -> ModuleType:
     """Return the narration module of a system id"""
     return import_module(SYSTEMS[system].narration)
+
+
+def option_gated_inputs(system: str) -> dict[str, str]:
+    """Return the member inputs of a system that only a rules option reads, with that option"""
+    return {e.key: e.option for levels in system_module(system).INPUTS.values() for e in input_entries(levels)
+            if e.level == "member" and e.option is not None}

@@ -11,7 +11,7 @@ from typing import Any
 
 from jinja2 import Environment
 
-from exporter.rules.model import SIDE_KEYS, TAIL_CUT
+from exporter.rules.shared import SIDE_KEYS, TAIL_CUT
 from exporter.rules.systems import system_module
 
 

@@ -11,7 +11,7 @@ from typing import Annotated, Any, Self
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints, model_validator
 
-from exporter.rules.model import JS_SAFE_INTEGER, visible
+from exporter.rules.shared import JS_SAFE_INTEGER, visible
 
 # An integer a GM types that the runtimes read: JavaScript holds it exactly.
 SafeInt = Annotated[int, Field(ge=-JS_SAFE_INTEGER, le=JS_SAFE_INTEGER)]

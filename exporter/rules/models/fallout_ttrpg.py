@@ -7,8 +7,8 @@ from typing import Literal
 from pydantic import Field
 
 from exporter.rules.fallout_ttrpg import ScenarioMethods
-from exporter.rules.model import JS_SAFE_INTEGER
 from exporter.rules.models import Name, RulesModel, SafeInt, option
+from exporter.rules.shared import JS_SAFE_INTEGER
 
 
 class Options(RulesModel):

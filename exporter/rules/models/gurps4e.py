@@ -7,8 +7,8 @@ from typing import Literal
 from pydantic import Field
 
 from exporter.rules.gurps4e import ScenarioMethods, SideMethods
-from exporter.rules.model import SideKey
 from exporter.rules.models import Name, RulesModel, option
+from exporter.rules.shared import SideKey
 
 
 class Options(RulesModel):

@@ -1,12 +1,9 @@
-"""The fixed tables of the definitions layer: statuses, settings and macros, by neutral id, in no VTT's words"""
+"""The statuses, settings and macros every target offers, by neutral id, in no VTT's words"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
-
-from exporter.rules.model import input_entries
-from exporter.rules.systems import system_module
 
 
 @dataclass(frozen=True)
@@ -61,8 +58,3 @@ def macro_defs(gm_rolls: tuple[str, ...]) -> tuple[MacroDef, ...]:
     """Describe a system's macros: the dialog, its GM rolls, clear"""
     return tuple(MacroDef(macro, MACRO_LABELS[macro]) for macro in (OPEN_DIALOG, *gm_rolls, CLEAR))
 
-
-def option_gated_inputs(system: str) -> dict[str, str]:
-    """Return the member inputs of a system that only a rules option reads, with that option"""
-    return {e.key: e.option for levels in system_module(system).INPUTS.values() for e in input_entries(levels)
-            if e.level == "member" and e.option is not None}

@@ -1,6 +1,6 @@
 """Write exporter/rules/shapes.py: the shape of every scenario model, read from the pydantic models
 
-Run `.venv/bin/python -m exporter.rules.models.shapes` after changing a model; tests/test_records.py fails while
+Run `.venv/bin/python -m exporter.rules.models.write_shapes` after changing a model; tests/test_records.py fails while
 the file is out of date. A model feature the records (exporter/rules/records.py) cannot read stops the writer.
 """
 
@@ -15,11 +15,11 @@ from typing import Annotated, Any, Literal, Union, get_args, get_origin
 from pydantic import AfterValidator, BaseModel, StringConstraints
 from pydantic.fields import FieldInfo
 
-from exporter.rules.model import visible
+from exporter.rules.shared import visible
 from exporter.rules.systems import SYSTEM_IDS, SYSTEMS, system_module
 
 PATH = Path(__file__).resolve().parents[1] / "shapes.py"
-HEADER = '''"""The shapes of the scenario models, for records.py; written by exporter/rules/models/shapes.py"""
+HEADER = '''"""The shapes of the scenario models, for records.py; written by exporter/rules/models/write_shapes.py"""
 
 from __future__ import annotations
 
