@@ -14,7 +14,6 @@ from jinja2 import Environment
 
 from exporter import __version__
 from exporter.definitions import Definitions
-from exporter.rules.model import SIDE_KEYS, TAIL_CUT
 
 CONFIG_MODULE = "common/config.js"
 
@@ -43,10 +42,10 @@ def common_entries(defs: Definitions) -> list[ConfigEntry]:
                     "the campaign's house rules", defs.options),
         ConfigEntry("PROCEDURES", "Each procedure and the inputs it reads: level, type, who must give it, default, "
                     "bounds, and the input it is given instead of", procedures_data(defs)),
-        ConfigEntry("SIDE_KEYS", "The keys of the two sides; a is the party", list(SIDE_KEYS)),
+        ConfigEntry("SIDE_KEYS", "The keys of the two sides; a is the party", list(defs.side_keys)),
         ConfigEntry("UNIT", "What a member's odds count: seconds, segments or rounds lost", defs.unit),
         ConfigEntry("TAIL_CUT", "The odds cut a loss distribution's tail once the mass still to come is below this "
-                    "fraction, [numerator, denominator]", [TAIL_CUT.numerator, TAIL_CUT.denominator]),
+                    "fraction, [numerator, denominator]", list(defs.tail_cut)),
     ]
 
 

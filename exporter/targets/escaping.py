@@ -17,12 +17,12 @@ def js_literal(value: Any) -> str:
 
 
 def js_block(value: Any, width: int = 120, depth: int = 0) -> str:
-    """Render a JSON-able value as a readable JS literal: one entry per line, each on one line where it fits or holds
-    only plain values"""
+    """Render a JSON-able value as a readable JS literal: one entry per line, each on one line where it fits (a little
+    longer where it holds only plain values, as a record does)"""
     flat = js_literal(value)
     items = value.values() if isinstance(value, dict) else value if isinstance(value, list) else ()
     plain = all(not isinstance(item, (dict, list)) for item in items)
-    if not isinstance(value, (dict, list)) or len(flat) + 2 * depth <= width or (plain and depth > 0):
+    if not isinstance(value, (dict, list)) or len(flat) + 2 * depth <= width or (plain and depth > 0 and len(flat) <= 160):
         return flat
     pad = "  " * (depth + 1)
     if isinstance(value, dict):

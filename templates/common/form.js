@@ -5,6 +5,12 @@
 import { SIDE_KEYS } from "./config.js";
 import { inputsAt, isEmpty, own, problemWith } from "./inputs.js";
 
+/** The catalogue keys this module shows, which the build ships (exporter/targets/strings.py) */
+const STRING_KEYS = [
+  "Dialog.Encounter", "Dialog.Nobody", "Dialog.Out", "Dialog.Side.*", "Dialog.Title", "Input.{input}",
+  "Notify.Invalid"
+];
+
 /** Where a combatant can stand in a draft: on side a, on side b, or out of the fight */
 const PLACES = ["a", "b", "out"];
 
@@ -215,4 +221,4 @@ function applyEdits(draft, edits, t) {
   return { draft: edited };
 }
 
-export { applyEdits, draftForm, everyone, parseValue, placeOf, PLACES };
+export { STRING_KEYS, applyEdits, draftForm, everyone, parseValue, placeOf, PLACES };

@@ -6,6 +6,13 @@
 import { DEFAULT_OPTIONS, PROCEDURES, SIDE_KEYS, SYSTEM } from "./config.js";
 import { membersOf } from "./scenario.js";
 
+/** The catalogue keys this module shows, which the build ships (exporter/targets/strings.py) */
+const STRING_KEYS = [
+  "Dialog.Encounter", "Dialog.Side.*", "Input.{input}", "Notify.EitherOr", "Notify.EmptySide", "Notify.Invalid",
+  "Notify.Missing", "Notify.NotOnSide", "Notify.OpenerTwice", "Notify.OutOfRange", "Notify.OutOfRangeEither",
+  "Notify.Twice", "Notify.UnknownProcedure"
+];
+
 /** Return a procedure's definition by id, or null */
 function procedureDef(id) {
   return PROCEDURES.find((procedure) => procedure.id === id) ?? null;
@@ -230,4 +237,4 @@ function buildScenario(draft, t) {
   return { scenario };
 }
 
-export { buildScenario, draftScenario, inputsAt, isEmpty, own, problemWith, procedureDef };
+export { STRING_KEYS, buildScenario, draftScenario, inputsAt, isEmpty, own, problemWith, procedureDef };

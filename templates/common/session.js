@@ -8,6 +8,9 @@ import { scenarioToml } from "./scenario-file.js";
 import { clearMarks, newSurprise } from "./surprise.js";
 import { rulesSystem } from "./system.js";
 
+/** The catalogue keys this module shows, which the build ships (exporter/targets/strings.py) */
+const STRING_KEYS = ["Chat.ForGM"];
+
 /**
  * What the session asks of a virtual tabletop, written once for every host.
  * @typedef {object} Host
@@ -249,6 +252,7 @@ function tableSession(host) {
 }
 
 export {
+  STRING_KEYS,
   draftOddsLines, isDraft, messagesOf, nextRoundNumber, oddsOf, queued, rulesScenario, scenarioOf, scenarioText,
   tableSession,
 };

@@ -5,6 +5,9 @@ import { draftOf } from "./draft.js";
 import { actorRefs, combatSession, serialized } from "./host.js";
 import { format, localize, t } from "./i18n.js";
 
+/** The catalogue keys this module shows, which the build ships (exporter/targets/strings.py) */
+export const STRING_KEYS = ["Export.Saved", "Notify.GMOnly", "Notify.NoCombat", "Notify.NoSurprise"];
+
 /** Tell the user why nothing happened */
 function refuse(key) {
   ui.notifications.warn(localize(key));

@@ -2,6 +2,9 @@
 import { MODULE_ID } from "../common/config.js";
 import { localize } from "./i18n.js";
 
+/** The catalogue keys this module shows, which the build ships (exporter/targets/strings.py) */
+export const STRING_KEYS = ["Chat.Speaker"];
+
 const HTML_ESCAPES = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
 
 /** Escape text for HTML: names and translations never reach chat as markup */

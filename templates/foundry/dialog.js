@@ -8,6 +8,12 @@ import { escapeHtml } from "./chat.js";
 import { draftOf } from "./draft.js";
 import { localize, t } from "./i18n.js";
 
+/** The catalogue keys this module shows, which the build ships (exporter/targets/strings.py) */
+export const STRING_KEYS = [
+  "Dialog.Cancel", "Dialog.ChooseProcedure", "Dialog.Roll", "Dialog.Title", "Export.Button", "Notify.GMOnly",
+  "Notify.NoCombat", "Odds.Title", "Procedure.{procedure}"
+];
+
 const { DialogV2 } = foundry.applications.api;
 
 /** The rows of opening attacks the dialog offers to declare */

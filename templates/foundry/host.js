@@ -10,6 +10,9 @@ import { format, localize, t } from "./i18n.js";
 import { setting } from "./settings.js";
 import { setStatus } from "./statuses.js";
 
+/** The catalogue keys this module shows, which the build ships (exporter/targets/strings.py) */
+export const STRING_KEYS = ["Notify.NoActor", "{status}"];
+
 /** Return the surprise stored on a combat, to read only, or null */
 export const storedState = (combat) => combat?.getFlag(MODULE_ID, FLAG) ?? null;
 

@@ -2,6 +2,9 @@
 import { MODULE_ID, SETTINGS } from "../common/config.js";
 import { i18nKey } from "./i18n.js";
 
+/** The catalogue keys this module shows, which the build ships (exporter/targets/strings.py) */
+export const STRING_KEYS = ["Settings.*"];
+
 /** Register every world setting of the module (run in the init hook) */
 export function registerSettings() {
   for (const setting of SETTINGS) {

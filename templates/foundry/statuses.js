@@ -4,6 +4,9 @@ import { STATUSES } from "../common/config.js";
 import { LOG_PREFIX } from "./constants.js";
 import { localize } from "./i18n.js";
 
+/** The catalogue keys this module shows, which the build ships (exporter/targets/strings.py) */
+export const STRING_KEYS = ["{status}"];
+
 /** Our status id -> the id actually used in CONFIG.statusEffects (ours, or the game system's own). */
 const inUse = new Map();
 

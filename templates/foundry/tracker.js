@@ -4,6 +4,9 @@ import { escapeHtml } from "./chat.js";
 import { openSurpriseDialog } from "./dialog.js";
 import { localize } from "./i18n.js";
 
+/** The catalogue keys this module shows, which the build ships (exporter/targets/strings.py) */
+export const STRING_KEYS = ["Dialog.TrackerButton"];
+
 /**
  * Add a Surprise button to the Combat Tracker's encounter controls for the GM (docs/dev/foundry.md §10). The tracker may be
  * popped out into a window of its own, whose nodes fail `instanceof HTMLElement` of this one: the root is not tested

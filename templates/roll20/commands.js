@@ -8,6 +8,13 @@ import { CARDS, store } from "./state.js";
 import { button, card, COMMAND, HE, LANGUAGES, notice, promptText, t, toGM, toPlayer } from "./text.js";
 import { readTurnorder, turnorderTokens } from "./turnorder.js";
 
+/** The catalogue keys this module shows, which the build ships (exporter/targets/strings.py) */
+export const STRING_KEYS = [
+  "Dialog.Roll", "Dialog.Title", "Export.Button", "Export.Help", "Notify.GMOnly", "Notify.NoSurprise", "Odds.Help",
+  "Odds.Title", "Procedure.{procedure}", "Roll20.Cleared", "Roll20.Config.*", "Roll20.Help.*", "Roll20.No",
+  "Roll20.NoDraft", "Roll20.NoTokens", "Roll20.ShowDraft", "Roll20.Yes", "Settings.chatVisibility.Choices.*"
+];
+
 /** Parse "--key value" pairs of a command; keys are data, never properties of an object's prototype */
 function parseArgs(content) {
   const args = Object.create(null);

@@ -7,6 +7,9 @@ import { queued, tableSession } from "../common/session.js";
 import { setMarker } from "./markers.js";
 import { store } from "./state.js";
 import { card, HE, notice, t, toAll, toGM } from "./text.js";
+
+/** The catalogue keys this module shows, which the build ships (exporter/targets/strings.py) */
+export const STRING_KEYS = ["Dialog.Title", "Roll20.Dice", "Roll20.Error", "Roll20.NobodyCanAct"];
 import {
   arrangeTurnorder, dropRoundRow, isAdvance, isRoundRow, parseTurnorder, readTurnorder, roundRow, writeTurnorder,
 } from "./turnorder.js";

@@ -4,6 +4,9 @@ import { warnUnknownMarkers } from "./markers.js";
 import { CARDS, defaultConfig, isDraft, isRecord, isSurprise, SCHEMA_VERSION } from "./state.js";
 import { COMMAND, LANGUAGES, notice, promptText, t } from "./text.js";
 
+/** The catalogue keys this module shows, which the build ships (exporter/targets/strings.py) */
+export const STRING_KEYS = ["Dialog.ChooseProcedure", "Procedure.{procedure}", "Roll20.StateReset"];
+
 /** Create the GM macros for the commands, unless they exist (docs/dev/roll20.md §6) */
 function createMacros() {
   const gm = findObjs({ _type: "player" }).find((player) => playerIsGM(player.id));

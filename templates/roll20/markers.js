@@ -4,6 +4,9 @@ import { MARKERS, SCRIPT_NAME } from "../common/config.js";
 import { isRecord } from "./state.js";
 import { card, HE, t, toGM } from "./text.js";
 
+/** The catalogue keys this module shows, which the build ships (exporter/targets/strings.py) */
+export const STRING_KEYS = ["Dialog.Title", "Roll20.UnknownMarker"];
+
 /** The colour markers and dead, which every game has (docs/dev/roll20.md §5) */
 const BUILT_IN_MARKERS = ["red", "blue", "green", "brown", "purple", "pink", "yellow", "dead"];
 

@@ -2,6 +2,9 @@
 // translation can turn into markup, rolls, queries or attribute references.
 import { SCRIPT_NAME, STRINGS } from "../common/config.js";
 
+/** The catalogue keys this module shows, which the build ships (exporter/targets/strings.py) */
+export const STRING_KEYS = ["Dialog.Title"];
+
 /** The command every chat command of the script starts with */
 export const COMMAND = "!surprise";
 

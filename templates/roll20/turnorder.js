@@ -3,6 +3,9 @@ import { SCRIPT_NAME } from "../common/config.js";
 import { isRecord } from "./state.js";
 import { t } from "./text.js";
 
+/** The catalogue keys this module shows, which the build ships (exporter/targets/strings.py) */
+export const STRING_KEYS = ["Roll20.RoundRow"];
+
 /**
  * Parse a turn order; "" and damaged JSON count as empty (docs/dev/roll20.md §4). Rows without an id are kept, so that
  * a Next over them still reads as one and writing the order back keeps them; they play no turn.

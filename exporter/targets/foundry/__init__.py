@@ -17,6 +17,7 @@ from exporter.targets.foundry.look import status_entries
 from exporter.targets.foundry.manifest import PACK_NAME, manifest
 from exporter.targets.foundry.packs import macro_documents, write_leveldb, write_sources
 from exporter.targets.modules import JsModule, module_graph
+from exporter.targets.strings import build_strings
 
 SOURCES_DIR = "packs/_source"
 SCRIPTS_DIR = "scripts"
@@ -58,11 +59,12 @@ class FoundryWriter:
 
     def write(self, defs: Definitions, folder: Path) -> None:
         """Write the whole module into folder"""
-        for module in self.modules(defs):
+        modules = self.modules(defs)
+        for module in modules:
             write_text(folder / SCRIPTS_DIR / module.path, module.text)
         css = self.env.get_template("styles/ambush.css").render(module_id=defs.module.id)
         write_text(folder / "styles" / "ambush.css", css)
-        for language, strings in defs.catalogue.items():
+        for language, strings in build_strings(defs, modules).items():
             write_text(folder / "lang" / f"{language}.json", json_text({defs.module.id: nest(strings)}))
         esmodules = [f"{SCRIPTS_DIR}/{path}" for path in entry_modules(defs.system)]
         write_text(folder / "module.json", json_text(manifest(defs, esmodules)))

@@ -17,7 +17,7 @@ from exporter.targets.environment import make_environment
 from exporter.targets.modules import JsModule, bundle, module_constant, module_graph
 from exporter.targets.roll20.macros import chat_macros
 from exporter.targets.roll20.markers import status_markers
-from exporter.targets.roll20.strings import script_strings
+from exporter.targets.strings import build_strings
 
 HOST_ENTRY = "roll20/main.js"
 
@@ -103,9 +103,8 @@ class Roll20Writer:
         return module_graph(entry_modules(defs.system), source)
 
     def script(self, defs: Definitions) -> str:
-        """Return the Mod script"""
-        code = "\n".join(module.text for module in self.modules(defs, {}))
-        return script_text(defs, self.modules(defs, script_strings(defs, code)))
+        """Return the Mod script, carrying the strings its modules declare"""
+        return script_text(defs, self.modules(defs, build_strings(defs, self.modules(defs, {}))))
 
     def context(self, defs: Definitions) -> dict[str, Any]:
         """Return what the README template reads"""

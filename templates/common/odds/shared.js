@@ -2,6 +2,9 @@
 // and become floats only at the end; a member's odds JSON; and the lines the GM reads.
 import { SIDE_KEYS, TAIL_CUT as TAIL_CUT_PAIR, UNIT } from "../config.js";
 
+/** The catalogue keys this module shows, which the build ships (exporter/targets/strings.py) */
+const STRING_KEYS = ["Odds.Expected.{unit}", "Odds.Jump", "Odds.Never"];
+
 // Exact rationals as [numerator, denominator] pairs of BigInt, denominators positive, left unreduced.
 const ZERO = [0n, 1n];
 const ONE = [1n, 1n];
@@ -73,6 +76,7 @@ function oddsLines(result, t, scenario) {
 }
 
 export {
+  STRING_KEYS,
   ZERO,
   ONE,
   TAIL_CUT,

@@ -7,6 +7,9 @@ import * as Rules from "../rules/adnd1e.js";
 import { scenarioOptions } from "../scenario.js";
 import { mark, names, unmarkAll } from "../surprise.js";
 
+/** The catalogue keys this module shows, which the build ships (exporter/targets/strings.py) */
+const STRING_KEYS = ["Adnd.*", "Chat.NobodySurprised", "Procedure.{procedure}", "Roll20.Status.Segment"];
+
 /** Return the segment being played: the table rounds begun since the roll, counting from 1; 0 before the first */
 const segmentOf = (surprise) => surprise.rounds;
 
@@ -129,6 +132,7 @@ function statusLines(table, surprise) {
 }
 
 export {
+  STRING_KEYS,
   resolve,
   turnStarted,
   turnEnded,

@@ -4,6 +4,9 @@ import * as Rules from "../rules/fallout-ttrpg.js";
 import { membersOf, scenarioOptions } from "../scenario.js";
 import { mark, names, unmarkAll } from "../surprise.js";
 
+/** The catalogue keys this module shows, which the build ships (exporter/targets/strings.py) */
+const STRING_KEYS = ["Chat.NobodySurprised", "Fallout.*", "Procedure.{procedure}"];
+
 /**
  * Return the turn order: everyone in the rules' Sequence order (B6 ties: the rules' order), the opener first
  * when his attack opens his Surprise Round turn (B1)
@@ -117,6 +120,7 @@ function roundName() {
 }
 
 export {
+  STRING_KEYS,
   resolve,
   turnStarted,
   turnEnded,

@@ -5,6 +5,12 @@ import * as Rules from "../rules/gurps4e.js";
 import { membersOf, scenarioOptions } from "../scenario.js";
 import { mark, unmarkAll } from "../surprise.js";
 
+/** The catalogue keys this module shows, which the build ships (exporter/targets/strings.py) */
+const STRING_KEYS = [
+  "Chat.NobodySurprised", "Gurps.*", "Procedure.{procedure}", "Roll20.Status.Never", "Roll20.Status.Recovered",
+  "Roll20.Status.Stunned"
+];
+
 /** Return the rules member behind a combatant id */
 const memberOf = (surprise, id) => membersOf(surprise.scenario).find((member) => member.name === id);
 
@@ -149,6 +155,7 @@ function roundName() {
 }
 
 export {
+  STRING_KEYS,
   resolve,
   turnStarted,
   turnEnded,

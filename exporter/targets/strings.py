@@ -1,0 +1,75 @@
+"""The strings a build carries: the catalogue keys its modules declare, and no other
+
+Each module of the table declares the keys it shows in a `STRING_KEYS` list. A declared key is a whole key
+("Dialog.Title"), a namespace ("Gurps.Modifier.*": every key under it), or a key with a placeholder that the build
+fills from its definitions: `{procedure}` (its procedures), `{input}` (the inputs they read, with the fields of an
+opening attack where one is declared), `{unit}` (what its odds count) and `{status}` (its statuses' labels). So the
+Foundry module ships in its lang files, and the Roll20 script in its STRINGS, its own system's strings and its own
+target's, nothing else.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable
+
+from exporter.definitions import Definitions
+from exporter.definitions.catalogue import Catalogue
+from exporter.targets.modules import JsModule
+
+DECLARATION = re.compile(r"^(?:export )?const STRING_KEYS = (?P<keys>\[[^\]]*\]);$", re.M | re.S)
+PLACEHOLDER = re.compile(r"\{(\w+)\}")
+OPENER_FIELDS = ("attacker", "attack_bonus", "target_number")  # the fields of one opening attack (common/form.js)
+
+
+class StringsError(ValueError):
+    """A module declares a key the catalogue has not: a bug of ambush, never of a campaign"""
+
+
+def declared_keys(module: JsModule) -> list[str]:
+    """Return the keys a module declares, as written; none when it shows no string"""
+    found = DECLARATION.search(module.text)
+    if not found:
+        return []
+    return json.loads(re.sub(r",\s*\]$", "]", found["keys"]))
+
+
+def placeholders(defs: Definitions) -> dict[str, list[str]]:
+    """Return what each placeholder stands for in a build"""
+    inputs = [item.key for procedure in defs.procedures for item in procedure.inputs]
+    if "openers" in inputs:
+        inputs += OPENER_FIELDS
+    return {"procedure": list(defs.procedure_ids), "input": [key for key in inputs if key != "openers"],
+            "unit": [defs.unit], "status": [status.label for status in defs.statuses]}
+
+
+def expand(key: str, values: dict[str, list[str]]) -> list[str]:
+    """Return the keys one declared key stands for, placeholders filled"""
+    names = PLACEHOLDER.findall(key)
+    if not names:
+        return [key]
+    [name] = names
+    return [key.replace(f"{{{name}}}", value) for value in values[name]]
+
+
+def build_keys(defs: Definitions, modules: Iterable[JsModule]) -> list[str]:
+    """Return, sorted, every catalogue key the modules of a build declare"""
+    known = defs.catalogue["en"]  # en has every key
+    values = placeholders(defs)
+    keys: set[str] = set()
+    for module in modules:
+        for declared in declared_keys(module):
+            for key in expand(declared, values):
+                matched = ({k for k in known if k.startswith(key[:-1])} if key.endswith(".*")
+                           else {key} & set(known))
+                if not matched:
+                    raise StringsError(f"templates/{module.path} declares {key!r}, which the catalogue has not")
+                keys |= matched
+    return sorted(keys)
+
+
+def build_strings(defs: Definitions, modules: Iterable[JsModule]) -> Catalogue:
+    """Return, per language, the strings the modules of a build declare, keys sorted"""
+    keys = build_keys(defs, modules)
+    return {language: {key: table[key] for key in keys if key in table} for language, table in defs.catalogue.items()}
