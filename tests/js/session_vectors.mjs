@@ -1,0 +1,177 @@
+// Play conformance vectors through the table session (templates/common/session.js) on a plain fake host, all of them
+// in this one Node process.
+//   node tests/js/session_vectors.mjs GROUPS.json
+// GROUPS.json: [{tree, system, vectors: [VECTOR.json, ...]}], a tree being a folder holding common/ with the
+// config.js of one build (the vectors' rules options). For each vector the fake host is a table with the members in
+// scenario order; the GM's draft is the form's, filled with the vector's values; the dice are scripted; then the
+// turns are followed round by round as a tracker moves them, the session passing on the turns it skips. The outcome is
+// rebuilt from what the session did (its cards' records, the statuses during each turn, the turns it passed on) by
+// the same functions as for the VTT runners (outcomes.mjs). Prints one JSON line per vector: {vector, ok, diff?, error?}.
+import { readFile } from "node:fs/promises";
+import { pathToFileURL } from "node:url";
+import { renamed, runVectors } from "./compare.mjs";
+import { checkedAdnd, checkedGurps, rebuildAdnd, rebuildFallout, rebuildGurps } from "./outcomes.mjs";
+
+const MAX_ROUNDS = 40;
+const [groupsFile] = process.argv.slice(2);
+const groups = JSON.parse(await readFile(groupsFile, "utf8"));
+
+/** Return the dice of a vector as a roller that refuses to run out or to show a face its die cannot */
+function scriptedDice(faces) {
+  const left = [...faces];
+  const roll = async (count, sides) => Array.from({ length: count }, () => {
+    if (!left.length) throw new Error(`the dice script ran out (${count}d${sides})`);
+    const face = left.shift();
+    if (!Number.isInteger(face) || face < 1 || face > sides) throw new Error(`a d${sides} cannot show ${face}`);
+    return face;
+  });
+  return { roll, left };
+}
+
+/**
+ * A plain table: combatants in a turn order, rounds counted from the start of the fight, statuses shown as sets, cards
+ * kept as messages, the surprise kept as JSON (as a VTT stores it).
+ */
+class FakeTable {
+  constructor(ids, dice) {
+    this.order = [...ids];
+    this.started = false;
+    this.round = 0;
+    this.turn = 0;
+    this.statuses = new Map(ids.map((id) => [id, new Set()]));
+    this.messages = [];
+    this.stored = null;
+    this.dice = dice;
+  }
+
+  /** The host the session talks to */
+  host() {
+    return {
+      t: (key, data) => (data ? `${key} ${JSON.stringify(data)}` : key),
+      roll: (count, sides) => this.dice.roll(count, sides),
+      mark: async (id, status, on) => {
+        const shown = this.statuses.get(id);
+        if (!shown) return false;
+        if (on === shown.has(status)) return false;
+        if (on) shown.add(status);
+        else shown.delete(status);
+        return true;
+      },
+      arrange: async (order) => {
+        const current = this.order[this.turn];
+        const listed = order.map((entry) => entry.id).filter((id) => this.order.includes(id));
+        this.order = [...listed, ...this.order.filter((id) => !listed.includes(id))];
+        // The current turn follows its combatant, as a tracker's does when the order is sorted again.
+        this.turn = this.started ? this.order.indexOf(current) : 0;
+        return this.started && this.turn !== 0;
+      },
+      send: async (message) => { this.messages.push(message); },
+      load: () => (this.stored === null ? null : JSON.parse(this.stored)),
+      save: async (surprise) => {
+        this.stored = surprise === null ? null : JSON.stringify(surprise);
+        return true;
+      },
+      turnOrder: () => ({ started: this.started, round: this.round }),
+      settings: () => ({ automation: true, skip: true, cards: "split" }),
+    };
+  }
+
+  /** The statuses each member shows now, by name */
+  shown(nameOf) {
+    return Object.fromEntries([...this.statuses].map(([id, set]) => [nameOf.get(id), [...set].sort()]));
+  }
+}
+
+/** Fill the draft the table starts from with the vector's values, as a GM would */
+function completeDraft(draft, scenario) {
+  for (const key of Object.keys(draft).filter((k) => !["system", "procedure", "sides", "out"].includes(k))) {
+    if (key === "openers") {
+      draft.openers = (scenario.openers ?? (scenario.attacker === undefined ? [] : [
+        { name: scenario.attacker, attack_bonus: scenario.attack_bonus, target_number: scenario.target_number }]));
+    } else if (scenario[key] !== undefined) draft[key] = scenario[key];
+  }
+  for (const sideKey of ["a", "b"]) {
+    const side = scenario.sides[sideKey];
+    const drafted = draft.sides[sideKey];
+    for (const key of Object.keys(drafted).filter((k) => k !== "members")) {
+      if (key === "leader") drafted.leader = side.leader ?? null;
+      else if (side[key] !== undefined) drafted[key] = side[key];
+    }
+  }
+  return draft;
+}
+
+/** Play one vector through the session of a loaded tree */
+async function play(tree, vector) {
+  const { draftScenario } = tree.inputs;
+  const scenario = vector.scenario;
+  const members = ["a", "b"].flatMap((key) => scenario.sides[key].members.map((member) => ({ key, member })));
+  const idOf = new Map(members.map(({ member }, index) => [member.name, `c${String(index).padStart(3, "0")}`]));
+  const nameOf = new Map([...idOf].map(([name, id]) => [id, name]));
+  const combatants = members.map(({ key, member }) => ({
+    id: idOf.get(member.name), label: member.name, side: key, read: (input) => member[input],
+  }));
+  const draft = completeDraft(draftScenario(scenario.procedure, combatants), scenario);
+  const dice = scriptedDice(vector.dice);
+  const table = new FakeTable(members.map(({ member }) => idOf.get(member.name)), dice);
+  const session = tree.session.tableSession(table.host());
+  const resolved = await session.resolve(draft);
+  if (resolved.problem) throw new Error(`the session refused the draft: ${resolved.problem}`);
+  const observed = { turns: [], round: 0, afterTrigger: table.shown(nameOf) };
+  table.started = true;
+  let prior = null;
+  while (observed.round <= MAX_ROUNDS && !finished(scenario, session.current(), observed)) {
+    const began = prior === null || table.turn === 0 && prior.turn !== null;
+    if (began) {
+      table.round += 1;
+      observed.round += 1;
+    }
+    const id = table.order[table.turn];
+    const turn = { round: observed.round, name: nameOf.get(id), passed: false, statuses: null };
+    observed.turns.push(turn);
+    const step = await session.follow({ ended: prior?.id ?? null, roundBegan: began, started: id });
+    turn.statuses = table.shown(nameOf);
+    if (step.restart) {
+      // The session put the order back under the round's first turn: the round goes on from its new top.
+      turn.passed = true;
+      table.turn = 0;
+      prior = { id: null, turn: null };
+      continue;
+    }
+    turn.passed = step.skip;
+    prior = { id, turn: table.turn };
+    table.turn = (table.turn + 1) % table.order.length;
+  }
+  observed.end = table.shown(nameOf);
+  if (dice.left.length) throw new Error(`scripted faces never rolled: ${dice.left.join(", ")}`);
+  const records = table.messages.map((message) => message.record).filter(Boolean).map((record) => renamed(record, nameOf));
+  return rebuild(scenario, records, observed);
+}
+
+/** Tell whether the surprise has played out, with the first normal round after it seen in full */
+function finished(scenario, surprise, observed) {
+  if (!surprise) return false;
+  if (scenario.system === "gurps4e") {
+    // A member's k-th own turn falls in round k (the surprise comes before round 1).
+    const settled = surprise.tracks.every((track) => track.lost !== null || track.never);
+    return settled && observed.round > Math.max(0, ...surprise.tracks.map((track) => track.turns.length));
+  }
+  const surpriseRounds = scenario.system === "adnd1e" ? surprise.outcome.timeline.length : surprise.outcome.surprise_round ? 1 : 0;
+  return observed.round > 1 + surpriseRounds;
+}
+
+/** Rebuild the vector's expected shape from the session's records and what it did at the table */
+function rebuild(scenario, records, observed) {
+  const resolved = records.find((record) => record.type === "resolve");
+  if (!resolved) throw new Error("no resolve card was posted");
+  if (scenario.system === "gurps4e") return checkedGurps(rebuildGurps(resolved.outcome, records), observed);
+  if (scenario.system === "adnd1e") return checkedAdnd(rebuildAdnd(resolved.outcome, observed), observed);
+  return rebuildFallout(scenario, resolved.outcome, observed);
+}
+
+for (const group of groups) {
+  const root = pathToFileURL(`${group.tree}/common/`).href;
+  await import(`${root}systems/${group.system}.js`);
+  const tree = { session: await import(`${root}session.js`), inputs: await import(`${root}inputs.js`) };
+  await runVectors(group.vectors, (vector) => play(tree, vector));
+}

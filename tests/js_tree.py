@@ -1,0 +1,32 @@
+"""The table's common modules as one build ships them, for the Node tests that import them without a VTT"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+from exporter._resources import templates_root
+from exporter.campaign import load_campaign
+from exporter.definitions import build_definitions
+from exporter.targets.config_js import render_config
+from exporter.targets.environment import make_environment
+
+
+def campaign_text(system: str, options: dict, campaign_id: str = "common-tree") -> str:
+    """Return a campaign.toml of one system and its rules options"""
+    lines = [f'id = "{campaign_id}"', 'title = "Common tree"', 'version = "1.0.0"', f'system = "{system}"',
+             'languages = ["en"]', "[options]"]
+    return "\n".join(lines + [f"{key} = {json.dumps(value)}" for key, value in options.items()]) + "\n"
+
+
+def write_common_tree(folder: Path, system: str, options: dict | None = None) -> Path:
+    """Write folder/common/: the common modules as they are, and the config.js a campaign of these options gets"""
+    campaign = folder / "campaign.toml"
+    folder.mkdir(parents=True, exist_ok=True)
+    campaign.write_text(campaign_text(system, options or {}), encoding="utf-8")
+    defs = build_definitions(load_campaign(campaign))
+    shutil.copytree(templates_root() / "common", folder / "common", dirs_exist_ok=True)
+    config = render_config(make_environment("foundry"), defs, "a test tree", [])
+    (folder / "common" / "config.js").write_text(config, encoding="utf-8")
+    return folder
