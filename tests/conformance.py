@@ -1,20 +1,29 @@
-"""Shared by the conformance tests: group vectors by rules options, build one campaign per group, run a runner"""
+"""Shared by the conformance tests: group vectors by rules options, build one campaign per group, play them
+
+A group is one campaign built for both targets with the group's rules options. The vectors then play through the
+table session on a fake host (its modules as the Foundry module ships them), through the Foundry module in the
+emulated V13 and V14 clients, and through the Roll20 script in the emulated sandbox: one Node process per runner,
+every group and vector in it.
+"""
 
 from __future__ import annotations
 
 import json
 from collections import defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import asdict
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from exporter.build import build_campaigns
 from exporter.campaign import load_campaign
 from exporter.definitions import build_definitions
-from exporter.targets.roll20 import Roll20Writer, script_name
+from exporter.targets.foundry import SCRIPTS_DIR
+from exporter.targets.roll20 import script_name
+from exporter.targets.roll20.markers import status_markers
 from tests.conftest import VECTORS, run_node
 
+SESSION_RUNNER = "tests/js/session_vectors.mjs"
 FOUNDRY_RUNNER = "tests/foundry/conformance.mjs"
 FOUNDRY_GENERATIONS = (13, 14)  # the Foundry releases the emulation runs (tests/foundry/harness.mjs GENERATIONS)
 ROLL20_RUNNER = "tests/roll20/conformance.mjs"
@@ -22,8 +31,18 @@ ROLL20_RUNNER = "tests/roll20/conformance.mjs"
 ANY_GAME_SYSTEM = "any-game-system"
 
 
+@dataclass(frozen=True)
+class Group:
+    """Vectors of one system and one set of rules options, and the campaign built for them"""
+
+    system: str
+    campaign: Path
+    built: Path  # dist/<id>: foundry/ and roll20/
+    vectors: tuple[Path, ...]
+
+
 def option_groups(paths: Iterable[Path] = VECTORS) -> dict[tuple[str, str], list[Path]]:
-    """Group vector files by system and rules options: one module is built for each group"""
+    """Group vector files by system and rules options: one campaign is built for each group"""
     groups: dict[tuple[str, str], list[Path]] = defaultdict(list)
     for path in paths:
         scenario = json.loads(path.read_text(encoding="utf-8"))["scenario"]
@@ -31,36 +50,43 @@ def option_groups(paths: Iterable[Path] = VECTORS) -> dict[tuple[str, str], list
     return dict(sorted(groups.items()))
 
 
-def campaign_toml(system: str, options: dict, index: int, target: str) -> str:
+def campaign_toml(system: str, options: dict, index: int) -> str:
     lines = [f'id = "conformance-{index}"', 'title = "Conformance"', 'version = "1.0.0"', f'system = "{system}"',
-             'languages = ["en"]', f'targets = ["{target}"]', "[options]"]
+             'languages = ["en"]', "[options]"]
     lines += [f"{key} = {json.dumps(value)}" for key, value in options.items()]
     return "\n".join(lines) + "\n"
 
 
-def run_groups(root: Path, target: str, runner: str, runner_args: Callable[[Path, Path], list[str]],
-               vectors: Iterable[Path] = VECTORS, jobs: int = 1) -> dict[str, dict]:
-    """Build one campaign per option group for a target, run the vectors through a Node runner, keyed by vector
-
-    Each group is one Node process, however many vectors it holds; jobs of them run at a time.
-    """
-    runs: list[list[str]] = []
+def build_groups(root: Path, vectors: Iterable[Path] = VECTORS) -> list[Group]:
+    """Build one campaign, for both targets, per option group of the vectors"""
+    groups = []
     for index, ((system, options), paths) in enumerate(option_groups(vectors).items()):
         campaign = root / f"campaign-{index}.toml"
-        campaign.write_text(campaign_toml(system, json.loads(options), index, target), encoding="utf-8")
-        build_campaigns([campaign], root / "dist", make_zip=False)
-        runs.append([runner, *runner_args(campaign, root / "dist"), *map(str, paths)])
-    runs.sort(key=len, reverse=True)  # the biggest groups first, so that parallel runs end together
-    with ThreadPoolExecutor(max_workers=jobs) as pool:
-        finished = list(pool.map(lambda args: run_node(*args), runs))
-    outcome: dict[str, dict] = {}
-    for done in finished:
-        assert done.returncode == 0, done.stderr
-        for line in done.stdout.splitlines():
-            if line.startswith("{"):
-                record = json.loads(line)
-                outcome[record["vector"]] = record
-    return outcome
+        campaign.write_text(campaign_toml(system, json.loads(options), index), encoding="utf-8")
+        groups.append(Group(system, campaign, root / "dist" / f"conformance-{index}", tuple(paths)))
+    build_campaigns([group.campaign for group in groups], root / "dist", make_zip=False)
+    return groups
+
+
+def run_runner(root: Path, runner: str, entries: list[dict]) -> list[dict]:
+    """Run a Node runner once over its groups file and return every report line it printed"""
+    listing = root / f"{Path(runner).parent.name}-groups.json"
+    listing.write_text(json.dumps(entries), encoding="utf-8")
+    done = run_node(runner, str(listing))
+    assert done.returncode == 0, done.stderr
+    return [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
+
+
+def by_vector(reports: Iterable[dict]) -> dict[str, dict]:
+    """Key reports by vector name"""
+    return {report["vector"]: report for report in reports}
+
+
+def run_session(root: Path, groups: list[Group]) -> dict[str, dict]:
+    """Play every group's vectors through the table session on a fake host, the modules as Foundry ships them"""
+    entries = [{"tree": str(group.built / "foundry" / SCRIPTS_DIR), "system": group.system,
+                "vectors": [str(path) for path in group.vectors]} for group in groups]
+    return by_vector(run_runner(root, SESSION_RUNNER, entries))
 
 
 def game_system(module: Path) -> str:
@@ -70,45 +96,44 @@ def game_system(module: Path) -> str:
     return systems[0]["id"] if systems else ANY_GAME_SYSTEM
 
 
-def foundry_runner_args(campaign: Path, dist: Path) -> list[str]:
-    """Return what the Foundry runner needs: the built module's folder and the game system it runs in"""
-    module = dist / campaign.stem.replace("campaign", "conformance") / "foundry"
-    return [str(module), game_system(module)]
+def run_foundry(root: Path, groups: list[Group], generations: Iterable[int] = FOUNDRY_GENERATIONS
+                ) -> dict[int, dict[str, dict]]:
+    """Play every group's vectors through its Foundry module in the emulated clients, by generation"""
+    entries = [{"module": str(group.built / "foundry"), "gameSystem": game_system(group.built / "foundry"),
+                "generation": generation, "vectors": [str(path) for path in group.vectors]}
+               for generation in generations for group in groups]
+    reports: dict[int, dict[str, dict]] = {generation: {} for generation in generations}
+    for report in run_runner(root, FOUNDRY_RUNNER, entries):
+        reports[report.pop("generation")][report["vector"]] = report
+    return reports
 
 
-def roll20_runner_config(campaign_path: Path, dist: Path) -> dict:
-    """What the Roll20 runner needs to know about the built script: its file, name, sheet attributes and markers"""
-    campaign = load_campaign(campaign_path)
-    defs = build_definitions(campaign)
-    context = Roll20Writer().context(defs)
-    name = script_name(campaign.id)
+def roll20_entry(group: Group) -> dict:
+    """What the Roll20 runner needs to know about a group's script: its file, name, sheet readers and markers"""
+    defs = build_definitions(load_campaign(group.campaign))
+    name = script_name(defs.module.id)
     return {
-        "script": str(dist / campaign.id / "roll20" / f"{name}.js"),
+        "script": str(group.built / "roll20" / f"{name}.js"),
         "scriptName": name,
         "attributes": defs.targets["roll20"].attributes,
-        "markers": context["markers"],
+        "markers": status_markers(defs),
         "procedures": {p.id: [asdict(i) for i in p.inputs] for p in defs.procedures},
+        "vectors": [str(path) for path in group.vectors],
     }
 
 
-def roll20_runner_args(campaign: Path, dist: Path) -> list[str]:
-    """Write the Roll20 runner's config file next to the campaign and return its path"""
-    config = campaign.with_suffix(".json")
-    config.write_text(json.dumps(roll20_runner_config(campaign, dist)), encoding="utf-8")
-    return [str(config)]
+def run_roll20(root: Path, groups: list[Group]) -> dict[str, dict]:
+    """Play every group's vectors through its Roll20 script in the emulated Mod sandbox"""
+    return by_vector(run_runner(root, ROLL20_RUNNER, [roll20_entry(group) for group in groups]))
 
 
-def run_foundry(root: Path, vectors: Iterable[Path] = VECTORS, jobs: int = 1,
-                generation: int = 13) -> dict[str, dict]:
-    """Play vector files through generated Foundry modules in an emulated V13 or V14 client, a module per group"""
-
-    def runner_args(campaign: Path, dist: Path) -> list[str]:
-        """Return the Foundry runner's arguments, the generation first"""
-        return ["--generation", str(generation), *foundry_runner_args(campaign, dist)]
-
-    return run_groups(root, "foundry", FOUNDRY_RUNNER, runner_args, vectors, jobs)
-
-
-def run_roll20(root: Path, vectors: Iterable[Path] = VECTORS, jobs: int = 1) -> dict[str, dict]:
-    """Play vector files through generated Roll20 scripts, one script and Node process per option group"""
-    return run_groups(root, "roll20", ROLL20_RUNNER, roll20_runner_args, vectors, jobs)
+def run_everywhere(root: Path, vectors: Iterable[Path] = VECTORS) -> dict[str, dict[str, dict]]:
+    """Play vectors through the session, the Foundry module (V13, V14) and the Roll20 script, the runners side by side"""
+    groups = build_groups(root, vectors)
+    with ThreadPoolExecutor(max_workers=3) as pool:
+        session = pool.submit(run_session, root, groups)
+        foundry = pool.submit(run_foundry, root, groups)
+        roll20 = pool.submit(run_roll20, root, groups)
+        by_generation = foundry.result()
+        return {"session": session.result(), **{f"foundry-v{g}": found for g, found in by_generation.items()},
+                "roll20": roll20.result()}

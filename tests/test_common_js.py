@@ -1,61 +1,78 @@
-"""The table runtime is one piece of code: the Foundry module and the Roll20 script carry it word for word"""
+"""The table's JS is one set of plain ES modules: Foundry ships them as they are, the Roll20 script bundles the same
+ones, and none of the common ones knows a VTT"""
 
 from __future__ import annotations
 
+import json
 import re
-import textwrap
 
 import pytest
 
+from exporter._resources import templates_root
 from exporter.campaign import load_campaign
-from exporter.targets.roll20 import script_name
-from exporter.targets.rules_js import common_templates
-from tests.conftest import CAMPAIGNS
+from exporter.definitions import build_definitions
+from exporter.targets.config_js import CONFIG_MODULE
+from exporter.targets.foundry import SCRIPTS_DIR, FoundryWriter
+from exporter.targets.modules import bundle
+from exporter.targets.roll20 import Roll20Writer, script_name
+from tests.conftest import CAMPAIGNS, run_node
 
 EXAMPLES = [load_campaign(path) for path in CAMPAIGNS]
-# What differs between the two forms: ES imports and the export list, or the closing return of a function body.
-IMPORT = re.compile(r"^import \* as \w+ from \"\./\w+\.js\";\n", re.M)
-CLOSING = re.compile(r"^(export|return) \{\n(  \w+,\n)+\};\n\Z", re.M)
-COMMON = {"rules": "Rules", "odds": "Odds", "table": "Table", "inputs": "Inputs", "export": "Export",
-          "runtime": "Runtime"}
+TEMPLATES = templates_root()
+COMMON = sorted(path.relative_to(TEMPLATES).as_posix() for path in (TEMPLATES / "common").rglob("*.js"))
+JINJA = re.compile(r"\{%|\{\{\s|\{#")  # a Jinja tag, expression or comment
+VTT_WORDS = re.compile(r"(?<![\w$.])(game|canvas|ui|Hooks|ChatMessage|CONFIG|foundry|sendChat|getObj|findObjs|createObj|Campaign"
+                       r"|state|log|on|randomInteger|playerIsGM)\s*[.(]")
 
 
-def shared_body(text: str) -> tuple[str, str]:
-    """Split a common file into the code both forms share and its closing export or return list"""
-    text = IMPORT.sub("", text)
-    closing = CLOSING.search(text)
-    assert closing, "a common file ends with its export (module) or return (function body) list"
-    return text[:closing.start()].strip("\n"), re.sub(r"^(export|return) ", "", closing.group(0))
+def test_the_common_modules_carry_no_template_code_but_the_configuration():
+    assert len(COMMON) > 15
+    templated = [path for path in COMMON if JINJA.search((TEMPLATES / path).read_text(encoding="utf-8"))]
+    assert templated == [CONFIG_MODULE]
 
 
-def roll20_part(script: str, name: str) -> str:
-    """Return one common part of the Roll20 script: the body of its `const Name = (() => { ... })();`, dedented"""
-    found = re.search(rf"^  const {name} = \(\(\) => \{{\n(.*?)^  \}}\)\(\);\n", script, re.M | re.S)
-    assert found, f"the script has no {name} part"
-    return textwrap.dedent(found.group(1))
+def test_the_host_modules_carry_no_template_code():
+    hosts = sorted((TEMPLATES / "foundry").glob("*.js")) + sorted((TEMPLATES / "roll20").glob("*.js"))
+    assert len(hosts) > 15
+    assert [path.name for path in hosts if JINJA.search(path.read_text(encoding="utf-8"))] == []
 
 
-def test_every_system_renders_the_same_common_files():
-    assert {frozenset(common_templates(c.system)) for c in EXAMPLES} == {frozenset(COMMON)}
+@pytest.mark.parametrize("path", [path for path in COMMON if path != CONFIG_MODULE])
+def test_no_vtt_word_reaches_the_common_code(path):
+    code = re.sub(r"//[^\n]*|/\*.*?\*/", "", (TEMPLATES / path).read_text(encoding="utf-8"), flags=re.S)
+    assert not VTT_WORDS.findall(code), f"{path} calls a VTT directly"
 
 
 @pytest.mark.parametrize("campaign", EXAMPLES, ids=lambda c: c.id)
-@pytest.mark.parametrize("part", sorted(COMMON))
-def test_foundry_and_roll20_share_the_common_code_word_for_word(examples, campaign, part):
-    module = (examples / campaign.id / "foundry" / "scripts" / f"{part}.js").read_text(encoding="utf-8")
+def test_foundry_ships_the_modules_as_they_are(examples, campaign):
+    scripts = examples / campaign.id / "foundry" / SCRIPTS_DIR
+    shipped = sorted(path.relative_to(scripts).as_posix() for path in scripts.rglob("*.js"))
+    others = {"gurps4e", "adnd1e", "fallout-ttrpg"} - {campaign.system}
+    assert not [path for path in shipped if any(other in path for other in others)], "another system's modules"
+    for path in shipped:
+        if path != CONFIG_MODULE:
+            assert (scripts / path).read_bytes() == (TEMPLATES / path).read_bytes(), path
+    assert {path for path in COMMON if not any(other in path for other in others)} <= set(shipped)
+
+
+@pytest.mark.parametrize("campaign", EXAMPLES, ids=lambda c: c.id)
+def test_the_roll20_script_bundles_the_same_modules_with_the_same_configuration(examples, campaign):
+    writer, defs = Roll20Writer(), build_definitions(campaign)
     script = (examples / campaign.id / "roll20" / f"{script_name(campaign.id)}.js").read_text(encoding="utf-8")
-    module_body, module_exports = shared_body(module)
-    script_body, script_exports = shared_body(roll20_part(script, COMMON[part]))
-    assert script_body == module_body
-    assert script_exports == module_exports
-    assert len(module_body.splitlines()) > 20
+    modules = writer.modules(defs, {})
+    assert bundle(modules).split(f"// --- {CONFIG_MODULE}")[0] in script
+    foundry = {module.path: module.text for module in FoundryWriter().modules(defs)}
+    common = [module for module in modules if module.path.startswith("common/") and module.path != CONFIG_MODULE]
+    assert {module.path: module.text for module in common}.items() <= foundry.items()
+    # Every module but the configuration appears in the script as the bundler translates it.
+    for module in modules:
+        if module.path != CONFIG_MODULE:
+            assert f"// --- {module.path}\n" in script
 
 
-@pytest.mark.parametrize("campaign", EXAMPLES, ids=lambda c: c.id)
-def test_no_vtt_word_reaches_the_common_code(examples, campaign):
-    for part in COMMON:
-        module = (examples / campaign.id / "foundry" / "scripts" / f"{part}.js").read_text(encoding="utf-8")
-        code = shared_body(module)[0]
-        words = re.findall(r"\b(game|canvas|ui|Hooks|ChatMessage|CONFIG|sendChat|getObj|findObjs|Campaign|state)\.",
-                           code)
-        assert not words, f"{part}.js calls a VTT directly: {sorted(set(words))}"
+def test_every_common_and_roll20_module_parses_at_es2020():
+    files = [TEMPLATES / path for path in COMMON if path != CONFIG_MODULE] + sorted((TEMPLATES / "roll20").glob("*.js"))
+    done = run_node("tests/roll20/parse_es2020.mjs", "--module", *map(str, files))
+    results = [json.loads(line) for line in done.stdout.splitlines()]
+    assert len(results) == len(files)
+    assert [result for result in results if not result["ok"]] == []

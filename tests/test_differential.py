@@ -1,11 +1,11 @@
-"""Differential test: generated scenarios and dice through the Python core, the JS core and both VTT runtimes
+"""Differential test: generated scenarios and dice through the Python core, the JS core, the table session and both VTTs
 
 Hypothesis draws, for every system, a few sets of rules options and a batch of valid scenarios (every
 procedure, awkward member names) with a list of die faces each. The Python core plays each scenario with
 those faces, padded with 1s so that every play-out ends; the faces it consumed and its outcome become a
-temporary conformance vector. The existing runners then play every vector, one Node process per rules
-core form or per option group, and compare turn by turn with the Python outcome; the Foundry module plays in
-the emulated V13 and V14 clients.
+temporary conformance vector. The conformance runners then play every vector, one Node process each: the JS
+rules core in both forms, the table session on a fake host, the Foundry module in the emulated V13 and V14
+clients and the Roll20 script, and compare turn by turn with the Python outcome.
 
 AMBUSH_DIFF_SCENARIOS sets the scenarios per system (default 100); AMBUSH_DIFF_SEED draws another batch
 than the fixed default one.
@@ -30,8 +30,8 @@ from exporter.definitions import procedure_defs
 from exporter.rules.dice import ScriptedRoller
 from exporter.rules.systems import SYSTEM_IDS, system_module
 from exporter.scenario import scenario_from_dict
-from tests.conformance import run_foundry, run_roll20
-from tests.test_js_rules import FORMS, run_runner, runnable_module
+from tests.conformance import run_everywhere
+from tests.test_js_rules import FORMS, run_runner, runnable
 
 SCENARIOS_PER_SYSTEM = int(os.environ.get("AMBUSH_DIFF_SCENARIOS", "100"))
 DRAWN_OPTION_SETS = 3  # besides the defaults; each set is one module build and one Node process per VTT target
@@ -41,9 +41,8 @@ MAX_DRAWN_FACES = 45  # at most 15 failed 3d6 recovery rolls: a GURPS stun ends 
 PAD_FACE = 1  # after the drawn faces: 3d6 = 3 recovers whenever a roll can be attempted
 DIE = {"gurps4e": 6, "adnd1e": 6, "fallout-ttrpg": 20}
 SHOWN_PER_FAILURE = 3
-VTT_TARGETS = ("foundry", "foundry-v14", "roll20")
-TARGETS = (*(f"js-core-{form}" for form in FORMS), *VTT_TARGETS)
-JOBS = 2  # Node processes at a time
+VTT_TARGETS = ("foundry-v13", "foundry-v14", "roll20")
+TARGETS = (*(f"js-core-{form}" for form in FORMS), "session", *VTT_TARGETS)
 
 # Names that are also JS property names, look like numbers or keywords, or carry quotes and spaces.
 AWKWARD_NAMES = (
@@ -249,14 +248,14 @@ def write_batch(root: Path) -> dict[str, dict]:
     return vectors
 
 
-def run_js_core(root: Path, form: str, paths: list[Path], vectors: dict[str, dict]) -> dict[str, dict]:
-    """Play the vectors through the rendered JS rules core in one form, one Node process per system"""
-    reports: dict[str, dict] = {}
-    for system in SYSTEM_IDS:
-        if ours := [p for p in paths if vectors[p.stem]["scenario"]["system"] == system]:
-            module = root / f"{system}-{form}.mjs"
-            module.write_text(runnable_module(system, form), encoding="utf-8")
-            reports |= run_runner(module, ours)
+def run_js_core(root: Path, paths: list[Path], vectors: dict[str, dict]) -> dict[str, dict[str, dict]]:
+    """Play the vectors through the JS rules core in each form, every system and form in one Node process"""
+    keys = [(system, form) for form in FORMS for system in SYSTEM_IDS]
+    groups = [(runnable(root / form, system, form), [p for p in paths if vectors[p.stem]["scenario"]["system"] == system])
+              for system, form in keys]
+    reports: dict[str, dict[str, dict]] = {f"js-core-{form}": {} for form in FORMS}
+    for (_, form), found in zip(keys, run_runner(groups, root), strict=True):
+        reports[f"js-core-{form}"] |= found
     return reports
 
 
@@ -273,14 +272,10 @@ class Batch:
 def batch(tmp_path_factory) -> Batch:
     """Generate the batch, then play it on every target"""
     root = tmp_path_factory.mktemp("differential")
-    for folder in ("vectors", "foundry", "foundry-v14", "roll20"):
-        (root / folder).mkdir()
+    (root / "vectors").mkdir()
     vectors = write_batch(root / "vectors")
     paths = sorted((root / "vectors").glob("*.json"))
-    reports = {f"js-core-{form}": run_js_core(root, form, paths, vectors) for form in FORMS}
-    reports["foundry"] = run_foundry(root / "foundry", paths, JOBS)
-    reports["foundry-v14"] = run_foundry(root / "foundry-v14", paths, JOBS, generation=14)
-    reports["roll20"] = run_roll20(root / "roll20", paths, JOBS)
+    reports = run_js_core(root, paths, vectors) | run_everywhere(root, paths)
     return Batch(vectors, root / "vectors", reports)
 
 

@@ -1,4 +1,5 @@
-"""The rendered JavaScript rules cores against every conformance vector, run in Node with the dice scripted"""
+"""The JS rules core against every conformance vector, in Node with the dice scripted: as Foundry loads its modules,
+and as the Roll20 bundle holds them, every vector and form in one Node process"""
 
 from __future__ import annotations
 
@@ -6,9 +7,6 @@ import copy
 import json
 import random
 import re
-import shutil
-import subprocess
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -17,26 +15,22 @@ from exporter._resources import templates_root
 from exporter.rules.dice import ScriptedRoller
 from exporter.rules.systems import SYSTEM_IDS, system_module
 from exporter.scenario import scenario_from_dict
-from exporter.targets.environment import make_environment
-from exporter.targets.rules_js import render_rules_js, rules_context
-from tests.conftest import ROOT, VECTORS
+from exporter.targets.config_js import CONFIG_MODULE
+from exporter.targets.modules import bundle, module_constant, module_graph, read_module
+from tests.conftest import ROOT, VECTORS, run_node
+from tests.js_tree import write_common_tree
 
 RUNNER = ROOT / "tests" / "js" / "run_vectors.mjs"
-FORMS = ("module", "function-body")
-NODE_TIMEOUT = 120
-
-# The export block that ends a module rendering: `export {`, one name per line, `};`.
-EXPORT_BLOCK = re.compile(r"^export \{\n((?:  [A-Za-z_$][\w$]*,\n)+)\};\n\Z", re.M)
-# What the table runtimes read from the rules core: `rules.x` in Foundry, `Rules.x` in Roll20.
-RUNTIME_USE = re.compile(r"(?<![\w$./])[Rr]ules\.([A-Za-z_$][\w$]*)")  # not the file ./rules.js
+FORMS = ("module", "bundle")
 
 # Comments and string literals, matched in one left-to-right pass so quotes in comments don't confuse it.
 COMMENT_OR_STRING = re.compile(
     r"""//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*'|`(?:\\.|[^`\\])*`""", re.S
 )
 NUMBER = re.compile(r"(?<![\w$.])\d+(?:\.\d+)?(?![\w$])")
-DATA_LINES = ("const RULES = ", "const DEFAULT_OPTIONS = ")
 PLAIN_NUMBERS = {"0", "1"}  # counting and "nothing": every rule number comes from RULES or DEFAULT_OPTIONS
+# What the table runtimes read from the rules core: `Rules.x`.
+RUNTIME_USE = re.compile(r"(?<![\w$./])Rules\.([A-Za-z_$][\w$]*)")
 
 
 def load(path: Path) -> dict:
@@ -48,87 +42,66 @@ def vectors_of(system: str) -> list[Path]:
     return [path for path in VECTORS if load(path)["scenario"]["system"] == system]
 
 
-def node() -> str:
-    """Return the node executable from PATH; the JS tests cannot run without it"""
-    found = shutil.which("node")
-    if found is None:
-        pytest.fail("node is not on PATH; the generated JS must be checked in Node")
-    return found
+def rules_path(system: str) -> str:
+    """Return the path under templates/ of a system's rules core"""
+    return f"common/rules/{system}.js"
 
 
-def render(system: str, *, as_module: bool) -> str:
-    """Render a system's rules core as the Foundry target does"""
-    return render_rules_js(make_environment("foundry"), system, as_module=as_module)
+def template_text(path: str) -> str:
+    """Return the text of a module under templates/"""
+    return (templates_root() / path).read_text(encoding="utf-8")
 
 
 def declared_exports(system: str) -> set[str]:
-    """Return the names the rules template lists for export, read from its module rendering"""
-    block = EXPORT_BLOCK.search(render(system, as_module=True))
-    assert block, "the module rendering does not end with its export block"
-    return {line.strip().rstrip(",") for line in block.group(1).splitlines()}
+    """Return the names a system's rules core exports"""
+    return {name for name, _ in read_module(rules_path(system), template_text(rules_path(system))).exports}
 
 
-def runtime_texts(system: str) -> dict[str, str]:
-    """Return the table runtime templates of a system, wherever they live, by path"""
-    root = templates_root()
-    paths = [root / "common" / "runtime" / f"{system}.js", root / "foundry" / "scripts" / "runtime" / f"{system}.js",
-             root / "roll20" / "runtime" / f"{system}.js"]
-    return {str(path.relative_to(root)): path.read_text(encoding="utf-8") for path in paths if path.is_file()}
-
-
-def wrapped(body: str) -> str:
-    """Wrap a function-body rendering the way the Roll20 writer does"""
-    return f"const SurpriseRules = (() => {{\n{body}\n}})();\n"
-
-
-def runnable_module(system: str, form: str) -> str:
-    """Return an ES module the runner can import: the module rendering, or the wrapped body re-exported"""
+def runnable(folder: Path, system: str, form: str, options: dict | None = None) -> Path:
+    """Return an ES module exporting the rules core's resolve: the module in a build's tree, or the Roll20 bundle"""
+    tree = write_common_tree(folder / f"{system}-tree", system, options)
     if form == "module":
-        return render(system, as_module=True)
-    return wrapped(render(system, as_module=False)) + "export const { resolve } = SurpriseRules;\n"
+        return tree / rules_path(system)
+
+    def source(path: str) -> str:
+        return (tree / path).read_text(encoding="utf-8")
+
+    modules = module_graph([rules_path(system)], source)
+    bundled = folder / f"{system}-bundle.mjs"
+    bundled.write_text(f"{bundle(modules, 0)}\nexport const {{ resolve }} = {module_constant(rules_path(system))};\n",
+                       encoding="utf-8")
+    return bundled
 
 
-def run_runner(module: Path, vectors: list[Path]) -> dict[str, dict]:
-    """Run the Node runner and return its report lines by vector name"""
-    done = subprocess.run([node(), str(RUNNER), str(module), *map(str, vectors)], capture_output=True, text=True,
-                          encoding="utf-8", timeout=NODE_TIMEOUT, check=False)
+def run_runner(groups: list[tuple[Path, list[Path]]], folder: Path) -> list[dict[str, dict]]:
+    """Run the Node runner once over groups of (module, vectors); return each group's reports by vector name"""
+    listing = folder / "groups.json"
+    listing.write_text(json.dumps([{"module": str(module), "vectors": [str(path) for path in paths]}
+                                   for module, paths in groups]), encoding="utf-8")
+    done = run_node(str(RUNNER), str(listing))
     assert done.returncode == 0, f"the runner crashed:\n{done.stderr}"
-    reports = [json.loads(line) for line in done.stdout.splitlines() if line.strip()]
-    assert len(reports) == len(vectors), done.stdout
-    return {report["vector"]: report for report in reports}
-
-
-def run_node_module(tmp_path: Path, module_text: str, script: str) -> object:
-    """Write a rendered module, import it in an inline Node script and return what the script prints as JSON"""
-    module = tmp_path / "rules.mjs"
-    module.write_text(module_text, encoding="utf-8")
-    source = f"import * as rules from {json.dumps(module.as_uri())};\n{script}\n"
-    done = subprocess.run([node(), "--input-type=module", "-e", source], capture_output=True, text=True,
-                          encoding="utf-8", timeout=NODE_TIMEOUT, check=False)
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout)
+    reports: list[dict[str, dict]] = [{} for _ in groups]
+    for line in done.stdout.splitlines():
+        report = json.loads(line)
+        reports[report.pop("group")][report["vector"]] = report
+    assert [len(found) for found in reports] == [len(paths) for _, paths in groups], done.stdout
+    return reports
 
 
 @pytest.fixture(scope="module")
-def reports(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str, str], dict[str, dict]]:
-    """Return the runner's reports for one system and form, running it once per pair"""
-    cache: dict[tuple[str, str], dict[str, dict]] = {}
-
-    def get(system: str, form: str) -> dict[str, dict]:
-        if (system, form) not in cache:
-            module = tmp_path_factory.mktemp(f"{system}-{form}") / "rules.mjs"
-            module.write_text(runnable_module(system, form), encoding="utf-8")
-            cache[system, form] = run_runner(module, vectors_of(system))
-        return cache[system, form]
-
-    return get
+def reports(tmp_path_factory: pytest.TempPathFactory) -> dict[tuple[str, str], dict[str, dict]]:
+    """Return the runner's reports for every system and form, from one Node process"""
+    folder = tmp_path_factory.mktemp("js-rules")
+    keys = [(system, form) for system in SYSTEM_IDS for form in FORMS]
+    groups = [(runnable(folder / form, system, form), vectors_of(system)) for system, form in keys]
+    return dict(zip(keys, run_runner(groups, folder), strict=True))
 
 
 @pytest.mark.parametrize("form", FORMS)
 @pytest.mark.parametrize("path", VECTORS, ids=lambda p: p.stem)
 def test_vector(path, form, reports):
     vector = load(path)
-    report = reports(vector["scenario"]["system"], form).get(vector["name"])
+    report = reports[vector["scenario"]["system"], form].get(vector["name"])
     assert report is not None, f"the runner did not report {vector['name']}"
     assert report["ok"], f"{vector['name']}: {json.dumps(report.get('diff') or report.get('error'))}"
 
@@ -138,55 +111,23 @@ def test_every_system_has_vectors(system):
     assert len(vectors_of(system)) >= 8
 
 
-@pytest.mark.parametrize("as_module", [True, False], ids=["module", "function-body"])
-@pytest.mark.parametrize("system", SYSTEM_IDS)
-def test_rendered_rules_parse(system, as_module, tmp_path):
-    text = render(system, as_module=as_module)
-    if as_module:
-        target = tmp_path / "rules.mjs"
-        target.write_text(text, encoding="utf-8")
-    else:
-        assert not re.search(r"^\s*(import|export)\b", text, re.M), "a function body cannot import or export"
-        target = tmp_path / "rules.js"
-        target.write_text(wrapped(text), encoding="utf-8")
-    done = subprocess.run([node(), "--check", str(target)], capture_output=True, text=True, timeout=NODE_TIMEOUT,
-                          check=False)
-    assert done.returncode == 0, done.stderr
-
-
-@pytest.mark.parametrize("system", SYSTEM_IDS)
-def test_exported_names(system, tmp_path):
-    script = "console.log(JSON.stringify(Object.keys(rules)));"
-    names = run_node_module(tmp_path, render(system, as_module=True), script)
-    assert set(names) == declared_exports(system)
-
-
-@pytest.mark.parametrize("system", SYSTEM_IDS)
-def test_function_body_returns_the_module_names(system, tmp_path):
-    text = wrapped(render(system, as_module=False)) + "export const names = Object.keys(SurpriseRules);\n"
-    names = run_node_module(tmp_path, text, "console.log(JSON.stringify(rules.names));")
-    assert set(names) == declared_exports(system)
-
-
 @pytest.mark.parametrize("system", SYSTEM_IDS)
 def test_the_runtimes_use_only_exported_names(system):
-    texts = runtime_texts(system)
-    assert texts, f"{system} has no table runtime template"
-    for path, text in texts.items():
-        assert set(RUNTIME_USE.findall(text)) <= declared_exports(system), path
+    text = template_text(f"common/runtime/{system}.js")
+    assert set(RUNTIME_USE.findall(text)) <= declared_exports(system)
+    assert RUNTIME_USE.findall(text), "the runtime reads the rules core as Rules"
 
 
 @pytest.mark.parametrize("system", SYSTEM_IDS)
 def test_no_rule_numbers_in_code(system):
-    text = render(system, as_module=True)
-    code = "\n".join(line for line in text.splitlines() if not line.startswith(DATA_LINES))
-    numbers = sorted(set(NUMBER.findall(COMMENT_OR_STRING.sub(" ", code))) - PLAIN_NUMBERS)
+    code = COMMENT_OR_STRING.sub(" ", template_text(rules_path(system)))
+    numbers = sorted(set(NUMBER.findall(code)) - PLAIN_NUMBERS)
     assert numbers == [], f"numeric literals that belong in RULES: {numbers}"
 
 
 def patched(system: str, path: tuple[str, ...], value: object) -> dict:
     """Return a copy of a system's constants with one (nested) entry replaced"""
-    constants = copy.deepcopy(rules_context(system)["constants"])
+    constants = copy.deepcopy(system_module(system).CONSTANTS)
     target = constants
     for key in path[:-1]:
         target = target[key]
@@ -197,7 +138,7 @@ def patched(system: str, path: tuple[str, ...], value: object) -> dict:
 CONSTANT_CASES = [
     ("gurps4e", ("initiative_bonus", "combat_reflexes"), 3,
      "rules.initiativeModifiers({leader: 'Ava', members: [{name: 'Ava', iq: 10, combat_reflexes: true}]},"
-     " {leader: 'Bo', members: [{name: 'Bo', iq: 10}]}, rules.DEFAULT_OPTIONS)",
+     " {leader: 'Bo', members: [{name: 'Bo', iq: 10}]}, config.DEFAULT_OPTIONS)",
      {"combat_reflexes": 3}),
     ("gurps4e", ("combat_reflexes_recovery",), 7,
      "rules.recoveryTarget({name: 'Ava', iq: 10, combat_reflexes: true}, 'total', 2)", 18),
@@ -222,15 +163,16 @@ CONSTANT_CASES = [
                          ids=[f"{case[0]}-{'.'.join(case[1])}" for case in CONSTANT_CASES])
 def test_rules_read_constants(system, path, value, expression, expected, tmp_path, monkeypatch):
     monkeypatch.setattr(system_module(system), "CONSTANTS", patched(system, path, value))
-    module = render(system, as_module=True)
-    result = run_node_module(tmp_path, module, f"console.log(JSON.stringify({expression}));")
-    assert result == expected, f"{expression} with {'.'.join(path)} = {value}"
+    tree = write_common_tree(tmp_path, system)
+    imports = (f"import * as rules from {json.dumps((tree / rules_path(system)).as_uri())};\n"
+               f"import * as config from {json.dumps((tree / CONFIG_MODULE).as_uri())};\n")
+    done = run_node("--input-type=module", "-e", f"{imports}console.log(JSON.stringify({expression}));")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == expected, f"{expression} with {'.'.join(path)} = {value}"
 
 
 def test_runner_reports_failures(tmp_path):
     """The runner itself must catch a wrong outcome, unused dice and a dice script that runs out"""
-    module = tmp_path / "rules.mjs"
-    module.write_text(render("adnd1e", as_module=True), encoding="utf-8")
     vector = load(vectors_of("adnd1e")[0])
     wrong = copy.deepcopy(vector) | {"name": "wrong-outcome"}
     wrong["expected"]["free_segments"] += 1
@@ -241,7 +183,7 @@ def test_runner_reports_failures(tmp_path):
     for case in (wrong, extra, short, big):
         paths.append(tmp_path / f"{case['name']}.json")
         paths[-1].write_text(json.dumps(case), encoding="utf-8")
-    found = run_runner(module, paths)
+    [found] = run_runner([(runnable(tmp_path, "adnd1e", "module"), paths)], tmp_path)
     assert not any(report["ok"] for report in found.values())
     assert found["wrong-outcome"]["diff"]["path"] == "$.free_segments"
     assert "never rolled" in found["unused-dice"]["error"]
@@ -371,13 +313,14 @@ def python_vector(system: str, index: int) -> dict:
             "expected": outcome.to_json()}
 
 
-@pytest.mark.parametrize("system", SYSTEM_IDS)
-def test_random_scenarios_agree_with_python(system, tmp_path):
-    module = tmp_path / "rules.mjs"
-    module.write_text(render(system, as_module=True), encoding="utf-8")
-    paths = []
-    for index in range(RANDOM_CASES):
-        paths.append(tmp_path / f"random-{index}.json")
-        paths[-1].write_text(json.dumps(python_vector(system, index)), encoding="utf-8")
-    failed = {name: report for name, report in run_runner(module, paths).items() if not report["ok"]}
+def test_random_scenarios_agree_with_python(tmp_path):
+    groups = []
+    for system in SYSTEM_IDS:
+        paths = []
+        for index in range(RANDOM_CASES):
+            paths.append(tmp_path / f"random-{system}-{index}.json")
+            paths[-1].write_text(json.dumps(python_vector(system, index)), encoding="utf-8")
+        groups.append((runnable(tmp_path, system, "module"), paths))
+    failed = {name: report for found in run_runner(groups, tmp_path) for name, report in found.items()
+              if not report["ok"]}
     assert failed == {}

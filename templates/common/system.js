@@ -8,7 +8,7 @@ import { SYSTEM } from "./config.js";
  * The parts of a rules system.
  * @typedef {object} RulesSystem
  * @property {object} Rules  the rules core (rules/<id>.js)
- * @property {{odds: (scenario: object) => object}} Odds  its exact odds (odds/<id>.js)
+ * @property {object} Odds  its exact odds (odds/<id>.js): odds(scenario)
  * @property {object} Runtime  its table runtime (runtime/<id>.js): resolve, turnStarted, turnEnded, roundStarted,
  *   nextRoundNumber, left, statusLines, roundName
  */

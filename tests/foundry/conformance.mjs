@@ -1,22 +1,18 @@
-// Play conformance vectors through a generated Foundry module in the emulated Foundry client.
-//   node conformance.mjs [--generation 13|14] MODULE_DIR GAME_SYSTEM VECTOR.json [VECTOR.json ...]
+// Play conformance vectors through generated Foundry modules in the emulated Foundry client, every group in this process.
+//   node conformance.mjs GROUPS.json
+// GROUPS.json: [{module, gameSystem, generation, vectors: [VECTOR.json, ...]}], a module folder and the game system and
+// Foundry generation (13 or 14) its world runs.
 // For each vector: actors and tokens for every member (side a friendly, side b hostile), a combat with
 // them in scenario order, the GM's input from the module's own defaults plus what the dialog asks, the
 // dice scripted, then the combat is played turn by turn. The outcome is rebuilt from what the module did:
 // its chat cards, the statuses on the actors during each turn, and which turns it let pass. Prints one
-// JSON line per vector: {vector, ok, diff?, error?}.
+// JSON line per vector and group: {generation, vector, ok, diff?, error?}.
 import { readFile } from "node:fs/promises";
 import { pathToFileURL } from "node:url";
 import { renamed, runVectors } from "../js/compare.mjs";
 import { checkedAdnd, checkedGurps, rebuildAdnd, rebuildFallout, rebuildGurps } from "../js/outcomes.mjs";
 import { GENERATIONS, createFoundry } from "./harness.mjs";
 
-const args = process.argv.slice(2);
-const generation = args[0] === "--generation" ? Number(args.splice(0, 2)[1]) : 13;
-if (!GENERATIONS.includes(generation)) throw new Error(`--generation ${generation}: the emulation runs ${GENERATIONS.join(" and ")}`);
-const [moduleDir, gameSystem, ...vectorFiles] = args;
-const manifest = JSON.parse(await readFile(`${moduleDir}/module.json`, "utf8"));
-const MODULE_ID = manifest.id;
 const MAX_ROUNDS = 40;
 
 /**
@@ -86,8 +82,8 @@ function completeDraft(draft, scenario, sheetKeys) {
 }
 
 /** Play one vector; return the outcome rebuilt from the module's behaviour. */
-async function play(vector) {
-  const env = createFoundry({ generation, systemId: gameSystem, modules: [{ id: MODULE_ID }], quiet: true });
+async function play({ moduleDir, gameSystem, generation, moduleId }, vector) {
+  const env = createFoundry({ generation, systemId: gameSystem, modules: [{ id: moduleId }], quiet: true });
   try {
     await env.loadModule(moduleDir);
     const { ATTRIBUTES: attributes } = await import(pathToFileURL(`${moduleDir}/scripts/common/config.js`).href);
@@ -102,7 +98,7 @@ async function play(vector) {
     const combat = await env.createCombat({ combatants: tokens.map((token) => ({ token })) });
     await env.settle();
     const nameOf = new Map(combat.turns.map((c) => [c.id, c.name]));
-    const api = game.modules.get(MODULE_ID).api;
+    const api = game.modules.get(moduleId).api;
     const draft = api.draft(combat, scenario.procedure);
     const problems = completeDraft(draft, scenario, Object.keys(attributes));
     if (problems.length) throw new Error(problems.join("; "));
@@ -114,14 +110,14 @@ async function play(vector) {
     observed.afterTrigger = statusesByName(combat, nameOf);
     await combat.startCombat();
     await env.settle();
-    for (let steps = 0; steps < MAX_ROUNDS * combat.turns.length && !finished(scenario, combat, observed); steps += 1) {
+    for (let steps = 0; steps < MAX_ROUNDS * combat.turns.length && !finished(scenario, combat, observed, moduleId); steps += 1) {
       await observed.next();
       await env.settle();
     }
     observed.leave();
     observed.end = statusesByName(combat, nameOf);
     if (process.env.DEBUG_TURNS) console.error(JSON.stringify(observed.turns));
-    const result = rebuild(scenario, env, combat, observed, nameOf);
+    const result = rebuild(scenario, env, combat, observed, nameOf, moduleId);
     if (env.errors.length) throw new Error(`hook errors: ${env.errors.map((e) => e.error?.message ?? e.error).join("; ")}`);
     if (env.pendingDice.length) throw new Error(`scripted faces never rolled: ${env.pendingDice.join(", ")}`);
     if (env.missingI18n.length) throw new Error(`missing translations: ${[...new Set(env.missingI18n.map((m) => m.key ?? m))].join(", ")}`);
@@ -132,8 +128,8 @@ async function play(vector) {
 }
 
 /** Tell whether the surprise has played out, with the first normal round after it seen in full. */
-function finished(scenario, combat, observed) {
-  const state = combat.getFlag(MODULE_ID, "state");
+function finished(scenario, combat, observed, moduleId) {
+  const state = combat.getFlag(moduleId, "state");
   if (!state) return false;
   if (scenario.system === "gurps4e") {
     // A member's k-th own turn falls in round k (the surprise comes before round 1).
@@ -187,8 +183,8 @@ function observeTurns(env, combat, nameOf) {
 }
 
 /** Rebuild the vector's expected shape from what the module posted and did. */
-function rebuild(scenario, env, combat, observed, nameOf) {
-  const records = env.messages.map((m) => m.flags?.[MODULE_ID]).filter(Boolean).map((r) => renamed(r, nameOf));
+function rebuild(scenario, env, combat, observed, nameOf, moduleId) {
+  const records = env.messages.map((m) => m.flags?.[moduleId]).filter(Boolean).map((r) => renamed(r, nameOf));
   const resolved = records.find((r) => r.type === "resolve");
   if (!resolved) throw new Error("no resolve card was posted");
   if (scenario.system === "gurps4e") return checkedGurps(rebuildGurps(resolved.outcome, records), observed);
@@ -204,4 +200,9 @@ function rebuild(scenario, env, combat, observed, nameOf) {
   return rebuildFallout(scenario, resolved.outcome, observed);
 }
 
-await runVectors(vectorFiles, play);
+for (const { module, gameSystem, generation, vectors } of JSON.parse(await readFile(process.argv[2], "utf8"))) {
+  if (!GENERATIONS.includes(generation)) throw new Error(`generation ${generation}: the emulation runs ${GENERATIONS.join(" and ")}`);
+  const { id } = JSON.parse(await readFile(`${module}/module.json`, "utf8"));
+  const group = { moduleDir: module, gameSystem, generation, moduleId: id };
+  await runVectors(vectors, (vector) => play(group, vector), { generation });
+}

@@ -31,15 +31,15 @@ export function renamed(value, nameOf) {
   return typeof value === "string" && nameOf.has(value) ? nameOf.get(value) : value;
 }
 
-/** Run every vector file through play(vector) and print one JSON line each: {vector, ok, diff?, error?}. */
-export async function runVectors(files, play) {
+/** Run every vector file through play(vector) and print one JSON line each: {...extra, vector, ok, diff?, error?}. */
+export async function runVectors(files, play, extra = {}) {
   for (const file of files) {
     const vector = JSON.parse(await readFile(file, "utf8"));
     try {
       const diff = firstDiff(await play(vector), vector.expected);
-      console.log(JSON.stringify(diff ? { vector: vector.name, ok: false, diff } : { vector: vector.name, ok: true }));
+      console.log(JSON.stringify({ ...extra, vector: vector.name, ok: !diff, ...(diff ? { diff } : {}) }));
     } catch (error) {
-      console.log(JSON.stringify({ vector: vector.name, ok: false, error: String(error?.stack ?? error) }));
+      console.log(JSON.stringify({ ...extra, vector: vector.name, ok: false, error: String(error?.stack ?? error) }));
     }
   }
 }

@@ -1,6 +1,7 @@
-// Play conformance vectors through a generated Roll20 Mod script in the emulated Mod sandbox.
-//   node conformance.mjs CONFIG.json VECTOR.json [VECTOR.json ...]
-// CONFIG: {script, scriptName, attributes: {input: sheet attribute}, markers: {status: marker tag}}.
+// Play conformance vectors through generated Roll20 Mod scripts in the emulated Mod sandbox, every group in this process.
+//   node conformance.mjs GROUPS.json
+// GROUPS.json: [{script, scriptName, attributes: {input: sheet reader}, markers: {status: marker tag}, procedures,
+// vectors: [VECTOR.json, ...]}].
 // For each vector: a character and a token per member (side a controlled by a player), the turn order in
 // scenario order, then the GM's chat commands as the buttons would send them (resolve, set, roll), the dice
 // scripted, and the turn order advanced with the tracker's Next. The outcome is rebuilt from what the
@@ -11,8 +12,7 @@ import { renamed, runVectors } from "../js/compare.mjs";
 import { checkedAdnd, checkedGurps, rebuildAdnd, rebuildFallout, rebuildGurps } from "../js/outcomes.mjs";
 import { createSandbox } from "./harness.mjs";
 
-const [configFile, ...vectorFiles] = process.argv.slice(2);
-const config = JSON.parse(await readFile(configFile, "utf8"));
+let config = null; // the group being played
 const GM = "-GM0000000000000001";
 const PLAYER = "-PL0000000000000001";
 const MAX_STEPS = 400;
@@ -195,4 +195,7 @@ function rebuild(scenario, store, observed, nameOf, sb) {
   return rebuildFallout(scenario, resolved.outcome, observed);
 }
 
-await runVectors(vectorFiles, play);
+for (const group of JSON.parse(await readFile(process.argv[2], "utf8"))) {
+  config = group;
+  await runVectors(group.vectors, play);
+}
