@@ -128,18 +128,13 @@ def pack_benchmark(folder: Path, runs: int) -> tuple[list[float], list[float]]:
 
 def js_odds_benchmark(folder: Path, scenarios: dict[str, Path], runs: int) -> dict[str, dict[str, float]]:
     """Time the generated JS odds modules in Node on scenarios, as the Foundry dialog calls them on every edit"""
-    from exporter.targets.environment import make_environment
-    from exporter.targets.rules_js import render_rules_js, rules_context
+    from exporter.build import build_campaigns
 
-    env = make_environment("foundry")
+    build_campaigns([], folder, target="foundry", make_zip=False)
     modules = {}
     for system in SYSTEMS:
-        (folder / system).mkdir(parents=True)
-        (folder / system / "rules.js").write_text(render_rules_js(env, system, as_module=True), encoding="utf-8")
-        (folder / system / "package.json").write_text('{"type": "module"}', encoding="utf-8")
-        odds = env.get_template(f"odds/{system}.js").render(**rules_context(system), as_module=True)
-        (folder / system / "odds.js").write_text(odds, encoding="utf-8")
-        modules[system] = str(folder / system / "odds.js")
+        [module] = folder.glob(f"*/foundry/scripts/common/odds/{system}.js")
+        modules[system] = str(module)
     cases = []
     for name, path in scenarios.items():
         scenario = tomllib.loads(path.read_text(encoding="utf-8"))

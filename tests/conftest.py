@@ -200,3 +200,20 @@ def assert_node_file(run: NodeRun) -> None:
     assert not run.duplicates, f"node --test {run.file.name} reported these names twice: {run.duplicates}"
     failed = [name for name, record in run.cases.items() if record["status"] == "fail"]
     assert run.returncode == 0 or failed, f"node --test {run.file.name} exited {run.returncode}\n{run.tail()}"
+
+
+def module_exports(path: Path) -> dict:
+    """Import an ES module in Node and return its exports as JSON (a built configuration module, say)"""
+    done = run_node("--input-type=module", "-e",
+                    f"import * as m from {json.dumps(path.as_uri())}; console.log(JSON.stringify({{ ...m }}));")
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def roll20_configuration(campaign_dir: Path) -> dict:
+    """Return the configuration a built Roll20 script holds, as it evaluates (tests/js/check_output.mjs)"""
+    done = run_node("--experimental-vm-modules", "--no-warnings", "tests/js/check_output.mjs", str(campaign_dir))
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert report["problems"] == [], report["problems"]
+    return report["roll20"]

@@ -86,7 +86,7 @@ async function roll20(example) {
   return { whispers: sb.chat.slice(before).map((entry) => entry.content) };
 }
 
-const { tomlDocument } = await import(pathToFileURL(`${DIR}/${EXAMPLES[0].id}/foundry/scripts/export.js`).href);
+const { tomlDocument } = await import(pathToFileURL(`${DIR}/${EXAMPLES[0].id}/foundry/scripts/common/scenario-file.js`).href);
 const control = Array.from({ length: 128 }, (unused, code) => String.fromCharCode(code)).join("");
 const hostile = [control, "\uD800", "x\uDC00y", "\uDBFF\uDFFF", "😲 \u2028 \u00A0", '"""', "'''", 'a\\"b'];
 const out = { foundry: {}, roll20: {}, strings: { given: hostile, toml: tomlDocument({ strings: hostile, [control]: 1 }) } };

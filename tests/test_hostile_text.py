@@ -27,8 +27,10 @@ text = st.one_of(hostile, long_hostile)
 # Strings a GM may override, each shown in a different place: token HUD, macro pack, chat, Roll20 help, macros.
 OVERRIDES = ["Status.Surprised", "Macro.Surprise", "Pack.Macros", "Chat.NobodySurprised", "Roll20.Help.Intro",
              "Dialog.Side.a", "RollMacro.Gurps.Initiative", "Gurps.Modifier.tactics"]
-# The ones the Roll20 script shows itself and so carries; the others are the Foundry module's and the macros'.
+# The ones the Roll20 script shows itself and so carries, and those the Foundry module shows at the table and so
+# carries in its lang files; the pack's and the macros' names are written into the pack and the macros.
 IN_ROLL20_SCRIPT = {"Chat.NobodySurprised", "Roll20.Help.Intro", "Dialog.Side.a", "Gurps.Modifier.tactics"}
+IN_FOUNDRY_LANG = {"Status.Surprised", "Chat.NobodySurprised", "Dialog.Side.a", "Gurps.Modifier.tactics"}
 
 
 def toml_string(value: str) -> str:
@@ -70,8 +72,9 @@ def check_built(out: Path, title: str, description: str, author: str, marker: st
     assert (manifest["title"], manifest["description"], manifest["authors"]) == (title, description, [{"name": author}])
     assert manifest["packs"][0]["label"] == overrides["Pack.Macros"]
     english = flat(json.loads((root / "foundry" / "lang" / "en.json").read_text(encoding="utf-8"))["hostile"])
-    for key, value in overrides.items():
-        assert english[key] == value
+    assert set(english) & set(overrides) == IN_FOUNDRY_LANG
+    for key in IN_FOUNDRY_LANG:
+        assert english[key] == overrides[key], key
     german = flat(json.loads((root / "foundry" / "lang" / "de.json").read_text(encoding="utf-8"))["hostile"])
     assert german["Status.Surprised"] == overrides["Status.Surprised"]
     macro_names = {json.loads(p.read_text(encoding="utf-8"))["name"]

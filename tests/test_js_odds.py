@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import math
-import subprocess
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -14,12 +13,10 @@ import pytest
 from exporter.report import odds_data
 from exporter.rules.systems import SYSTEM_IDS, system_module
 from exporter.scenario import scenario_from_dict
-from exporter.targets.environment import make_environment
-from exporter.targets.rules_js import render_rules_js, rules_context
-from tests.conftest import ROOT, SCENARIOS, VECTORS
+from tests.conftest import ROOT, SCENARIOS, VECTORS, run_node
 from tests.test_differential import SCENARIOS as STRATEGIES
 from tests.test_differential import collect, option_sets
-from tests.test_js_rules import NODE_TIMEOUT, node
+from tests.js_tree import write_common_tree
 
 RUNNER = ROOT / "tests" / "js" / "run_odds.mjs"
 GENERATED_PER_PROCEDURE = 40
@@ -27,21 +24,15 @@ TOLERANCE = 1e-9
 
 
 def render_odds(folder: Path, system: str) -> Path:
-    """Write a system's rules core and odds module side by side, as the Foundry module has them"""
-    env = make_environment("foundry")
-    (folder / "rules.js").write_text(render_rules_js(env, system, as_module=True), encoding="utf-8")
-    odds = env.get_template(f"odds/{system}.js").render(**rules_context(system), as_module=True)
-    (folder / "odds.mjs").write_text(odds, encoding="utf-8")
-    (folder / "package.json").write_text('{"type": "module"}', encoding="utf-8")
-    return folder / "odds.mjs"
+    """Write a build's common modules and return the system's odds module among them, as the Foundry module has it"""
+    return write_common_tree(folder, system) / "common" / "odds" / f"{system}.js"
 
 
 def run_odds(module: Path, cases: list[dict]) -> tuple[dict[str, dict], float]:
     """Compute every case's odds in one Node process; return them by name and the milliseconds spent"""
-    path = module.with_name("cases.json")
+    path = module.parents[2] / "cases.json"
     path.write_text(json.dumps(cases, ensure_ascii=False), encoding="utf-8")
-    done = subprocess.run([node(), str(RUNNER), str(module), str(path)], capture_output=True, text=True,
-                          encoding="utf-8", timeout=NODE_TIMEOUT, check=False)
+    done = run_node(str(RUNNER), str(module), str(path))
     assert done.returncode == 0, done.stderr
     lines = [json.loads(line) for line in done.stdout.splitlines() if line.strip()]
     return {line["name"]: line for line in lines[:-1]}, lines[-1]["ms"]

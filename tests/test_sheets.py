@@ -13,7 +13,7 @@ from exporter.campaign import foundry_defaults, load_campaign, roll20_defaults
 from exporter.definitions.rolls.adnd1e import dex_adjustment
 from exporter.rules import adnd1e
 from exporter.sheets import FOUNDRY_SHEETS, ROLL20_SHEETS, foundry_reader, roll20_reader
-from tests.conftest import CAMPAIGNS
+from tests.conftest import CAMPAIGNS, module_exports, roll20_configuration
 
 COMMIT = re.compile(r"@[0-9a-f]{8,40}\b")
 
@@ -41,12 +41,10 @@ def test_the_generated_outputs_read_the_sheets_table(tmp_path):
     for path in CAMPAIGNS:
         campaign = load_campaign(path)
         folder = tmp_path / campaign.id
-        script = next((folder / "roll20").glob("*.js")).read_text(encoding="utf-8")
-        roll20 = json.loads(re.search(r"const ATTRIBUTES = (.*);", script)[1])
+        roll20 = roll20_configuration(folder)["ATTRIBUTES"]
         expected = {k: roll20_reader(v) for k, v in roll20_defaults(campaign.system).items()}
         assert roll20 == dict(sorted(expected.items())), campaign.id
-        constants = (folder / "foundry" / "scripts" / "constants.js").read_text(encoding="utf-8")
-        foundry = json.loads(re.search(r"export const ATTRIBUTES = (.*);", constants)[1])
+        foundry = module_exports(folder / "foundry" / "scripts" / "common" / "config.js")["ATTRIBUTES"]
         assert foundry == {k: foundry_reader(v) for k, v in campaign.foundry_attributes.items()}
         if campaign.system != "gurps4e":  # the GURPS example names its readers itself
             defaults = foundry_defaults(campaign.system)["attributes"]
@@ -101,8 +99,7 @@ combat_reflexes = {{ section = "repeating_traits", name = "{name}" }}
     script = next((folder / "roll20").glob("*.js"))
     done = run_node("tests/roll20/parse_es2020.mjs", str(script))
     assert json.loads(done.stdout)["ok"], done.stdout
-    roll20 = json.loads(re.search(r"const ATTRIBUTES = (.*);", script.read_text(encoding="utf-8"))[1])
-    assert roll20["combat_reflexes"]["name"] == wanted
-    constants = (folder / "foundry" / "scripts" / "constants.js").read_text(encoding="utf-8")
-    assert json.loads(re.search(r"export const ATTRIBUTES = (.*);", constants)[1])["tactics"]["skill"] == wanted
+    assert roll20_configuration(folder)["ATTRIBUTES"]["combat_reflexes"]["name"] == wanted
+    config = module_exports(folder / "foundry" / "scripts" / "common" / "config.js")
+    assert config["ATTRIBUTES"]["tactics"]["skill"] == wanted
     assert "</script>" not in (folder / "roll20" / "README.md").read_text(encoding="utf-8")

@@ -65,7 +65,7 @@ def test_every_procedure_status_and_macro_has_its_strings(system):
 @pytest.mark.parametrize("system", SYSTEM_IDS)
 def test_every_target_knows_how_to_show_the_statuses_and_macros(system):
     rules = system_module(system)
-    api = (templates_root() / "foundry" / "scripts" / "api.js").read_text(encoding="utf-8")
+    api = (templates_root() / "foundry" / "api.js").read_text(encoding="utf-8")
     for status in rules.STATUSES:
         assert STATUS_ICONS[status] and STATUS_REUSE[status] and STATUS_MARKERS[status]
     for macro in macro_defs(rules.GM_ROLLS):
@@ -75,12 +75,9 @@ def test_every_target_knows_how_to_show_the_statuses_and_macros(system):
 
 @pytest.mark.parametrize("system", SYSTEM_IDS)
 def test_every_system_has_its_templates(system):
-    root = templates_root()
-    assert (root / "common" / "rules" / f"{system}.js").is_file()
-    shared = root / "common" / "runtime" / f"{system}.js"  # the table runtime, once for both VTTs, or one per VTT
-    for folder in ("foundry/scripts/runtime", "roll20/runtime"):
-        own = root / folder / f"{system}.js"
-        assert shared.is_file() or own.is_file(), own
+    common = templates_root() / "common"
+    for part in ("rules", "odds", "runtime", "systems"):
+        assert (common / part / f"{system}.js").is_file(), f"{part}/{system}.js"
 
 
 def test_the_registry_names_each_module_once():

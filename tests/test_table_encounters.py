@@ -12,9 +12,8 @@ import pytest
 from click.testing import CliRunner
 
 from exporter.cli import main
-from tests.conftest import ROOT
+from tests.conftest import NODE, ROOT
 from tests.test_js_odds import close
-from tests.test_js_rules import NODE_TIMEOUT, node
 
 SCRIPT = ROOT / "tests" / "table_encounters.mjs"
 MARKER = "@@encounters@@"
@@ -25,8 +24,8 @@ PRE = re.compile(r"<pre[^>]*>(.*?)</pre>", re.S)
 @pytest.fixture(scope="module")
 def tables(examples) -> dict:
     """Draft the encounter at both emulated tables of every example, in one Node process"""
-    done = subprocess.run([node(), str(SCRIPT)], capture_output=True, text=True, encoding="utf-8",
-                          timeout=NODE_TIMEOUT, check=False, env={"MODULES_DIR": str(examples), "PATH": ""})
+    done = subprocess.run([NODE, str(SCRIPT)], capture_output=True, text=True, encoding="utf-8",
+                          timeout=300, check=False, env={"MODULES_DIR": str(examples), "PATH": ""})
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout.split(MARKER, 1)[1])
 

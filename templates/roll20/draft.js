@@ -9,9 +9,9 @@ import { button, card, COMMAND, HE, promptText, STYLE, t } from "./text.js";
 
 /** The catalogue keys this module shows, which the build ships (exporter/targets/strings.py) */
 export const STRING_KEYS = [
-  "Dialog.Cancel", "Dialog.Nobody", "Dialog.Roll", "Dialog.Side.*", "Dialog.Title", "Export.Button", "Export.Title", "Odds.Title",
-  "Procedure.{procedure}", "Roll20.AddOpener", "Roll20.LeaveOut", "Roll20.MoveTo", "Roll20.No", "Roll20.UseSelected",
-  "Roll20.Yes"
+  "Dialog.Cancel", "Dialog.Nobody", "Dialog.Out", "Dialog.Roll", "Dialog.Side.*", "Dialog.Title", "Export.Button",
+  "Export.Title", "Notify.Invalid", "Odds.Title", "Procedure.{procedure}", "Roll20.AddOpener", "Roll20.LeaveOut",
+  "Roll20.MoveTo", "Roll20.No", "Roll20.UseSelected", "Roll20.Yes"
 ];
 
 /** Start a draft for the tokens (the selection, else the turn order), on their sides, values read from the sheets */

@@ -1,15 +1,15 @@
-// Check one built campaign's JavaScript: every Foundry script compiles as an ES module, the Roll20 script
-// compiles as a classic script, and the Roll20 script's data literals evaluate to what the build put in; a literal
-// on several lines (STRINGS) holds one entry per line, each of which evaluates on its own.
+// Check one built campaign's JavaScript: every Foundry script compiles as an ES module, the Roll20 script compiles as a
+// classic script, and the Roll20 script's configuration evaluates to what the build put in it; each entry of a
+// constant written on several lines (STRINGS) is one line that evaluates on its own.
 //   node --experimental-vm-modules check_output.mjs CAMPAIGN_DIR
-// Prints {problems: [...], roll20: {STRINGS, MARKERS, PROCEDURES}}.
+// Prints {problems: [...], roll20: {STRINGS, MARKERS, PROCEDURES, ATTRIBUTES}}.
 import { readdir, readFile } from "node:fs/promises";
 import vm from "node:vm";
 
 const [dir] = process.argv.slice(2);
 const problems = [];
 
-for (const name of (await readdir(`${dir}/foundry/scripts`)).filter((n) => n.endsWith(".js"))) {
+for (const name of (await readdir(`${dir}/foundry/scripts`, { recursive: true })).filter((n) => n.endsWith(".js"))) {
   try {
     new vm.SourceTextModule(await readFile(`${dir}/foundry/scripts/${name}`, "utf8"), { identifier: name });
   } catch (error) {
@@ -17,7 +17,6 @@ for (const name of (await readdir(`${dir}/foundry/scripts`)).filter((n) => n.end
   }
 }
 
-const roll20 = {};
 const script = (await readdir(`${dir}/roll20`)).find((n) => n.endsWith(".js"));
 const source = await readFile(`${dir}/roll20/${script}`, "utf8");
 try {
@@ -25,30 +24,29 @@ try {
 } catch (error) {
   problems.push(`roll20/${script}: ${error.message}`);
 }
+// The configuration module as the bundle holds it: from its constant to the end of its function scope.
 const lines = source.split("\n");
-for (const constant of ["STRINGS", "MARKERS", "PROCEDURES", "ATTRIBUTES"]) {
-  const start = lines.findIndex((l) => l.trimStart().startsWith(`const ${constant} = `));
-  if (start < 0) {
-    problems.push(`roll20/${script}: no ${constant} line`);
-    continue;
-  }
-  // The literal ends on its first line, or at the closing brace indented as its first line: nothing in it may
-  // end the statement early, and it must evaluate on its own.
-  const indent = lines[start].length - lines[start].trimStart().length;
-  const end = lines[start].trimEnd().endsWith(";") ? start : lines.indexOf(`${" ".repeat(indent)}};`, start);
-  const inner = lines.slice(start + 1, end).filter((l) => !/^\s*("[^"]+": \{|\},)$/.test(l));
-  for (const entry of inner) {
+const start = lines.indexOf("  const Config = (() => {");
+const end = lines.indexOf("  })();", start);
+let roll20 = {};
+if (start < 0 || end < 0) problems.push(`roll20/${script}: no Config module`);
+else {
+  const body = lines.slice(start + 1, end);
+  for (const [index, line] of body.entries()) {
+    // An entry of a constant written on several lines: `"key": value,` on one line of its own (not one that opens a
+    // nested literal, whose own entries follow).
+    if (!/^ {6,}"/.test(line) || /[[{]$/.test(line)) continue;
     try {
-      vm.runInNewContext(`({${entry}})`);
+      vm.runInNewContext(`({${line}})`);
     } catch (error) {
-      problems.push(`roll20/${script}: ${constant} has an entry that is not one line: ${entry.slice(0, 80)}`);
+      problems.push(`roll20/${script}: line ${start + index + 2} is not one entry: ${line.slice(0, 80)}`);
     }
   }
-  const literal = lines.slice(start, end + 1).join("\n").trim().slice(`const ${constant} = `.length).replace(/;$/, "");
   try {
-    roll20[constant] = vm.runInNewContext(`(${literal})`);
+    roll20 = vm.runInNewContext(`(() => {\n${body.join("\n")}\n})()`);
   } catch (error) {
-    problems.push(`roll20/${script}: ${constant} does not evaluate: ${error.message}`);
+    problems.push(`roll20/${script}: the configuration does not evaluate: ${error.message}`);
   }
 }
-console.log(JSON.stringify({ problems, roll20 }));
+const { STRINGS, MARKERS, PROCEDURES, ATTRIBUTES } = roll20;
+console.log(JSON.stringify({ problems, roll20: { STRINGS, MARKERS, PROCEDURES, ATTRIBUTES } }));
