@@ -11,7 +11,7 @@ import pytest
 from exporter.build import build_campaigns
 from exporter.campaign import load_campaign
 from exporter.targets.roll20 import script_name
-from tests.conftest import CAMPAIGNS, node_check, run_node, text_files
+from tests.conftest import CAMPAIGNS, node_check, run_node
 
 IDS = [load_campaign(path).id for path in CAMPAIGNS]
 
@@ -24,14 +24,6 @@ def dist(tmp_path_factory) -> Path:
 
 
 @pytest.mark.parametrize("campaign_id", IDS)
-def test_every_roll20_file_is_locked(dist, campaign_id, snapshot, file_snapshot):
-    files = text_files(dist / campaign_id / "roll20")
-    assert list(files) == snapshot(name="file-list")
-    for rel, text in files.items():
-        assert text == file_snapshot(name=f"{campaign_id}__roll20__{rel.replace('/', '__')}")
-
-
-@pytest.mark.parametrize("campaign_id", IDS)
 def test_the_script_parses_and_is_one_module_iife(dist, campaign_id):
     name = script_name(campaign_id)
     script = dist / campaign_id / "roll20" / f"{name}.js"
@@ -39,7 +31,7 @@ def test_the_script_parses_and_is_one_module_iife(dist, campaign_id):
     assert done.returncode == 0, done.stderr
     text = script.read_text(encoding="utf-8")
     assert re.search(rf"^const {name} = \(\(\) => {{$", text, re.M)
-    assert "import " not in text and "export " not in text
+    assert not re.search(r"^\s*(import|export) ", text, re.M)
     assert f"API_Meta.{name}" in text
 
 
