@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import asdict
 
 import pytest
 
@@ -16,6 +17,7 @@ from exporter.targets.foundry import SCRIPTS_DIR, FoundryWriter
 from exporter.targets.modules import bundle
 from exporter.targets.roll20 import Roll20Writer, script_name
 from tests.conftest import CAMPAIGNS, run_node
+from tests.js_tree import write_common_tree
 
 EXAMPLES = [load_campaign(path) for path in CAMPAIGNS]
 TEMPLATES = templates_root()
@@ -76,3 +78,17 @@ def test_every_common_and_roll20_module_parses_at_es2020():
     results = [json.loads(line) for line in done.stdout.splitlines()]
     assert len(results) == len(files)
     assert [result for result in results if not result["ok"]] == []
+
+
+@pytest.mark.parametrize(("system", "options"), [("gurps4e", {}), ("adnd1e", {"side_best_rating": True,
+                                                 "dex_encumbrance_gate": True}), ("fallout-ttrpg", {})])
+def test_the_js_reads_every_input_whole_as_the_definitions_give_it(tmp_path, system, options):
+    tree = write_common_tree(tmp_path, system, options)
+    inputs = (tree / "common" / "inputs.js").as_uri()
+    script = (f"import {{ procedureDef }} from {json.dumps(inputs)}; import {{ PROCEDURES }} from "
+              f"{json.dumps((tree / CONFIG_MODULE).as_uri())};"
+              "console.log(JSON.stringify(PROCEDURES.map((p) => procedureDef(p.id))));")
+    done = run_node("--input-type=module", "-e", script)
+    assert done.returncode == 0, done.stderr
+    defs = build_definitions(load_campaign(tree / "campaign.toml"))
+    assert json.loads(done.stdout) == json.loads(json.dumps([asdict(p) for p in defs.procedures]))

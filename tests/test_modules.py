@@ -83,3 +83,10 @@ def test_a_bundle_runs_as_its_modules_do(tmp_path):
     assert bundled.returncode == 0, bundled.stderr
     assert json.loads(bundled.stdout) == json.loads(as_modules.stdout) == {"result": "a+b=9"}
     assert "import" not in script.read_text(encoding="utf-8").replace("imports", "")
+
+
+def test_an_import_of_a_name_its_module_does_not_export_is_refused():
+    sources = {"common/a.js": 'import { missing } from "./b.js";\nexport const a = missing;\n',
+               "common/b.js": "export const b = 2;\n"}
+    with pytest.raises(ModuleError, match="common/a.js: imports missing from common/b.js"):
+        module_graph(["common/a.js"], sources.__getitem__)

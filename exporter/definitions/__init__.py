@@ -8,6 +8,7 @@ them (icons, marker colours, API names) is the target's business.
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Annotated, Any, get_args, get_origin
 
@@ -40,6 +41,8 @@ class InputDef:
     minimum: int | None = None
     maximum: int | None = None
     replaces: str | None = None  # an input given instead of another one, never with it
+    label: str | None = None  # the key of its label (Input.<label>) where it is not the input's own key
+    fields: tuple[InputDef, ...] = ()  # the fields of each entry of a list input (the opening attacks)
 
 
 @dataclass(frozen=True)
@@ -82,7 +85,15 @@ def input_def(model: Any, key: str, level: str, required: str, replaces: str | N
             else "side" if key in SIDE_REFERENCES else input_type(info.annotation))
     bounds = {type(m).__name__: getattr(m, type(m).__name__.lower(), None) for m in info.metadata}
     default = None if info.is_required() else info.default
-    return InputDef(key, level, kind, required, default, bounds.get("Ge"), bounds.get("Le"), replaces)
+    fields = opener_fields(model.__module__) if kind == "openers" else ()
+    return InputDef(key, level, kind, required, default, bounds.get("Ge"), bounds.get("Le"), replaces, fields=fields)
+
+
+def opener_fields(models_module: str) -> tuple[InputDef, ...]:
+    """Describe the fields of one declared opening attack (the Opener model): who attacks, his bonus, the number"""
+    opener = sys.modules[models_module].Opener
+    return tuple(InputDef("name", "opener", "member", "ab", label="attacker") if key == "name"
+                 else input_def(opener, key, "opener", "ab") for key in opener.model_fields)
 
 
 def input_type(annotation: Any) -> str:

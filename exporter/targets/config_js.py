@@ -7,13 +7,13 @@ name, the sheet readers, the strings) through `extra`.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass, fields
 from typing import Any
 
 from jinja2 import Environment
 
 from exporter import __version__
-from exporter.definitions import Definitions
+from exporter.definitions import Definitions, InputDef
 
 CONFIG_MODULE = "common/config.js"
 
@@ -27,9 +27,19 @@ class ConfigEntry:
     value: Any
 
 
+def input_data(item: InputDef) -> dict[str, Any]:
+    """Return an input as plain data without the attributes it leaves at their defaults (common/inputs.js fills them)"""
+    data = {}
+    for attribute in fields(InputDef):
+        value = getattr(item, attribute.name)
+        if value != attribute.default:
+            data[attribute.name] = [input_data(inner) for inner in value] if attribute.name == "fields" else value
+    return data
+
+
 def procedures_data(defs: Definitions) -> list[dict[str, Any]]:
     """Return each procedure and the inputs it reads, as plain data"""
-    return [{"id": p.id, "inputs": [asdict(i) for i in p.inputs]} for p in defs.procedures]
+    return [{"id": p.id, "inputs": [input_data(i) for i in p.inputs]} for p in defs.procedures]
 
 
 def common_entries(defs: Definitions) -> list[ConfigEntry]:
@@ -41,7 +51,8 @@ def common_entries(defs: Definitions) -> list[ConfigEntry]:
         ConfigEntry("DEFAULT_OPTIONS", "The rules options of a scenario that gives none: the system's defaults with "
                     "the campaign's house rules", defs.options),
         ConfigEntry("PROCEDURES", "Each procedure and the inputs it reads: level, type, who must give it, default, "
-                    "bounds, and the input it is given instead of", procedures_data(defs)),
+                    "bounds, the input it is given instead of; what an input leaves out has its default",
+                    procedures_data(defs)),
         ConfigEntry("SIDE_KEYS", "The keys of the two sides; a is the party", list(defs.side_keys)),
         ConfigEntry("UNIT", "What a member's odds count: seconds, segments or rounds lost", defs.unit),
         ConfigEntry("TAIL_CUT", "The odds cut a loss distribution's tail once the mass still to come is below this "

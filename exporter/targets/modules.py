@@ -123,6 +123,11 @@ def module_graph(entries: Iterable[str], source: Callable[[str], str]) -> list[J
 
     for entry in entries:
         visit(entry)
+    for module in ordered.values():
+        for item in module.imports:
+            exported = {name for name, _ in ordered[item.source].exports}
+            if missing := [name for name, _ in item.names if name not in exported]:
+                raise ModuleError(module.path, f"imports {', '.join(missing)} from {item.source}, which does not export it")
     return list(ordered.values())
 
 

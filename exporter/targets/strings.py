@@ -2,8 +2,8 @@
 
 Each module of the table declares the keys it shows in a `STRING_KEYS` list. A declared key is a whole key
 ("Dialog.Title"), a namespace ("Gurps.Modifier.*": every key under it), or a key with a placeholder that the build
-fills from its definitions: `{procedure}` (its procedures), `{input}` (the inputs they read, with the fields of an
-opening attack where one is declared), `{unit}` (what its odds count) and `{status}` (its statuses' labels). So the
+fills from its definitions: `{procedure}` (its procedures), `{input}` (the labels of the inputs they read, and of the
+fields of an opening attack where they read some), `{unit}` (what its odds count) and `{status}` (its statuses' labels). So the
 Foundry module ships in its lang files, and the Roll20 script in its STRINGS, its own system's strings and its own
 target's, nothing else.
 """
@@ -20,7 +20,6 @@ from exporter.targets.modules import JsModule
 
 DECLARATION = re.compile(r"^(?:export )?const STRING_KEYS = (?P<keys>\[[^\]]*\]);$", re.M | re.S)
 PLACEHOLDER = re.compile(r"\{(\w+)\}")
-OPENER_FIELDS = ("attacker", "attack_bonus", "target_number")  # the fields of one opening attack (common/form.js)
 
 
 class StringsError(ValueError):
@@ -37,10 +36,9 @@ def declared_keys(module: JsModule) -> list[str]:
 
 def placeholders(defs: Definitions) -> dict[str, list[str]]:
     """Return what each placeholder stands for in a build"""
-    inputs = [item.key for procedure in defs.procedures for item in procedure.inputs]
-    if "openers" in inputs:
-        inputs += OPENER_FIELDS
-    return {"procedure": list(defs.procedure_ids), "input": [key for key in inputs if key != "openers"],
+    inputs = [item for procedure in defs.procedures for item in procedure.inputs]
+    labels = [field.label or field.key for item in inputs for field in (item, *item.fields) if not field.fields]
+    return {"procedure": list(defs.procedure_ids), "input": labels,
             "unit": [defs.unit], "status": [status.label for status in defs.statuses]}
 
 

@@ -3,7 +3,7 @@
 // its translated label and what is wrong with it; an edit names a field by its path. The hosts only render the fields
 // and send the edits back.
 import { SIDE_KEYS } from "./config.js";
-import { inputsAt, isEmpty, own, problemWith } from "./inputs.js";
+import { inputsAt, isEmpty, labelKey, own, problemWith } from "./inputs.js";
 
 /** The catalogue keys this module shows, which the build ships (exporter/targets/strings.py) */
 const STRING_KEYS = [
@@ -14,21 +14,17 @@ const STRING_KEYS = [
 /** Where a combatant can stand in a draft: on side a, on side b, or out of the fight */
 const PLACES = ["a", "b", "out"];
 
-/** The fields of one declared opening attack (Fallout): who attacks, his bonus, the number to hit */
-const OPENER_FIELDS = [
-  { key: "attacker", field: "name", type: "member" },
-  { key: "attack_bonus", field: "attack_bonus", type: "number" },
-  { key: "target_number", field: "target_number", type: "number" },
-];
+/** The input that sets where a combatant stands */
+const PLACE_INPUT = { key: "place", type: "place" };
 
 /**
  * One value of the draft, as a host shows it.
  * @typedef {object} Field
  * @property {string} path  where the value lives: "dc", "sides.a.leader", "members.<id>.iq", "place.<id>",
  *   "openers.0.name"
- * @property {string} key  the input it sets ("iq", "leader", "attacker", "place"), the key of its label Input.<key>
+ * @property {string} key  the input it sets ("iq", "leader", "attack_bonus", "place")
  * @property {"number" | "boolean" | "side" | "member" | "place"} type
- * @property {string} label  translated
+ * @property {string} label  translated (a place's: the combatant's name)
  * @property {unknown} value  null when not given
  * @property {Choice[]} [choices]  for a side, a member or a place
  * @property {string | null} problem  what is wrong with the value, translated, or null
@@ -80,10 +76,10 @@ function choicesOf(type, draft, t) {
   return undefined;
 }
 
-/** Describe one field */
-function field(draft, t, path, key, type, value, problem = null) {
-  const choices = choicesOf(type, draft, t);
-  return { path, key, type, label: t(`Input.${key}`), value: shown(value), ...(choices ? { choices } : {}), problem };
+/** Describe one field: where it lives, the input it sets, its label, its value and what is wrong with it */
+function field(draft, t, path, input, value, problem = null, label = t(labelKey(input))) {
+  const choices = choicesOf(input.type, draft, t);
+  return { path, key: input.key, type: input.type, label, value: shown(value), ...(choices ? { choices } : {}), problem };
 }
 
 /** Describe an input of the procedure as a field, with what is wrong with its value where it belongs */
@@ -91,12 +87,15 @@ function inputField(draft, t, path, input, holder, sideKey, label, inputs) {
   const value = own(holder, input.key);
   const checked = input.type === "member" ? null
     : problemWith(t, input, isEmpty(value) ? null : value, sideKey, label, draft.surprising ?? "a", inputs);
-  return field(draft, t, path, input.key, input.type, value, checked);
+  return field(draft, t, path, input, value, checked);
 }
 
+/** Return the fields of one opening attack where the procedure declares them (Fallout), else none */
+const openerFields = (procedure) => inputsAt(procedure, "scenario").find((input) => input.type === "openers")?.fields ?? [];
+
 /** Describe the fields of one opening attack: a row declared, or an empty one past them */
-const openerRow = (draft, t, index) => OPENER_FIELDS.map(({ key, field: name, type }) =>
-  field(draft, t, `openers.${index}.${name}`, key, type, own(draft.openers?.[index], name)));
+const openerRow = (draft, t, index) => openerFields(draft.procedure).map((input) =>
+  field(draft, t, `openers.${index}.${input.key}`, input, own(draft.openers?.[index], input.key)));
 
 /**
  * Describe a draft as a form, in translated words; `openerRows` rows of opening attacks at least, empty ones after
@@ -123,7 +122,7 @@ function draftForm(draft, t, { openerRows = 0 } = {}) {
     id: member.id,
     name: member.name,
     place,
-    placeField: field(draft, t, `place.${member.id}`, "place", "place", place),
+    placeField: field(draft, t, `place.${member.id}`, PLACE_INPUT, place, null, member.name),
     fields: memberInputs.map((input) => inputField(draft, t, `members.${member.id}.${input.key}`, input, member,
       place, member.name, memberInputs)),
   }));
@@ -173,15 +172,15 @@ function target(draft, path, t) {
   if (head === "openers" && rest.length === 2 && inputNamed(draft, "scenario", "openers")) {
     const index = Number(rest[0]);
     const rows = draft.openers ?? [];
-    const spec = OPENER_FIELDS.find((opener) => opener.field === rest[1]);
+    const spec = openerFields(draft.procedure).find((input) => input.key === rest[1]);
     // Any declared opener may trigger the Surprise Round (docs/rules/fallout-ttrpg.md#surprise-round): an index names a
     // row or adds the next one.
     if (!Number.isInteger(index) || index < 0 || index > rows.length || !spec) {
       return { problem: t("Notify.Invalid", { name: t("Input.attacker"), field: "#" }) };
     }
-    if (!rows[index]) rows[index] = { name: null, attack_bonus: null, target_number: null };
+    if (!rows[index]) rows[index] = Object.fromEntries(openerFields(draft.procedure).map((input) => [input.key, null]));
     draft.openers = rows;
-    return { holder: rows[index], key: spec.field, type: spec.type };
+    return { holder: rows[index], key: spec.key, type: spec.type };
   }
   const input = rest.length === 0 ? inputNamed(draft, "scenario", head) : undefined;
   return input && input.type !== "openers" ? { holder: draft, key: input.key, type: input.type } : invalid(head);
@@ -221,4 +220,4 @@ function applyEdits(draft, edits, t) {
   return { draft: edited };
 }
 
-export { STRING_KEYS, applyEdits, draftForm, everyone, parseValue, placeOf, PLACES };
+export { STRING_KEYS, applyEdits, draftForm, everyone, openerFields, parseValue, placeOf, PLACES };

@@ -13,9 +13,17 @@ const STRING_KEYS = [
   "Notify.Twice", "Notify.UnknownProcedure"
 ];
 
-/** Return a procedure's definition by id, or null */
+/** What an input of PROCEDURES leaves out, as exporter/definitions' InputDef gives it */
+const INPUT_DEFAULTS = { required: "", default: null, minimum: null, maximum: null, replaces: null, label: null, fields: [] };
+
+/** Return an input with every attribute, those it leaves out at their defaults */
+const withDefaults = (input) => ({ ...INPUT_DEFAULTS, ...input, fields: (input.fields ?? []).map(withDefaults) });
+
+const DEFINED = PROCEDURES.map((procedure) => ({ ...procedure, inputs: procedure.inputs.map(withDefaults) }));
+
+/** Return a procedure's definition by id, every input whole, or null */
 function procedureDef(id) {
-  return PROCEDURES.find((procedure) => procedure.id === id) ?? null;
+  return DEFINED.find((procedure) => procedure.id === id) ?? null;
 }
 
 /** Return the inputs of a procedure at one level: "scenario", "side" or "member" */
@@ -29,6 +37,9 @@ const isEmpty = (value) => value === null || value === undefined || value === ""
 /** Return an object's own value at a key: ids and names never reach Object.prototype */
 const own = (object, key) =>
   (object && typeof object === "object" && Object.prototype.hasOwnProperty.call(object, key) ? object[key] : undefined);
+
+/** Return the catalogue key of an input's label */
+const labelKey = (field) => `Input.${field.label ?? field.key}`;
 
 /** Tell whether an input names a member (a leader, an attacker) or lists the opening attacks */
 const isReference = (field) => field.type === "member" || field.type === "openers";
@@ -121,12 +132,12 @@ const outOfRange = (field, value) => field.type === "number" && Number.isInteger
  * the adjustment, never a silent clamp).
  */
 function problemWith(t, field, value, sideKey, label, surprising, fields = []) {
-  const data = { name: label, field: t(`Input.${field.key}`) };
+  const data = { name: label, field: t(labelKey(field)) };
   if (isEmpty(value)) return requiredOn(field, sideKey, surprising) ? t("Notify.Missing", data) : null;
   if (outOfRange(field, value)) {
     const bounds = { ...data, value, minimum: field.minimum ?? "", maximum: field.maximum ?? "" };
     const instead = fields.find((other) => other.replaces === field.key);
-    return instead ? t("Notify.OutOfRangeEither", { ...bounds, other: t(`Input.${instead.key}`) }) : t("Notify.OutOfRange", bounds);
+    return instead ? t("Notify.OutOfRangeEither", { ...bounds, other: t(labelKey(instead)) }) : t("Notify.OutOfRange", bounds);
   }
   return fits(field, value) ? null : t("Notify.Invalid", data);
 }
@@ -146,7 +157,7 @@ function copyValues(t, fields, source, target, sideKey, label, surprising) {
 function alternativeProblem(t, fields, member) {
   const both = fields.find((field) => field.replaces && !isEmpty(member[field.key]) && !isEmpty(member[field.replaces]));
   if (!both) return null;
-  return t("Notify.EitherOr", { name: member.label, field: t(`Input.${both.key}`), other: t(`Input.${both.replaces}`) });
+  return t("Notify.EitherOr", { name: member.label, field: t(labelKey(both)), other: t(`Input.${both.replaces}`) });
 }
 
 /** Build one side of the rules scenario; members are named by their ids. Returns {side} or {problem} */
@@ -190,22 +201,25 @@ function copyMember(t, field, chosen, scenario) {
   return null;
 }
 
-/** Copy the declared opening attacks: rows without an attacker are left out; a mutual ambush may mix sides */
-function copyOpeners(t, rows, scenario) {
+/**
+ * Copy the declared opening attacks, each a row of the input's fields (who attacks, then his numbers): rows without an
+ * attacker are left out; a mutual ambush may mix sides
+ */
+function copyOpeners(t, rows, input, scenario) {
   const members = membersOf(scenario);
+  const [who, ...numbers] = input.fields;
+  const attacker = t(labelKey(who));
   const openers = [];
-  const attacker = t("Input.attacker");
   for (const row of Array.isArray(rows) ? rows : []) {
-    const name = own(row, "name");
+    const name = own(row, who.key);
     if (isEmpty(name)) continue;
     const member = members.find((candidate) => candidate.label === name);
     if (!member) return t("Notify.Invalid", { name: attacker, field: String(name) });
-    if (openers.some((opener) => opener.name === member.name)) return t("Notify.OpenerTwice", { name });
-    for (const key of ["attack_bonus", "target_number"]) {
-      const value = own(row, key);
-      if (!Number.isInteger(value)) return t(isEmpty(value) ? "Notify.Missing" : "Notify.Invalid", { name, field: t(`Input.${key}`) });
-    }
-    openers.push({ name: member.name, attack_bonus: row.attack_bonus, target_number: row.target_number });
+    if (openers.some((opener) => opener[who.key] === member.name)) return t("Notify.OpenerTwice", { name });
+    const opener = { [who.key]: member.name };
+    const problem = copyValues(t, numbers, row, opener, "ab", name, "a");
+    if (problem) return problem;
+    openers.push(opener);
   }
   if (!openers.length) return t("Notify.Missing", { name: t("Dialog.Encounter"), field: attacker });
   scenario.openers = openers;
@@ -231,10 +245,10 @@ function buildScenario(draft, t) {
   }
   for (const field of inputsAt(procedure.id, "scenario").filter(isReference)) {
     const chosen = own(draft, field.key);
-    problem = field.type === "openers" ? copyOpeners(t, chosen, scenario) : copyMember(t, field, chosen, scenario);
+    problem = field.type === "openers" ? copyOpeners(t, chosen, field, scenario) : copyMember(t, field, chosen, scenario);
     if (problem) return { problem };
   }
   return { scenario };
 }
 
-export { STRING_KEYS, buildScenario, draftScenario, inputsAt, isEmpty, own, problemWith, procedureDef };
+export { STRING_KEYS, buildScenario, draftScenario, inputsAt, isEmpty, labelKey, own, problemWith, procedureDef };

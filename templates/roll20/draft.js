@@ -1,7 +1,7 @@
 // The draft in chat: started from the selected tokens or the turn order, shown to the GM as a card of its fields
 // (common/form.js) with a button to change each, and changed by the `set` commands those buttons send.
 import { SIDE_KEYS } from "../common/config.js";
-import { applyEdits, draftForm, parseValue, placeOf } from "../common/form.js";
+import { applyEdits, draftForm, openerFields, parseValue, placeOf } from "../common/form.js";
 import { draftScenario, inputsAt, own } from "../common/inputs.js";
 import { draftOddsLines, scenarioText } from "../common/session.js";
 import { readAttribute, splitSides, tokenName } from "./sheets.js";
@@ -54,14 +54,17 @@ const moveButtons = (combatant) => combatant.placeField.choices.filter((choice) 
   .map((choice) => button(choice.value === "out" ? t("Roll20.LeaveOut") : t("Roll20.MoveTo", { side: choice.label }),
     `${COMMAND} set --token ${combatant.id} --join ${choice.value}`)).join("");
 
+/** What a roll query offers for an opening attack's number before one is set: no bonus, the usual number to hit */
+const OPENER_PREFILL = { attack_bonus: 0, target_number: 15 };
+
 /** Describe one declared opening attack, with buttons to change its numbers and to take the selected token */
 function openerLine(row, index) {
-  const [name, bonus, target] = row;
-  return `${HE(name.label)} ${index + 1}: ${name.value ? HE(name.value) : "?"} ${HE(bonus.label)} ${shown(bonus)} `
-    + `${HE(target.label)} ${shown(target)} `
-    + button("✎", `${COMMAND} set --opener ${index} --attack_bonus ?{${promptText(bonus.label)}|${bonus.value ?? 0}} `
-      + `--target_number ?{${promptText(target.label)}|${target.value ?? 15}}`)
-    + button(t("Roll20.UseSelected"), `${COMMAND} set --opener ${index} --name selected`);
+  const [who, ...numbers] = row;
+  const query = numbers.map((field) => `--${field.key} ?{${promptText(field.label)}|${field.value ?? OPENER_PREFILL[field.key] ?? ""}}`);
+  return `${HE(who.label)} ${index + 1}: ${who.value ? HE(who.value) : "?"} `
+    + `${numbers.map((field) => `${HE(field.label)} ${shown(field)}`).join(" ")} `
+    + button("✎", `${COMMAND} set --opener ${index} ${query.join(" ")}`)
+    + button(t("Roll20.UseSelected"), `${COMMAND} set --opener ${index} --${who.key} selected`);
 }
 
 /** Render the draft for the GM: every value, what is missing, buttons to change any of it or move a token, and Roll */
@@ -70,7 +73,7 @@ export function draftCard(draft) {
   const lines = form.encounter.map((field) => `${HE(field.label)}: ${shown(field)} ${setButton(field, "--scenario", "")}`);
   if (form.openers) {
     form.openers.forEach((row, index) => lines.push(openerLine(row, index)));
-    lines.push(button(t("Roll20.AddOpener"), `${COMMAND} set --opener ${form.openers.length} --name selected`));
+    lines.push(button(t("Roll20.AddOpener"), `${COMMAND} set --opener ${form.openers.length} --${openerFields(draft.procedure)[0].key} selected`));
   }
   for (const side of form.sides) {
     const values = side.fields.map((field) => (field.type === "member"
@@ -113,10 +116,11 @@ export function exportCard(draft) {
 function editsOf(draft, args, selected) {
   if ("opener" in args) {
     const path = `openers.${args.opener}`;
-    const named = args.name === "selected" ? selected[0]?._id : args.name;
+    const [who, ...numbers] = openerFields(draft.procedure);
+    const named = args[who?.key] === "selected" ? selected[0]?._id : args[who?.key];
     // Without a token the row is only declared: its attacker stays as it was.
-    const edits = [[`${path}.name`, named || (own(draft.openers?.[Number(args.opener)], "name") ?? null)]];
-    for (const key of ["attack_bonus", "target_number"]) if (key in args) edits.push([`${path}.${key}`, parseValue("number", args[key])]);
+    const edits = [[`${path}.${who?.key}`, named || (own(draft.openers?.[Number(args.opener)], who?.key) ?? null)]];
+    for (const field of numbers) if (field.key in args) edits.push([`${path}.${field.key}`, parseValue(field.type, args[field.key])]);
     return { edits };
   }
   const invalid = (what) => ({ problem: t("Notify.Invalid", { name: t("Dialog.Title"), field: String(what) }) });
