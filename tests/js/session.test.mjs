@@ -1,0 +1,254 @@
+// The table session and the draft form (templates/common/session.js, form.js) on a plain fake host, run by
+// tests/test_session.py: who sees which part of a card, what resolve, clear, left and follow do to the host, the one
+// queue, and the form's fields and edits. GURPS_TREE and FALLOUT_TREE hold common/ with a build's config.js.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { pathToFileURL } from "node:url";
+
+const trees = {};
+
+/** Import a build's common modules, its rules system first */
+async function load(system) {
+  if (!trees[system]) {
+    const folder = process.env[system === "gurps4e" ? "GURPS_TREE" : "FALLOUT_TREE"];
+    const root = pathToFileURL(`${folder}/common/`).href;
+    await import(`${root}systems/${system}.js`);
+    trees[system] = {
+      session: await import(`${root}session.js`),
+      form: await import(`${root}form.js`),
+      inputs: await import(`${root}inputs.js`),
+    };
+  }
+  return trees[system];
+}
+
+/** A fake table: marks as sets, messages kept, the surprise stored as JSON, dice scripted */
+function fakeHost({ faces = [], cards = "split", automation = true, skip = true, keeps = true } = {}) {
+  const table = { marks: new Map(), messages: [], stored: null, saves: 0, arranged: [] };
+  table.host = {
+    t: (key, data) => (data ? `${key} ${JSON.stringify(data)}` : key),
+    roll: async (count) => Array.from({ length: count }, () => {
+      if (!faces.length) throw new Error("out of dice");
+      return faces.shift();
+    }),
+    mark: async (id, status, on) => {
+      const shown = table.marks.get(id) ?? new Set();
+      table.marks.set(id, shown);
+      if (on === shown.has(status)) return false;
+      if (on) shown.add(status);
+      else shown.delete(status);
+      return true;
+    },
+    arrange: async (order) => {
+      table.arranged.push(order.map((entry) => entry.id));
+      return false;
+    },
+    send: async (message) => { table.messages.push(message); },
+    load: () => (table.stored === null ? null : JSON.parse(table.stored)),
+    save: async (surprise) => {
+      table.saves += 1;
+      if (!keeps && surprise !== null) return false;
+      table.stored = surprise === null ? null : JSON.stringify(surprise);
+      return true;
+    },
+    turnOrder: () => ({ started: false, round: 0 }),
+    settings: () => ({ automation, skip, cards }),
+  };
+  table.shown = (id) => [...(table.marks.get(id) ?? [])].sort();
+  return table;
+}
+
+/** A GURPS draft of two combatants: Ava (IQ 12) for side a, Orc (IQ 10) for side b, total surprise by side a */
+async function gurpsDraft() {
+  const { inputs } = await load("gurps4e");
+  const combatants = [
+    { id: "ava", label: "Ava", side: "a", read: (key) => ({ iq: 12 })[key] },
+    { id: "orc", label: "Orc", side: "b", read: (key) => ({ iq: 10 })[key] },
+    { id: "cat", label: "Cat", side: null, read: () => undefined },
+  ];
+  return inputs.draftScenario("total", combatants);
+}
+
+test("a card splits into what happened for all and the rolls for the GMs, by the table's choice", async () => {
+  const { session } = await load("gurps4e");
+  const card = { title: "T", lines: ["seen"], details: ["secret"], record: { type: "x" } };
+  const split = session.messagesOf(card, true, "split", (key, data) => `${key}:${data.title}`);
+  assert.deepEqual(split, [
+    { title: "T", lines: ["seen"], gm: false, dice: false, record: null },
+    { title: "Chat.ForGM:T", lines: ["secret"], gm: true, dice: true, record: { type: "x" } },
+  ]);
+  assert.deepEqual(session.messagesOf({ ...card, details: [] }, false, "split", () => ""),
+    [{ title: "T", lines: ["seen"], gm: false, dice: false, record: { type: "x" } }], "nothing secret: one public card");
+  assert.deepEqual(session.messagesOf(card, true, "public", () => ""),
+    [{ title: "T", lines: ["seen", "secret"], gm: false, dice: true, record: { type: "x" } }]);
+  assert.deepEqual(session.messagesOf(card, false, "gm", () => ""),
+    [{ title: "T", lines: ["seen", "secret"], gm: true, dice: false, record: { type: "x" } }]);
+});
+
+test("resolve marks the surprised side, keeps the surprise with the host's extra, and posts the card", async () => {
+  const { session } = await load("gurps4e");
+  const table = fakeHost({ faces: [3] });
+  const resolved = await session.tableSession(table.host).resolve(await gurpsDraft(), (scenario) => ({ seen: scenario.procedure }));
+  assert.equal(resolved.surprise.seen, "total");
+  assert.deepEqual(table.shown("orc"), ["surprised"]);
+  assert.deepEqual(table.shown("ava"), []);
+  assert.deepEqual(JSON.parse(table.stored).applied, { orc: ["surprised"] });
+  assert.ok(table.messages.some((message) => message.record?.type === "resolve"));
+  assert.ok(table.messages.every((message) => message.gm === (message.title !== "Procedure.total")));
+});
+
+test("a bad draft is one line and touches nothing", async () => {
+  const { session } = await load("gurps4e");
+  const table = fakeHost();
+  const draft = await gurpsDraft();
+  draft.sides.b.members[0].iq = 99;
+  const resolved = await session.tableSession(table.host).resolve(draft);
+  assert.match(resolved.problem, /^Notify.OutOfRange /);
+  assert.deepEqual([table.messages, table.saves, table.marks.size], [[], 0, 0]);
+});
+
+test("a new surprise first removes what the previous one marked", async () => {
+  const { session } = await load("gurps4e");
+  const table = fakeHost({ faces: [3] });
+  const tracked = session.tableSession(table.host);
+  await tracked.resolve(await gurpsDraft());
+  const draft = await gurpsDraft();
+  draft.surprising = "b";
+  table.host.roll = async (count) => Array(count).fill(2);
+  await tracked.resolve(draft);
+  assert.deepEqual([table.shown("orc"), table.shown("ava")], [[], ["surprised"]]);
+});
+
+test("a host that can no longer keep the surprise gets its marks removed", async () => {
+  const { session } = await load("gurps4e");
+  const table = fakeHost({ faces: [3], keeps: false });
+  await session.tableSession(table.host).resolve(await gurpsDraft());
+  assert.deepEqual(table.shown("orc"), [], "the fight is gone: nothing would ever remove the mark");
+  assert.equal(table.stored, null);
+});
+
+test("clear removes only what the session marked, then drops the surprise", async () => {
+  const { session } = await load("gurps4e");
+  const table = fakeHost({ faces: [3] });
+  const tracked = session.tableSession(table.host);
+  await table.host.mark("ava", "surprised", true); // the VTT's own, before the surprise
+  await tracked.resolve(await gurpsDraft());
+  assert.equal(await tracked.clear(), true);
+  assert.deepEqual([table.shown("orc"), table.shown("ava"), table.stored], [[], ["surprised"], null]);
+  assert.equal(await tracked.clear(), false, "nothing left to clear");
+});
+
+test("a combatant who leaves loses his marks; one never in the surprise changes nothing", async () => {
+  const { session } = await load("gurps4e");
+  const table = fakeHost({ faces: [3] });
+  const tracked = session.tableSession(table.host);
+  await tracked.resolve(await gurpsDraft());
+  const saves = table.saves;
+  await tracked.left("cat");
+  assert.equal(table.saves, saves);
+  await tracked.left("orc");
+  assert.deepEqual(table.shown("orc"), []);
+  assert.deepEqual(JSON.parse(table.stored).tracks, []);
+});
+
+test("following the turns: a stunned turn is skipped only where the table skips, nothing without the automation", async () => {
+  const { session } = await load("gurps4e");
+  for (const [automation, skip, expected] of [[true, true, true], [true, false, false], [false, true, false]]) {
+    const table = fakeHost({ faces: [3, 6, 6, 6], automation, skip });
+    const tracked = session.tableSession(table.host);
+    await tracked.resolve(await gurpsDraft());
+    const step = await tracked.follow({ roundBegan: true, started: "orc" });
+    assert.deepEqual(step, { restart: false, skip: expected }, `automation ${automation}, skip ${skip}`);
+    assert.equal(JSON.parse(table.stored).tracks[0].turns.length, automation ? 1 : 0);
+  }
+});
+
+test("one queue: a task starts when the one before has ended, a failure is reported and the queue goes on", async () => {
+  const { session } = await load("gurps4e");
+  const seen = [];
+  const failures = [];
+  const slow = session.queued(async () => {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    seen.push("slow");
+  }, (error) => failures.push(error.message));
+  const failing = session.queued(async () => {
+    seen.push("failing");
+    throw new Error("boom");
+  }, (error) => failures.push(error.message));
+  const last = session.queued(async () => seen.push("last"), (error) => failures.push(error.message));
+  await Promise.allSettled([slow, failing, last]);
+  assert.deepEqual(seen, ["slow", "failing", "last"]);
+  assert.deepEqual(failures, ["boom"]);
+});
+
+test("the form lists every field of a draft with its path, label, choices and problem", async () => {
+  const { form } = await load("gurps4e");
+  const draft = await gurpsDraft();
+  draft.sides.a.members[0].iq = null;
+  const fields = form.draftForm(draft, (key) => key);
+  assert.deepEqual(fields.encounter.map((field) => [field.path, field.type, field.value]), [["surprising", "side", "a"]]);
+  assert.equal(fields.openers, null);
+  assert.deepEqual(fields.combatants.map((entry) => [entry.id, entry.place, entry.placeField.path]),
+    [["ava", "a", "place.ava"], ["orc", "b", "place.orc"], ["cat", "out", "place.cat"]]);
+  const [iq] = fields.combatants[0].fields;
+  assert.deepEqual([iq.path, iq.label, iq.value, iq.problem], ["members.ava.iq", "Input.iq", null, "Notify.Missing"]);
+  assert.deepEqual(fields.combatants[2].fields[0].problem, null, "out of the fight: nothing is required of him");
+});
+
+test("edits: values typed, members named by id or name, moves in the draft's order, strange paths refused", async () => {
+  const { form } = await load("gurps4e");
+  const draft = await gurpsDraft();
+  const t = (key, data) => `${key} ${JSON.stringify(data ?? {})}`;
+  const { draft: moved } = form.applyEdits(draft, [["place.ava", "b"], ["place.cat", "a"], ["members.orc.iq", 11]], t);
+  assert.deepEqual(moved.sides.b.members.map((member) => member.id), ["ava", "orc"]);
+  assert.deepEqual(moved.sides.a.members.map((member) => member.id), ["cat"]);
+  assert.equal(moved.sides.b.members[1].iq, 11);
+  assert.equal(draft.sides.a.members[0].id, "ava", "the draft edited is a copy");
+  for (const path of ["members.nobody.iq", "sides.__proto__.leader", "__proto__", "members.ava.__proto__", "place.ava.x",
+    "openers.0.name"]) {
+    const { problem } = form.applyEdits(draft, [[path, 1]], t);
+    assert.match(problem, /^Notify.Invalid/, path);
+  }
+  assert.equal(({}).leader, undefined, "nothing reached Object.prototype");
+  assert.match(form.applyEdits(draft, [["place.ava", "c"]], t).problem, /^Notify.Invalid/);
+});
+
+test("edits of a Fallout opening attack: rows are added in order, the attacker named by token id", async () => {
+  const { form, inputs } = await load("fallout-ttrpg");
+  const draft = inputs.draftScenario("sneak-attack", [
+    { id: "vex", label: "Vex", side: "a", read: () => undefined },
+    { id: "rat", label: "Rat", side: "b", read: () => undefined },
+  ]);
+  const t = (key) => key;
+  assert.deepEqual(draft.openers, [{ name: "Vex", attack_bonus: null, target_number: null }]);
+  const { draft: edited } = form.applyEdits(draft, [["openers.1.name", "rat"], ["openers.1.attack_bonus", 2]], t);
+  assert.deepEqual(edited.openers[1], { name: "Rat", attack_bonus: 2, target_number: null });
+  assert.match(form.applyEdits(draft, [["openers.3.name", "rat"]], t).problem, /^Notify.Invalid/, "no row may be skipped");
+  const fields = form.draftForm(edited, t, { openerRows: 3 }).openers;
+  assert.deepEqual(fields.map((row) => row.map((field) => field.path)), [0, 1, 2].map((index) =>
+    [`openers.${index}.name`, `openers.${index}.attack_bonus`, `openers.${index}.target_number`]));
+  assert.deepEqual(fields[0].map((field) => field.label), ["Input.attacker", "Input.attack_bonus", "Input.target_number"]);
+});
+
+test("text typed in chat becomes the value a field wants", async () => {
+  const { form } = await load("gurps4e");
+  assert.deepEqual(["yes", "no", "1", "true"].map((text) => form.parseValue("boolean", text)), [true, false, true, true]);
+  assert.deepEqual([form.parseValue("number", " 12 "), form.parseValue("number", "none"), form.parseValue("member", "")],
+    [12, null, null]);
+  assert.ok(Number.isNaN(form.parseValue("number", "twelve")));
+});
+
+test("odds and scenario files of a draft, and a bad draft's one line as an error", async () => {
+  const { session } = await load("gurps4e");
+  const t = (key, data) => (data ? `${key} ${JSON.stringify(data)}` : key);
+  const draft = await gurpsDraft();
+  assert.equal(session.isDraft(draft), true);
+  const odds = session.oddsOf(draft, t);
+  assert.deepEqual(Object.keys(odds.members), ["Ava", "Orc"]);
+  assert.equal(odds.surprise.a, 1);
+  assert.match(session.scenarioText(draft, t), /^procedure = "total"$/m);
+  assert.match(session.draftOddsLines(draft, t)[0], /^Odds.Jump /);
+  draft.sides.a.members = [];
+  assert.throws(() => session.oddsOf(draft, t), /^Error: Notify.EmptySide/);
+  assert.deepEqual(session.draftOddsLines(draft, t).length, 1);
+});
