@@ -15,7 +15,7 @@ from exporter.targets.escaping import js_literal
 from exporter.targets.foundry.leveldb import write_database
 from exporter.targets.foundry.look import MACRO_ICONS
 
-# The method of the module's API (templates/foundry/scripts/api.js) each macro calls, by neutral macro id.
+# The method of the module's API (templates/foundry/api.js) each macro calls, by neutral macro id.
 MACRO_CALLS = {"surprise": "openDialog", "clear": "clear", "recovery": "recoveryRoll", "side-roll": "sideRoll",
                "spot-test": "spotTest"}
 
