@@ -128,7 +128,7 @@ def run_roll20(root: Path, groups: list[Group]) -> dict[str, dict]:
 
 
 def run_everywhere(root: Path, vectors: Iterable[Path] = VECTORS) -> dict[str, dict[str, dict]]:
-    """Play vectors through the session, the Foundry module (V13, V14) and the Roll20 script, the runners side by side"""
+    """Play vectors through the session, the Foundry module (V13, V14) and the Roll20 script, side by side"""
     groups = build_groups(root, vectors)
     with ThreadPoolExecutor(max_workers=3) as pool:
         session = pool.submit(run_session, root, groups)

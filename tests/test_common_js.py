@@ -23,8 +23,8 @@ EXAMPLES = [load_campaign(path) for path in CAMPAIGNS]
 TEMPLATES = templates_root()
 COMMON = sorted(path.relative_to(TEMPLATES).as_posix() for path in (TEMPLATES / "common").rglob("*.js"))
 JINJA = re.compile(r"\{%|\{\{\s|\{#")  # a Jinja tag, expression or comment
-VTT_WORDS = re.compile(r"(?<![\w$.])(game|canvas|ui|Hooks|ChatMessage|CONFIG|foundry|sendChat|getObj|findObjs|createObj|Campaign"
-                       r"|state|log|on|randomInteger|playerIsGM)\s*[.(]")
+VTT_WORDS = re.compile(r"(?<![\w$.])(game|canvas|ui|Hooks|ChatMessage|CONFIG|foundry|sendChat|getObj|findObjs|createObj"
+                       r"|Campaign|state|log|on|randomInteger|playerIsGM)\s*[.(]")
 
 
 def test_the_common_modules_carry_no_template_code_but_the_configuration():

@@ -251,8 +251,8 @@ def write_batch(root: Path) -> dict[str, dict]:
 def run_js_core(root: Path, paths: list[Path], vectors: dict[str, dict]) -> dict[str, dict[str, dict]]:
     """Play the vectors through the JS rules core in each form, every system and form in one Node process"""
     keys = [(system, form) for form in FORMS for system in SYSTEM_IDS]
-    groups = [(runnable(root / form, system, form), [p for p in paths if vectors[p.stem]["scenario"]["system"] == system])
-              for system, form in keys]
+    of = {system: [p for p in paths if vectors[p.stem]["scenario"]["system"] == system] for system in SYSTEM_IDS}
+    groups = [(runnable(root / form, system, form), of[system]) for system, form in keys]
     reports: dict[str, dict[str, dict]] = {f"js-core-{form}": {} for form in FORMS}
     for (_, form), found in zip(keys, run_runner(groups, root), strict=True):
         reports[f"js-core-{form}"] |= found

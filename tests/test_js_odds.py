@@ -14,9 +14,9 @@ from exporter.report import odds_data
 from exporter.rules.systems import SYSTEM_IDS, system_module
 from exporter.scenario import scenario_from_dict
 from tests.conftest import ROOT, SCENARIOS, VECTORS, run_node
+from tests.js_tree import write_common_tree
 from tests.test_differential import SCENARIOS as STRATEGIES
 from tests.test_differential import collect, option_sets
-from tests.js_tree import write_common_tree
 
 RUNNER = ROOT / "tests" / "js" / "run_odds.mjs"
 GENERATED_PER_PROCEDURE = 40

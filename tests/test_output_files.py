@@ -26,7 +26,8 @@ from exporter.targets.roll20 import script_name
 from tests.conftest import CAMPAIGNS, relative_files, text_files
 
 IDS = [load_campaign(path).id for path in CAMPAIGNS]
-MODULE_BLOCK = re.compile(r"^(  // --- (?P<path>\S+)\n  const \w+ = \(\(\) => \{\n)(?P<body>.*?)(^  \}\)\(\);\n)", re.M | re.S)
+MODULE_BLOCK = re.compile(r"^(  // --- (?P<path>\S+)\n  const \w+ = \(\(\) => \{\n)(?P<body>.*?)(^  \}\)\(\);\n)",
+                          re.M | re.S)
 
 
 @pytest.fixture(scope="module")
@@ -58,10 +59,9 @@ def generated_texts(dist: Path, campaign_id: str) -> dict[str, str]:
     for rel, text in text_files(dist / campaign_id).items():
         if copied(rel):
             continue
-        if rel == f"roll20/{name}.js":
-            text = bundle_layout(text)
+        shown = bundle_layout(text) if rel == f"roll20/{name}.js" else text
         out[rel.replace(name, "<ScriptName>").replace(campaign_id, "<id>")] = (
-            text.replace(name, "<ScriptName>").replace(campaign_id, "<id>"))
+            shown.replace(name, "<ScriptName>").replace(campaign_id, "<id>"))
     return out
 
 

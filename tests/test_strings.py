@@ -82,14 +82,15 @@ def test_every_key_a_module_shows_is_declared(path):
         if item.startswith("{"):
             continue  # a whole key the build's data names (a status's label), which the code shows as data
         prefix = re.split(r"[{*]", item)[0]
-        assert any(key.startswith(prefix) or prefix.startswith(key) for key in used), f"{path} declares {item} needlessly"
+        shown = any(key.startswith(prefix) or prefix.startswith(key) for key in used)
+        assert shown, f"{path} declares {item} needlessly"
 
 
 def test_a_module_declaring_an_unknown_key_stops_the_build():
     defs = build_definitions(load_campaign(CAMPAIGNS[0]))
     [module] = [m for m in Roll20Writer().modules(defs, {}) if m.path == "common/session.js"]
     broken = type(module)(module.path, module.text.replace('"Chat.ForGM"', '"Chat.NoSuchKey"'), (), ())
-    with pytest.raises(StringsError, match="templates/common/session.js declares 'Chat.NoSuchKey'"):
+    with pytest.raises(StringsError, match=r"templates/common/session\.js declares 'Chat\.NoSuchKey'"):
         build_keys(defs, [broken])
 
 

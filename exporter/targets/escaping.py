@@ -22,7 +22,8 @@ def js_block(value: Any, width: int = 120, depth: int = 0) -> str:
     flat = js_literal(value)
     items = value.values() if isinstance(value, dict) else value if isinstance(value, list) else ()
     plain = all(not isinstance(item, (dict, list)) for item in items)
-    if not isinstance(value, (dict, list)) or len(flat) + 2 * depth <= width or (plain and depth > 0 and len(flat) <= 160):
+    record = plain and depth > 0 and len(flat) <= 160
+    if not isinstance(value, (dict, list)) or len(flat) + 2 * depth <= width or record:
         return flat
     pad = "  " * (depth + 1)
     if isinstance(value, dict):

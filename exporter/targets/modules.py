@@ -17,16 +17,16 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
-
 IMPORT = re.compile(r'^import (?:\* as (?P<namespace>[A-Za-z_$][\w$]*)|\{(?P<names>[^}]*)\}) '
                     r'from "(?P<source>\.\.?/[^"]+\.js)";\n', re.M)
 EXPORT_LIST = re.compile(r"^export \{(?P<names>[^}]*)\};\n", re.M)
-EXPORT_DECLARATION = re.compile(r"^export (?=(?:async function\*?|function\*?|const|let|class) (?P<name>[A-Za-z_$][\w$]*))",
-                                re.M)
+EXPORT_DECLARATION = re.compile(
+    r"^export (?=(?:async function\*?|function\*?|const|let|class) (?P<name>[A-Za-z_$][\w$]*))", re.M)
 # What the bundler cannot translate: any other import or export at the start of a line, or a dynamic import.
 UNSUPPORTED = re.compile(r"^(?:import|export)\b|\bimport\(", re.M)
 # Comments and string literals, matched in one pass, so that what they hold is not read as code.
-COMMENT_OR_STRING = re.compile(r"""//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*'|`(?:\\.|[^`\\])*`""", re.S)
+COMMENT_OR_STRING = re.compile(
+    r"""//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*'|`(?:\\.|[^`\\])*`""", re.S)
 NAME_AS = re.compile(r"^(?P<name>[A-Za-z_$][\w$]*)(?:\s+as\s+(?P<alias>[A-Za-z_$][\w$]*))?$")
 
 # Names a module's constant may not take in the Roll20 script: the sandbox's functions and JavaScript's globals.
@@ -127,7 +127,8 @@ def module_graph(entries: Iterable[str], source: Callable[[str], str]) -> list[J
         for item in module.imports:
             exported = {name for name, _ in ordered[item.source].exports}
             if missing := [name for name, _ in item.names if name not in exported]:
-                raise ModuleError(module.path, f"imports {', '.join(missing)} from {item.source}, which does not export it")
+                raise ModuleError(module.path,
+                                  f"imports {', '.join(missing)} from {item.source}, which does not export it")
     return list(ordered.values())
 
 
@@ -179,6 +180,7 @@ def bundle(modules: list[JsModule], depth: int = 2) -> str:
         constant = module_constant(module.path)
         if constant in constants.values():
             raise ModuleError(module.path, f"its bundle name {constant} is taken by another module")
-        blocks.append(f"// --- {module.path}\nconst {constant} = (() => {{\n{indent(module_body(module, constants), 2)}\n}})();")
+        body = indent(module_body(module, constants), 2)
+        blocks.append(f"// --- {module.path}\nconst {constant} = (() => {{\n{body}\n}})();")
         constants[module.path] = constant
     return indent("\n\n".join(blocks), depth)

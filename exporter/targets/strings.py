@@ -2,10 +2,10 @@
 
 Each module of the table declares the keys it shows in a `STRING_KEYS` list. A declared key is a whole key
 ("Dialog.Title"), a namespace ("Gurps.Modifier.*": every key under it), or a key with a placeholder that the build
-fills from its definitions: `{procedure}` (its procedures), `{input}` (the labels of the inputs they read, and of the
-fields of an opening attack where they read some), `{unit}` (what its odds count) and `{status}` (its statuses' labels). So the
-Foundry module ships in its lang files, and the Roll20 script in its STRINGS, its own system's strings and its own
-target's, nothing else.
+fills from its definitions: `{procedure}` (its procedures), `{input}` (the labels of the inputs they read, and of
+the fields of an opening attack where they read some), `{unit}` (what its odds count) and `{status}` (its
+statuses' labels). So the Foundry module ships in its lang files, and the Roll20 script in its STRINGS, its own
+system's strings and its own target's, nothing else.
 """
 
 from __future__ import annotations

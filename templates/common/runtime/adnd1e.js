@@ -131,14 +131,4 @@ function statusLines(table, surprise) {
   ];
 }
 
-export {
-  STRING_KEYS,
-  resolve,
-  turnStarted,
-  turnEnded,
-  roundStarted,
-  nextRoundNumber,
-  left,
-  statusLines,
-  roundName,
-};
+export { STRING_KEYS, left, nextRoundNumber, resolve, roundName, roundStarted, statusLines, turnEnded, turnStarted };

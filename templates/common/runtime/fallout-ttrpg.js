@@ -119,14 +119,4 @@ function roundName() {
   return null;
 }
 
-export {
-  STRING_KEYS,
-  resolve,
-  turnStarted,
-  turnEnded,
-  roundStarted,
-  nextRoundNumber,
-  left,
-  statusLines,
-  roundName,
-};
+export { STRING_KEYS, left, nextRoundNumber, resolve, roundName, roundStarted, statusLines, turnEnded, turnStarted };
