@@ -2,6 +2,7 @@
 // business. It turns a draft into a surprise and resolves it, follows the turns, clears, tells who leaves, writes the
 // status lines, decides who sees which part of a card, and runs the work of one table one event at a time. It talks
 // to the tabletop only through its host (below): Foundry's hooks and Roll20's events become session calls.
+import { SIDE_KEYS } from "./config.js";
 import { buildScenario } from "./inputs.js";
 import { oddsLines } from "./odds/shared.js";
 import { scenarioToml } from "./scenario-file.js";
@@ -108,23 +109,20 @@ function messagesOf({ title, lines, details, record }, dice, cards, t) {
   return messages;
 }
 
-/** Return the rules scenario of a draft as {scenario}, or {problem} with one translated line */
-const scenarioOf = (draft, t) => buildScenario(draft, t);
-
 /** Return the lines the GM reads before rolling: who gets the jump and each member's loss, or what is wrong */
 function draftOddsLines(draft, t) {
-  const { scenario, problem } = scenarioOf(draft, t);
+  const { scenario, problem } = buildScenario(draft, t);
   return problem ? [problem] : oddsLines(rulesSystem().Odds.odds(scenario), t, scenario);
 }
 
 /** Tell whether an object is a draft (its members carry their combatants' ids) rather than a rules scenario */
 const isDraft = (scenario) => Array.isArray(scenario?.out)
-  || ["a", "b"].some((key) => (scenario?.sides?.[key]?.members ?? []).some((member) => member?.id !== undefined));
+  || SIDE_KEYS.some((key) => (scenario?.sides?.[key]?.members ?? []).some((member) => member?.id !== undefined));
 
 /** Return the rules scenario of a draft, or a rules scenario as it is; a bad draft throws its one-line problem */
 function rulesScenario(scenario, t) {
   if (!isDraft(scenario)) return scenario;
-  const built = scenarioOf(scenario, t);
+  const built = buildScenario(scenario, t);
   if (built.problem) throw new Error(built.problem);
   return built.scenario;
 }
@@ -171,7 +169,7 @@ function tableSession(host) {
      * what `extra(scenario)` adds for the host. Returns {surprise} or {problem}, one translated line.
      */
     async resolve(draft, extra = () => ({})) {
-      const { scenario, problem } = scenarioOf(draft, host.t);
+      const { scenario, problem } = buildScenario(draft, host.t);
       if (problem) return { problem };
       const previous = host.load();
       if (previous) await clearMarks(tableOf(host, previous), previous);
@@ -253,6 +251,6 @@ function tableSession(host) {
 
 export {
   STRING_KEYS,
-  draftOddsLines, isDraft, messagesOf, nextRoundNumber, oddsOf, queued, rulesScenario, scenarioOf, scenarioText,
+  draftOddsLines, isDraft, messagesOf, nextRoundNumber, oddsOf, queued, rulesScenario, scenarioText,
   tableSession,
 };
