@@ -57,14 +57,9 @@ export { Sandbox };
  *
  * Options:
  *   players        [{id, displayname, isGM}] (default: one GM, id "-Mh0000000000000GM01", named "GM")
- *   campaign       {turnorder: "" | array, token_markers: JSON string | array, playerpageid}
- *   randomInteger  undefined (default: dice come only from sandbox.scriptDice, running out is an error) or a
- *                  function (max) => 1..max used when no scripted face is queued
- *   sheetDefaults  {attrName: value | {current, max}}: what getAttrByName and @{…} return for attributes never
- *                  created (docs/dev/roll20.md §1)
- *   attrNamesCaseInsensitive  false (default, harness choice): getAttrByName and @{…} match attribute names exactly
- *   gmWhoSuffix    true (default): a GM's chat messages have who "Name (GM)" [I: scripts strip / \(GM\)$/]
- *   echo           false: also print log() output and errors to the console
+ *   campaign       {turnorder: "" | array, token_markers: JSON string | array}
+ *   sheetDefaults  {attrName: value}: what getAttrByName returns for attributes never created (docs/dev/roll20.md §1)
+ * The dice come only from sandbox.scriptDice: running out is an error.
  */
 export function createSandbox(options = {}) {
   return new Sandbox(options);

@@ -19,13 +19,8 @@ export class Sandbox {
   constructor({
     players = [DEFAULT_GM],
     campaign = {},
-    randomInteger,
     sheetDefaults = {},
-    attrNamesCaseInsensitive = false,
-    gmWhoSuffix = true,
-    echo = false,
   } = {}) {
-    this.options = { attrNamesCaseInsensitive, gmWhoSuffix, echo };
     this.sheetDefaults = { ...sheetDefaults };
     /** Every message posted by sendChat: {who, speakingAs, type, content, text, raw, whisperTo, target, options, inlinerolls, direct} */
     this.chat = [];
@@ -51,7 +46,6 @@ export class Sandbox {
     this._tasks = [];
     this._lineOffset = 0;
     this._players = new Map();
-    this._randomSource = typeof randomInteger === "function" ? randomInteger : null;
 
     this._campaign = this._addRecord("campaign", { ...DEFAULTS.campaign }, "root");
     this.page = this._addRecord("page", { ...DEFAULTS.page, name: "Page 1" }).wrapper;
@@ -74,13 +68,11 @@ export class Sandbox {
   _error(kind, message, extra = {}) {
     const entry = { kind, message, ...extra };
     this.errors.push(entry);
-    if (this.options.echo) console.error(`[roll20 ${kind}] ${message}`);
     return entry;
   }
 
   _warn(kind, message) {
     this.warnings.push({ kind, message });
-    if (this.options.echo) console.warn(`[roll20 warning ${kind}] ${message}`);
   }
 
   /** Remove and return the warnings (for tests that provoke one on purpose) */
@@ -152,7 +144,7 @@ export class Sandbox {
     return this._dice.slice();
   }
 
-  /** One die of `max` sides from the scripted queue (or the randomInteger option) */
+  /** One die of `max` sides from the scripted queue: the tests' dice are the only ones */
   _roll(max, what) {
     const fail = (kind, message) => {
       this._error(kind, message);
@@ -164,7 +156,6 @@ export class Sandbox {
       if (face > max) fail("dice", `${what}: the next scripted face ${face} is larger than ${max}`);
       return face;
     }
-    if (this._randomSource) return this._randomSource(max);
     return fail("dice", `${what}: no scripted dice left (queue faces with sandbox.scriptDice(...))`);
   }
 
@@ -466,7 +457,6 @@ export class Sandbox {
   _log(args) {
     const text = args.map((a) => (typeof a === "string" ? a : describe(a))).join(" ");
     this.logs.push(text);
-    if (this.options.echo) console.log(`[roll20 log] ${text}`);
   }
 
   // -------------------------------------------------------------------------------------------
@@ -651,13 +641,10 @@ export class Sandbox {
   // -------------------------------------------------------------------------------------------
   // Attributes (docs/dev/roll20.md §1 getAttrByName; §7)
 
-  _nameMatches(a, b) {
-    return this.options.attrNamesCaseInsensitive ? String(a).toLowerCase() === String(b).toLowerCase() : a === b;
-  }
-
   /** What the sheet gives for an attribute never created (docs/dev/roll20.md §1: getAttrByName returns sheet defaults) */
   _sheetDefault(name, valueType) {
-    const key = Object.keys(this.sheetDefaults).find((k) => this._nameMatches(k, name));
+    // Names match exactly: a sheet's attribute names are case-sensitive to getAttrByName (harness choice)
+    const key = Object.keys(this.sheetDefaults).find((k) => k === name);
     if (key === undefined) return undefined;
     const value = this.sheetDefaults[key];
     if (isPlainObject(value)) return value[valueType];
@@ -665,7 +652,7 @@ export class Sandbox {
   }
 
   _findAttribute(characterId, name) {
-    return this._live().find((r) => r.type === "attribute" && r.attrs._characterid === characterId && this._nameMatches(r.attrs.name, name));
+    return this._live().find((r) => r.type === "attribute" && r.attrs._characterid === characterId && r.attrs.name === name);
   }
 
   _getAttrByName(characterId, name, valueType = "current") {

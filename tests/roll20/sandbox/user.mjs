@@ -39,7 +39,8 @@ export function makeUser(sb) {
         if (r.removed) throw new HarnessError("user.chat(): a selected object was removed");
         return r;
       });
-      const who = player.isGM && sb.options.gmWhoSuffix ? `${player.displayname} (GM)` : player.displayname;
+      // A GM's messages have who "Name (GM)" [I: scripts strip / \(GM\)$/]: msg.who is no name to whisper to
+      const who = player.isGM ? `${player.displayname} (GM)` : player.displayname;
       const { msg, kind } = sb._buildMessage({
         who, playerid: playerId, text: content, origin: `user.chat(${player.displayname})`, selected: selectedRecords,
         answers: queries, forcedInlinerolls: inlinerolls, byUser: true,
