@@ -319,10 +319,8 @@ export const chatMethods = {
       this._error("chat", `${origin}: whisper to ${JSON.stringify(kind.whisperTo)} matches no player or character; nobody receives it (quote names with spaces: /w "Name")`);
     }
     this.chat.push({
-      seq: this.chat.length + 1, who, speakingAs: String(speakingAs ?? ""), playerid: "API", type: msg.type,
-      raw: String(input ?? ""), content: msg.content, text: renderText(msg),
-      whisperTo: kind.type === "whisper" ? kind.whisperTo : null, target: msg.target ?? null,
-      options: opts === undefined ? undefined : JSON.parse(JSON.stringify(opts)), inlinerolls: msg.inlinerolls,
+      who, type: msg.type, content: msg.content, whisperTo: kind.type === "whisper" ? kind.whisperTo : null,
+      target: msg.target ?? null, options: opts === undefined ? undefined : JSON.parse(JSON.stringify(opts)),
       direct: kind.direct === true,
     });
     const delivered = this._frozen(msg);
@@ -330,15 +328,6 @@ export const chatMethods = {
   },
 
   _deliverChat(msg) {
-    this.chatLog.push(msg);
     this._dispatch("chat:message", [msg]);
   },
 };
-
-/** Human-readable text of a message: inline roll totals in place of $[[n]] */
-export function renderText(msg) {
-  return String(msg.content).replace(/\$\[\[(\d+)\]\]/g, (whole, n) => {
-    const roll = msg.inlinerolls?.[Number(n)];
-    return roll ? String(roll.results.total) : whole;
-  });
-}

@@ -22,18 +22,14 @@ export class Sandbox {
     sheetDefaults = {},
   } = {}) {
     this.sheetDefaults = { ...sheetDefaults };
-    /** Every message posted by sendChat: {who, speakingAs, type, content, text, raw, whisperTo, target, options, inlinerolls, direct} */
+    /** Every message posted by sendChat: {who, type, content, whisperTo, target, options, direct} */
     this.chat = [];
-    /** Every chat:message delivered to the scripts, user and API alike (the frozen message objects, in order) */
-    this.chatLog = [];
     /** log() output, one string per call */
     this.logs = [];
     /** Crashes and other faults that make a test fail: {kind, message, event?, where?, error?} */
     this.errors = [];
     /** Dubious but non-fatal behaviour (assertClean fails on these too unless allowed): {kind, message} */
     this.warnings = [];
-    /** Every event dispatched: {event, objectId?, handlers} */
-    this.events = [];
     this.scripts = [];
 
     this._records = new Map(); // id -> record {type, attrs, removed, wrapper}
@@ -111,10 +107,7 @@ export class Sandbox {
 
   /** Run script code; any exception (or rejected promise) crashes the sandbox */
   _runScript(context, fn) {
-    if (this.crashed) {
-      this.events.push({ event: context, dropped: "sandbox crashed" });
-      return undefined;
-    }
+    if (this.crashed) return undefined;
     try {
       const result = fn();
       if (result && typeof result.then === "function") {
@@ -491,9 +484,8 @@ export class Sandbox {
   }
 
   /** Run the handlers of one event in binding order (Mod:Events "Event Ordering") */
-  _dispatch(event, args, { objectId } = {}) {
+  _dispatch(event, args) {
     const handlers = this._handlers.filter((h) => h.event === event);
-    this.events.push({ event, objectId, handlers: handlers.length });
     for (const { handler } of handlers) {
       if (this.crashed) break;
       this._runScript(event, () => handler(...args));
@@ -502,8 +494,8 @@ export class Sandbox {
 
   /** Fire the events of a user change: each changed property's event, then one general event (docs/dev/roll20.md §2) */
   _fireChange(record, changed, prev) {
-    for (const key of changed) this._dispatch(`change:${record.type}:${key}`, [record.wrapper, prev], { objectId: record.attrs._id });
-    this._dispatch(`change:${record.type}`, [record.wrapper, prev], { objectId: record.attrs._id });
+    for (const key of changed) this._dispatch(`change:${record.type}:${key}`, [record.wrapper, prev]);
+    this._dispatch(`change:${record.type}`, [record.wrapper, prev]);
   }
 
   /**
@@ -515,15 +507,11 @@ export class Sandbox {
     if (this._isReady) throw new HarnessError("ready() was already fired; use restart() to reload the scripts");
     for (const record of this._live()) {
       if (record.type === "campaign") continue;
-      this._dispatch(`add:${record.type}`, [record.wrapper], { objectId: record.attrs._id });
+      this._dispatch(`add:${record.type}`, [record.wrapper]);
     }
     this._isReady = true;
     this._dispatch("ready", []);
     return this;
-  }
-
-  get isReady() {
-    return this._isReady;
   }
 
   /**
@@ -671,19 +659,6 @@ export class Sandbox {
   }
 
   // -------------------------------------------------------------------------------------------
-  // Chat records
-
-  lastChat() {
-    return this.chat[this.chat.length - 1];
-  }
-
-  /** Posted messages whispered to `name` ("gm" matches /w gm in any case) */
-  whispersTo(name) {
-    return this.chat.filter((m) => m.whisperTo !== null
-      && (name.toLowerCase() === "gm" ? m.whisperTo.toLowerCase() === "gm" : m.whisperTo === name));
-  }
-
-  // -------------------------------------------------------------------------------------------
   // Players
 
   /** Add a player object ({id, displayname, isGM}) */
@@ -691,13 +666,6 @@ export class Sandbox {
     const record = this._addRecord("player", { ...DEFAULTS.player, _displayname: displayname }, id ?? this._newId());
     this._players.set(record.attrs._id, { id: record.attrs._id, displayname, isGM });
     return record.wrapper;
-  }
-
-  /** Promote or demote a player; playerIsGM reflects it at once (index.d.ts playerIsGM remarks) */
-  setGM(playerId, isGM) {
-    const p = this._players.get(playerId);
-    if (!p) throw new HarnessError(`no player ${playerId}`);
-    p.isGM = isGM;
   }
 
   // -------------------------------------------------------------------------------------------

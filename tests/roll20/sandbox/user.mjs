@@ -112,7 +112,7 @@ export function makeUser(sb) {
       const record = sb._recordOf(obj);
       if (record.removed) throw new HarnessError("user.remove(): already removed");
       sb._removeRecord(record);
-      sb._dispatch(`destroy:${record.type}`, [record.wrapper], { objectId: record.attrs._id });
+      sb._dispatch(`destroy:${record.type}`, [record.wrapper]);
     },
 
     deleteGraphic(token) {
