@@ -14,42 +14,19 @@ export const OBJECT_TYPES = Object.freeze([
 /** The seven colour dots; with `dead` the only built-in markers of a current game (docs/dev/roll20.md §5) */
 export const COLOUR_MARKERS = Object.freeze(["red", "blue", "green", "brown", "purple", "pink", "yellow"]);
 
-export const LAYERS = ["gmlayer", "objects", "map", "walls", "foreground"];
-
-/** Default property values of the emulated types (Mod:Objects tables; property names from index.d.ts) */
+/**
+ * The properties of the emulated types, with their defaults (Mod:Objects tables; names from index.d.ts): those the
+ * script and the tests read or write. Reading or writing any other is flagged: it is a typo, or not emulated.
+ */
 export const DEFAULTS = {
-  campaign: {
-    turnorder: "", initiativepage: false, playerpageid: false, playerspecificpages: false,
-    _journalfolder: "", _jukeboxfolder: "", _token_markers: "[]",
-  },
-  player: {
-    _d20userid: "", _displayname: "", _online: true, _lastpage: "", _macrobar: "", speakingas: "",
-    color: "#13B9F0", showmacrobar: false,
-  },
-  page: { _zorder: "", name: "", width: 25, height: 25, archived: false, showgrid: true, scale_number: 5, scale_units: "ft" },
-  graphic: {
-    _subtype: "token", _cardid: "", _pageid: "", imgsrc: "", represents: "", left: 0, top: 0, width: 70, height: 70,
-    rotation: 0, layer: "", isdrawing: false, flipv: false, fliph: false, name: "", gmnotes: "", tooltip: "",
-    show_tooltip: false, controlledby: "", bar1_link: "", bar2_link: "", bar3_link: "", bar1_value: "",
-    bar2_value: "", bar3_value: "", bar1_max: "", bar2_max: "", bar3_max: "", aura1_radius: "", aura2_radius: "",
-    tint_color: "transparent", statusmarkers: "", showname: false, showplayers_name: false, lastmove: "",
-    sides: "", currentSide: 0, lockMovement: false,
-  },
-  character: {
-    avatar: "", name: "", bio: "", gmnotes: "", archived: false, inplayerjournals: "", controlledby: "",
-    _defaulttoken: "",
-  },
+  campaign: { turnorder: "", _token_markers: "[]" },
+  player: { _displayname: "" },
+  page: { name: "" },
+  graphic: { _subtype: "token", _pageid: "", name: "", represents: "", controlledby: "", statusmarkers: "" },
+  character: { name: "", controlledby: "" },
   attribute: { _characterid: "", name: "Untitled", current: "", max: "" },
-  ability: { _characterid: "", name: "Untitled_Ability", description: "", action: "", istokenaction: false },
   macro: { _playerid: "", name: "", action: "", visibleto: "", istokenaction: false },
 };
-
-/** Properties read only through the asynchronous get(prop, callback) (Mod:Function/Roll20_object "get [Asynchronous]") */
-export const ASYNC_PROPS = { character: ["bio", "gmnotes"] };
-
-/** A property that must name its parent when created (docs/dev/roll20.md §6: `_characterid` is mandatory) (harness choice for graphic) */
-export const REQUIRED_ON_CREATE = { attribute: ["_characterid"], ability: ["_characterid"], graphic: ["_pageid"] };
-export const PARENT_TYPE = { _characterid: "character", _pageid: "page" };
 
 // ---------------------------------------------------------------------------------------------
 // Small helpers
@@ -192,7 +169,8 @@ export class Roll20Object {
   }
 
   /**
-   * get(prop): the leading underscore of a read-only property is optional (Mod:Function/Roll20_object).
+   * get(prop): the leading underscore of a read-only property is optional (Mod:Function/Roll20_object); the
+   * asynchronous get(prop, callback) of a character's bio and notes is not emulated.
    * Graphic `status_<tag>` returns false, true or the badge string (docs/dev/roll20.md §5).
    */
   get(prop, callback) {
@@ -206,17 +184,4 @@ export class Roll20Object {
     return this;
   }
 
-  /** Remove the object; a script removal fires no destroy event (docs/dev/roll20.md §2) */
-  remove() {
-    this.#sandbox._scriptRemove(this.#record);
-  }
-
-  /** JSON.stringify / log(obj) print the properties (harness choice [I]: Roll20 objects serialise to their attributes) */
-  toJSON() {
-    return jsonClone(this.#record.attrs);
-  }
-
-  get [Symbol.toStringTag]() {
-    return `Roll20 ${this.#record.type} ${this.#record.attrs._id}`;
-  }
 }

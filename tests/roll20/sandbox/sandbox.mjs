@@ -7,9 +7,8 @@ import vm from "node:vm";
 
 import { chatMethods } from "./chat.mjs";
 import {
-  ASYNC_PROPS, COLOUR_MARKERS, CREATABLE_TYPES, DEFAULTS, HarnessError, LAYERS, OBJECT_TYPES, PARENT_TYPE,
-  REQUIRED_ON_CREATE, Roll20Object, checkMarkersString, deepFreeze, describe, isPlainObject, jsonClone, statusApply,
-  statusGet,
+  COLOUR_MARKERS, CREATABLE_TYPES, DEFAULTS, HarnessError, OBJECT_TYPES, Roll20Object, checkMarkersString, deepFreeze,
+  describe, isPlainObject, jsonClone, statusApply, statusGet,
 } from "./objects.mjs";
 import { makeUser } from "./user.mjs";
 
@@ -44,9 +43,8 @@ export class Sandbox {
     this._players = new Map();
 
     this._campaign = this._addRecord("campaign", { ...DEFAULTS.campaign }, "root");
-    this.page = this._addRecord("page", { ...DEFAULTS.page, name: "Page 1" }).wrapper;
+    this.page = this._addRecord("page", { name: "Page 1" }).wrapper;
     const attrs = this._campaign.attrs;
-    attrs.playerpageid = campaign.playerpageid ?? this.page.id;
     if (campaign.turnorder !== undefined) {
       attrs.turnorder = typeof campaign.turnorder === "string" ? campaign.turnorder : JSON.stringify(campaign.turnorder);
     }
@@ -218,19 +216,11 @@ export class Sandbox {
     return this._frozen(record.attrs);
   }
 
-  _objGet(record, prop, callback) {
+  _objGet(record, prop) {
     if (typeof prop !== "string") return undefined;
     if (record.type === "graphic" && prop.startsWith("status_")) return statusGet(record.attrs.statusmarkers, prop.slice(7));
     const key = this._key(record, prop);
-    if ((ASYNC_PROPS[record.type] ?? []).includes(prop.replace(/^_/, ""))) {
-      if (typeof callback !== "function") {
-        this._warn("misuse", `${record.type}.get(${JSON.stringify(prop)}) needs a callback: that property is read asynchronously`);
-        return undefined;
-      }
-      const value = record.attrs[key];
-      this._queue(`${record.type}.get(${JSON.stringify(prop)}) callback`, () => callback(value));
-      return undefined;
-    }
+    if (key === undefined) this._warn("script", `${record.type}.get(${JSON.stringify(prop)}): not a property of ${record.type} objects, or not emulated`);
     return key === undefined ? undefined : this._toScript(record.attrs[key]);
   }
 
@@ -293,11 +283,10 @@ export class Sandbox {
         continue;
       }
       if (known && !Object.hasOwn(known, prop) && !Object.hasOwn(record.attrs, prop)) {
-        report(`${record.type}.set(${JSON.stringify(prop)}): not a property of ${record.type} objects (Mod:Objects)`);
+        report(`${record.type}.set(${JSON.stringify(prop)}): not a property of ${record.type} objects, or not emulated`);
       }
       if (byScript && record.type === "campaign" && prop === "turnorder") this._checkTurnorder(value, report);
       if (record.type === "graphic" && prop === "statusmarkers") checkMarkersString(value, this._knownTags(), report);
-      if (prop === "layer" && value !== "" && !LAYERS.includes(value)) report(`layer must be one of ${LAYERS.join(", ")}, got ${describe(value)}`);
       next[prop] = value !== null && typeof value === "object" ? jsonClone(value) : value;
     }
     const changed = Object.keys(next).filter((k) => !Object.is(next[k], record.attrs[k])
@@ -316,22 +305,6 @@ export class Sandbox {
     if (result.next) record.attrs = result.next;
   }
 
-  _scriptRemove(record) {
-    if (record.removed) return;
-    if (["campaign", "player", "page"].includes(record.type)) {
-      this._warn("misuse", `${record.type}.remove(): scripts cannot remove a ${record.type}`);
-      return;
-    }
-    this._removeRecord(record);
-  }
-
-  /** Removing a character takes its attributes and abilities with it (harness choice [I]) */
-  _removeRecord(record) {
-    record.removed = true;
-    if (record.type !== "character") return;
-    for (const r of this._live()) if ((r.type === "attribute" || r.type === "ability") && r.attrs._characterid === record.attrs._id) r.removed = true;
-  }
-
   /** Create an object (shared by the script's createObj and the test helpers) */
   _create(type, attrs, report) {
     if (!CREATABLE_TYPES.includes(type)) {
@@ -340,30 +313,15 @@ export class Sandbox {
     if (!DEFAULTS[type]) throw new HarnessError(`createObj(${JSON.stringify(type)}): ${type} objects are not emulated`);
     if (attrs !== undefined && !isPlainObject(attrs)) throw new HarnessError(`createObj(${type}) takes an object of properties`);
     const values = { ...DEFAULTS[type] };
-    const statuses = [];
     for (const [prop, value] of Object.entries(attrs ?? {})) {
       if (["_id", "id", "_type", "type"].includes(prop)) continue;
-      if (type === "graphic" && prop.startsWith("status_")) {
-        statuses.push([prop.slice(7), value]);
-        continue;
-      }
       // Read-only properties may be given at creation, with or without the underscore (docs/dev/roll20.md §6: playerid or _playerid)
       const key = Object.hasOwn(values, prop) ? prop : Object.hasOwn(values, `_${prop}`) ? `_${prop}` : prop;
-      if (!Object.hasOwn(DEFAULTS[type], key)) report(`createObj(${type}): ${JSON.stringify(prop)} is not a property of ${type} objects (Mod:Objects)`);
+      if (!Object.hasOwn(DEFAULTS[type], key)) report(`createObj(${type}): ${JSON.stringify(prop)} is not a property of ${type} objects, or not emulated`);
       values[key] = value !== null && typeof value === "object" ? jsonClone(value) : value;
     }
-    for (const required of REQUIRED_ON_CREATE[type] ?? []) {
-      const parent = this._records.get(values[required]);
-      if (!values[required] || !parent || parent.removed || parent.type !== PARENT_TYPE[required]) {
-        throw new HarnessError(`createObj(${type}): ${required} must be the id of an existing ${PARENT_TYPE[required]}, got ${describe(values[required])}`);
-      }
-    }
     if (type === "graphic" && values.statusmarkers) checkMarkersString(values.statusmarkers, this._knownTags(), report);
-    const record = this._addRecord(type, values);
-    for (const [tag, value] of statuses) {
-      record.attrs.statusmarkers = statusApply(record.attrs.statusmarkers, tag, value, this._knownTags(), report);
-    }
-    return record;
+    return this._addRecord(type, values);
   }
 
   // -------------------------------------------------------------------------------------------
@@ -678,25 +636,20 @@ export class Sandbox {
     }).wrapper;
   }
 
-  /** A token on the page (default: the sandbox's page) on the objects layer */
-  createToken({ name = "", represents = "", controlledby = "", pageid, statusmarkers = "", layer = "objects", ...rest } = {}) {
-    return this.createObj("graphic", {
-      _subtype: "token", name, represents, controlledby, _pageid: pageid ?? this.page.id, statusmarkers, layer, ...rest,
-    });
+  /** A token on the sandbox's page */
+  createToken({ name = "", represents = "", controlledby = "", statusmarkers = "" } = {}) {
+    return this.createObj("graphic", { _subtype: "token", name, represents, controlledby, _pageid: this.page.id, statusmarkers });
   }
 
   /**
    * A character with attributes: {name: value | {current, max}}. Values are stored as strings, as the
    * sheet stores what players type (harness choice [I]; index.d.ts types current/max as string).
    */
-  createCharacter({ name = "", controlledby = "", attributes = {}, abilities = {}, ...rest } = {}) {
-    const character = this.createObj("character", { name, controlledby, ...rest });
+  createCharacter({ name = "", controlledby = "", attributes = {} } = {}) {
+    const character = this.createObj("character", { name, controlledby });
     for (const [attrName, value] of Object.entries(attributes)) {
       const { current = "", max = "" } = isPlainObject(value) ? value : { current: value };
       this.createObj("attribute", { _characterid: character.id, name: attrName, current: String(current), max: String(max) });
-    }
-    for (const [abilityName, action] of Object.entries(abilities)) {
-      this.createObj("ability", { _characterid: character.id, name: abilityName, action });
     }
     return character;
   }

@@ -106,18 +106,13 @@ export function makeUser(sb) {
       return ["_token_markers"];
     },
 
-    /** A user deletes an object; fires destroy:<type> with the removed object (its get() still works) */
-    remove(obj) {
-      requireReady("remove");
-      const record = sb._recordOf(obj);
-      if (record.removed) throw new HarnessError("user.remove(): already removed");
-      sb._removeRecord(record);
-      sb._dispatch(`destroy:${record.type}`, [record.wrapper]);
-    },
-
+    /** A user deletes a token; fires destroy:graphic with the removed object (its get() still works) */
     deleteGraphic(token) {
-      if (sb._recordOf(token).type !== "graphic") throw new HarnessError("user.deleteGraphic() needs a graphic");
-      return this.remove(token);
+      requireReady("deleteGraphic");
+      const record = sb._recordOf(token);
+      if (record.type !== "graphic" || record.removed) throw new HarnessError("user.deleteGraphic() needs a graphic still there");
+      record.removed = true;
+      sb._dispatch("destroy:graphic", [record.wrapper]);
     },
   };
 }
