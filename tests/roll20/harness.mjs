@@ -48,7 +48,7 @@ import { Sandbox } from "./sandbox/sandbox.mjs";
 
 export { evaluateRoll } from "./sandbox/chat.mjs";
 export {
-  COLOUR_MARKERS, CREATABLE_TYPES, HarnessError, OBJECT_TYPES, Roll20Object, formatStatusMarkers, parseStatusMarkers,
+  COLOUR_MARKERS, CREATABLE_TYPES, HarnessError, Roll20Object, formatStatusMarkers, parseStatusMarkers,
 } from "./sandbox/objects.mjs";
 export { Sandbox };
 

@@ -6,11 +6,6 @@ export const CREATABLE_TYPES = Object.freeze([
   "graphic", "text", "path", "character", "ability", "attribute", "handout", "rollabletable", "tableitem", "macro",
 ]);
 
-/** Every object type the event names may use (index.d.ts Roll20ObjectType) */
-export const OBJECT_TYPES = Object.freeze([
-  ...CREATABLE_TYPES, "campaign", "player", "page", "card", "hand", "deck", "jukeboxtrack", "custfx", "door", "window",
-]);
-
 /** The seven colour dots; with `dead` the only built-in markers of a current game (docs/dev/roll20.md §5) */
 export const COLOUR_MARKERS = Object.freeze(["red", "blue", "green", "brown", "purple", "pink", "yellow"]);
 

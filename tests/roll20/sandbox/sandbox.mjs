@@ -7,12 +7,16 @@ import vm from "node:vm";
 
 import { chatMethods } from "./chat.mjs";
 import {
-  COLOUR_MARKERS, CREATABLE_TYPES, DEFAULTS, HarnessError, OBJECT_TYPES, Roll20Object, checkMarkersString, deepFreeze,
+  COLOUR_MARKERS, CREATABLE_TYPES, DEFAULTS, HarnessError, Roll20Object, checkMarkersString, deepFreeze,
   describe, isPlainObject, jsonClone, statusApply, statusGet,
 } from "./objects.mjs";
 import { makeUser } from "./user.mjs";
 
 const DEFAULT_GM = { id: "-Mh0000000000000GM01", displayname: "GM", isGM: true };
+
+/** The events the emulated user actions and chat fire (user.mjs); the script binds the first four */
+const FIRED_EVENTS = ["ready", "chat:message", "change:campaign:turnorder", "destroy:graphic", "change:campaign",
+  "change:campaign:_token_markers"];
 
 export class Sandbox {
   constructor({
@@ -421,24 +425,13 @@ export class Sandbox {
     this._handlers.push({ event, handler });
   }
 
-  /** Warn about an event name that never fires */
+  /** Warn about an event that never fires here: a name Roll20 does not have, or one no emulated action fires */
   _checkEventName(event) {
-    if (event === "ready" || event === "chat:message") return;
-    const m = /^(change|add|destroy):([a-z]+)(?::(.+))?$/.exec(event);
-    if (!m || !OBJECT_TYPES.includes(m[2])) {
-      this._warn("event", `on(${JSON.stringify(event)}): not a Roll20 event name; it never fires`);
-      return;
-    }
-    const [, kind, type, prop] = m;
-    if (prop !== undefined && kind !== "change") {
-      this._warn("event", `on(${JSON.stringify(event)}): only change events have a property part; it never fires`);
-    } else if (prop !== undefined && type === "graphic" && prop.startsWith("status_")) {
-      this._warn("event", `on(${JSON.stringify(event)}): there are no per-marker events; listen to change:graphic:statusmarkers (docs/dev/roll20.md §2)`);
-    } else if (prop !== undefined && DEFAULTS[type] && !Object.hasOwn(DEFAULTS[type], prop)) {
-      this._warn("event", `on(${JSON.stringify(event)}): ${type} has no property ${JSON.stringify(prop)}; it never fires`);
-    } else if ((kind === "add" || kind === "destroy") && type === "campaign") {
-      this._warn("event", `on(${JSON.stringify(event)}): the campaign is never added or destroyed`);
-    }
+    if (FIRED_EVENTS.includes(event)) return;
+    const hint = /^change:graphic:status_/.test(event)
+      ? "there are no per-marker events; listen to change:graphic:statusmarkers (docs/dev/roll20.md §2)"
+      : `not a Roll20 event (docs/dev/roll20.md §2), or not emulated: only ${FIRED_EVENTS.join(", ")} fire`;
+    this._warn("event", `on(${JSON.stringify(event)}): it never fires; ${hint}`);
   }
 
   /** Run the handlers of one event in binding order (Mod:Events "Event Ordering") */
@@ -456,17 +449,9 @@ export class Sandbox {
     this._dispatch(`change:${record.type}`, [record.wrapper, prev]);
   }
 
-  /**
-   * Fire `ready`. First every add:<type> handler bound so far gets an event for each existing object
-   * ("if you bind to add events before the ready event fires, you will receive add events for any
-   * objects that were already present", Mod:Events), then the ready handlers run.
-   */
+  /** Fire `ready`, once the scripts are loaded (no add:<type> events: none is emulated) */
   ready() {
     if (this._isReady) throw new HarnessError("ready() was already fired; use restart() to reload the scripts");
-    for (const record of this._live()) {
-      if (record.type === "campaign") continue;
-      this._dispatch(`add:${record.type}`, [record.wrapper]);
-    }
     this._isReady = true;
     this._dispatch("ready", []);
     return this;
