@@ -40,17 +40,14 @@
 // The sandbox's language level (ES2020, docs/dev/roll20.md §8) is not emulated here: parse_es2020.mjs parses every
 // generated script and module at it (test_roll20_publishing.py, test_common_js.py).
 //
-// Layout (tests/roll20/sandbox/): objects (types, defaults, the object wrapper, status markers), chat (macros,
-// references, queries, inline rolls, sendChat), user (the UI actions that fire events), sandbox (the game,
-// the script context, events, the queue, dice, state, attributes, records).
+// Layout (tests/roll20/sandbox/): objects (types, defaults, the object wrapper, status markers), chat (queries,
+// inline rolls, whispers, sendChat), user (the UI actions that fire events), sandbox (the game, the script context,
+// events, the queue, dice, state, attributes, records).
 
 import { Sandbox } from "./sandbox/sandbox.mjs";
 
 export { evaluateRoll } from "./sandbox/chat.mjs";
-export {
-  COLOUR_MARKERS, CREATABLE_TYPES, HarnessError, Roll20Object, formatStatusMarkers, parseStatusMarkers,
-} from "./sandbox/objects.mjs";
-export { Sandbox };
+export { parseStatusMarkers } from "./sandbox/objects.mjs";
 
 /**
  * Create an emulated Roll20 Mod sandbox with its game (campaign, players, one page).

@@ -387,22 +387,19 @@ test("user chat: [[…]] become $[[n]] with documented inlinerolls; selection as
   sb.assertClean();
 });
 
-test("user chat resolves @{selected|…}, @{Name|…|max}, queries (answered or default) and sheet defaults", () => {
-  const sb = sandbox({ sheetDefaults: { surprisebonus: "0" } });
-  const hero = sb.createCharacter({ name: "Hero", attributes: { dexterity: { current: 14, max: 18 } } });
-  const token = sb.createToken({ name: "Hero", represents: hero.id });
-  sb.loadSource(`var got = []; on("chat:message", function (msg) { got.push(msg.content + " = " + msg.inlinerolls.map(function (r) { return r.results.total; }).join(",")); });`);
+test("user chat asks queries: answered, defaulted, labelled options, identical prompts once; then rolls", () => {
+  const sb = sandbox();
+  sb.loadSource(`var got = []; on("chat:message", function (msg) { got.push(msg.content + " = " + (msg.inlinerolls || []).map(function (r) { return r.results.total; }).join(",")); });`);
   sb.ready();
   sb.scriptDice(3, 3);
-  sb.user.chat(GM, "!s [[1d6 + @{selected|surprisebonus}[BON] + ?{Modifier?|0}[MOD]]] [[@{Hero|dexterity|max}]]", { selected: [token] });
-  sb.user.chat(GM, "!s [[1d6 + ?{Modifier?|0}]] [[?{Modifier?|0}]]", { queries: { "Modifier?": "2" } });
-  assert.deepEqual(sb.read("got"), ["!s $[[0]] $[[1]] = 3,18", "!s $[[0]] $[[1]] = 5,2"]);
-  assert.throws(() => sb.user.chat(GM, "!s [[@{selected|wisdom}]]", { selected: [token] }), /No attribute was found/);
+  sb.user.chat(GM, "!s --side ?{Side|Side A,a|Side B,b} [[1d6 + ?{Modifier?|0}[MOD]]] [[?{Modifier?|0}]]");
+  sb.user.chat(GM, "!s [[1d6 + ?{Modifier?|0}]] ?{IQ}", { queries: { "Modifier?": "2", IQ: 12 } });
+  assert.deepEqual(sb.read("got"), ["!s --side a $[[0]] $[[1]] = 3,0", "!s $[[0]] 12 = 5"]);
   assert.throws(() => sb.user.chat(GM, "!s ?{Name}"), /has no default/);
   sb.assertClean();
 });
 
-test("user chat: whispers have the documented fields; chat syntax the script never sends is not emulated", () => {
+test("user chat: whispers have the documented fields; chat syntax the script never uses is not emulated", () => {
   const sb = sandbox();
   sb.loadSource(`var got = []; on("chat:message", function (msg) { got.push(msg); });`);
   sb.ready();
@@ -411,7 +408,8 @@ test("user chat: whispers have the documented fields; chat syntax the script nev
   const [w1, w2] = sb.read("got");
   assert.deepEqual([w1.type, w1.target, w1.content], ["whisper", "gm", "secret"]);
   assert.deepEqual([w2.type, w2.target, w2.target_name, w2.content], ["whisper", PLAYER, "Bob Smith", "for you"]);
-  for (const line of ["/em ducks", "/roll 3d6", "&{template:default} {{name=Check}}", "[[1d20 &{tracker}]]", "%{Hero|Attack}"]) {
+  for (const line of ["/em ducks", "/roll 3d6", "&{template:default} {{name=Check}}", "[[1d20 &{tracker}]]", "%{Hero|Attack}",
+    "#Surprise", "!s @{selected|token_id}", "!s ?{A|?{B|1}}", "[[1d6 + [[1d4]]]]"]) {
     assert.throws(() => sb.user.chat(PLAYER, line), /not emulated/, line);
   }
   sb.assertClean();
@@ -436,7 +434,7 @@ test("sendChat records posted messages and parses whisper targets; an unquoted n
   assert.equal(sb.chat[3].who, "Surprise");
   const errors = sb.takeErrors();
   assert.equal(errors.length, 1);
-  assert.match(errors[0].message, /whisper to "Bob" matches no player or character/);
+  assert.match(errors[0].message, /whisper to "Bob" matches no player/);
   sb.assertClean();
 });
 
@@ -472,23 +470,22 @@ test("posted API messages are seen by chat:message handlers too (a handler must 
   sb.assertClean();
 });
 
-test("sendChat resolves @{Name|attr}; a query in a roll, @{selected|…} and unknown attributes are errors", async () => {
+test("sendChat: escaped text is posted as it is; a reference, or an inline roll with a query, is an error; a roll takes a die", async () => {
   const sb = sandbox();
-  sb.createCharacter({ name: "Hero", attributes: { dexterity: 14 } });
   sb.loadSource(`on("ready", function () {
+      sendChat("S", "&#64;&#123;Hero&#124;dex&#125; &#91;&#91;1d6&#93;&#93; ?{Bonus|0} #macro");
       sendChat("S", "Dex @{Hero|dexterity}");
       sendChat("S", "[[1d6+?{Bonus|0}]]");
-      sendChat("S", "@{selected|dexterity}");
-      sendChat("S", "@{Hero|wisdom}");
+      sendChat("S", "[[1d6]]");
     });`);
+  sb.scriptDice(4);
   sb.ready();
   await sb.settle();
-  assert.deepEqual(sb.chat.map((m) => m.content), ["Dex 14"]);
+  assert.deepEqual(sb.chat.map((m) => m.content), ["&#64;&#123;Hero&#124;dex&#125; &#91;&#91;1d6&#93;&#93; ?{Bonus|0} #macro", "$[[0]]"]);
   const errors = sb.takeErrors().map((e) => e.message);
-  assert.equal(errors.length, 3);
-  assert.match(errors[0], /cannot evaluate roll "1d6\+\?\{Bonus\|0\}": unresolved \?\{…\}/);
-  assert.match(errors[1], /needs a selected token/);
-  assert.match(errors[2], /No attribute was found for @\{Hero\|wisdom\}/);
+  assert.equal(errors.length, 2);
+  assert.match(errors[0], /@\{…\} attribute references \(escape @ as &#64;\) are not emulated/);
+  assert.match(errors[1], /cannot evaluate roll "1d6\+\?\{Bonus\|0\}": unresolved \?\{…\}/);
   sb.assertClean();
 });
 
@@ -496,12 +493,13 @@ test("user.clickButton sends a button's command (HTML entities decoded, queries 
   const sb = sandbox();
   sb.loadSource(`var got = [];
     on("chat:message", function (msg) { got.push(msg.content); });
-    on("ready", function () { sendChat("S", '/w gm <a href="!surprise --apply&#64;x ?{Round|0}">Apply</a> [Help](!surprise --help)'); });`);
+    on("ready", function () { sendChat("S", '/w gm <a style="x" href="!surprise --apply&#64;x ?{Round|0}">Apply</a><a href="!surprise --help">&#63; Help</a>'); });`);
   sb.ready();
   const posted = sb.chat.at(-1);
   sb.user.clickButton(GM, posted, "Apply", { queries: { Round: "2" } });
-  sb.user.clickButton(GM, posted, "Help");
+  sb.user.clickButton(GM, posted, "? Help");
   assert.deepEqual(sb.read("got"), ["!surprise --apply@x 2", "!surprise --help"]);
+  assert.throws(() => sb.user.clickButton(GM, posted, "Roll"), /no button "Roll" among \["Apply","\? Help"\]/);
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -535,13 +533,12 @@ test("Math.random is flagged (roll with randomInteger)", () => {
   assert.match(sb.takeWarnings()[0].message, /randomInteger/);
 });
 
-test("getAttrByName: value as stored, max, sheet default, undefined, exact case", () => {
-  const sb = sandbox({ sheetDefaults: { surprisebonus: "0", perception: { current: "10", max: "" } } });
-  const hero = sb.createCharacter({ name: "Hero", attributes: { dexterity: { current: 14, max: 18 }, SurpriseBonus: 2 } });
-  sb.loadSource(`function g(n, t) { return getAttrByName("${hero.id}", n, t); }
-    var r = [g("dexterity"), g("dexterity", "max"), g("surprisebonus"), g("SurpriseBonus"), g("perception"),
-             g("never"), g("Dexterity")];`);
-  assert.deepEqual(sb.read("r"), ["14", "18", "0", "2", "10", undefined, undefined]);
+test("getAttrByName: the value as stored, else the sheet default, else undefined; exact names", () => {
+  const sb = sandbox({ sheetDefaults: { surprisebonus: "0", perception: "10" } });
+  const hero = sb.createCharacter({ name: "Hero", attributes: { dexterity: 14, SurpriseBonus: 2 } });
+  sb.loadSource(`function g(n) { return getAttrByName("${hero.id}", n); }
+    var r = [g("dexterity"), g("surprisebonus"), g("SurpriseBonus"), g("perception"), g("never"), g("Dexterity")];`);
+  assert.deepEqual(sb.read("r"), ["14", "0", "2", "10", undefined, undefined]);
   sb.loadSource(`g("repeating_skills_$0_name");`);
   assert.match(sb.takeErrors()[0].message, /repeating sections are not emulated/);
   sb.assertClean();
@@ -631,7 +628,7 @@ test("user actions need a ready game; ready cannot fire twice", () => {
 // ---------------------------------------------------------------------------------------------
 // Dice evaluator
 
-test("inline roll evaluator: NdX, numbers, + - *, parentheses, labels; other syntax is rejected", () => {
+test("inline roll evaluator: sums of NdX and numbers, labels; other syntax is rejected before any die is rolled", () => {
   const faces = [6, 2, 5, 1];
   const die = (sides) => {
     const f = faces.shift();
@@ -639,14 +636,13 @@ test("inline roll evaluator: NdX, numbers, + - *, parentheses, labels; other syn
     return f;
   };
   assert.equal(evaluateRoll("2d6 + 3[BON]", die).results.total, 11);
-  assert.equal(evaluateRoll("(1d6 + 1) * 2 - d4", die).results.total, 11);
-  assert.equal(evaluateRoll("-2 + 3*2", die).results.total, 4);
+  assert.equal(evaluateRoll("d6 - 1d4 - 2", die).results.total, 2);
+  assert.equal(evaluateRoll("-2 + 3", die).results.total, 1);
   assert.deepEqual(faces, [], "every face used");
   for (const [expression, error] of [["1d6!", /not emulated/], ["2d20kh1", /not emulated/], ["1d6 fire", /unexpected/],
-    ["{1d6, 1d6}kl1", /unexpected/], ["floor(7/2)", /unexpected/]]) {
-    assert.throws(() => evaluateRoll(expression, () => 1), error, expression);
+    ["{1d6, 1d6}kl1", /unexpected/], ["floor(7/2)", /unexpected/], ["(1d6 + 1) * 2", /unexpected/], ["1d6 + 1d8 +", /ends early/]]) {
+    assert.throws(() => evaluateRoll(expression, () => assert.fail("no die is rolled for a malformed roll")), error, expression);
   }
-  assert.throws(() => evaluateRoll("1d6 + 1d8 +", () => assert.fail("no die is rolled for a malformed roll")), /ends early/);
 });
 
 // ---------------------------------------------------------------------------------------------

@@ -19,7 +19,7 @@ export const DEFAULTS = {
   page: { name: "" },
   graphic: { _subtype: "token", _pageid: "", name: "", represents: "", controlledby: "", statusmarkers: "" },
   character: { name: "", controlledby: "" },
-  attribute: { _characterid: "", name: "Untitled", current: "", max: "" },
+  attribute: { _characterid: "", name: "Untitled", current: "" },
   macro: { _playerid: "", name: "", action: "", visibleto: "", istokenaction: false },
 };
 

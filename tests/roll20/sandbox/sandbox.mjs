@@ -572,33 +572,21 @@ export class Sandbox {
   // -------------------------------------------------------------------------------------------
   // Attributes (docs/dev/roll20.md §1 getAttrByName; §7)
 
-  /** What the sheet gives for an attribute never created (docs/dev/roll20.md §1: getAttrByName returns sheet defaults) */
-  _sheetDefault(name, valueType) {
-    // Names match exactly: a sheet's attribute names are case-sensitive to getAttrByName (harness choice)
-    const key = Object.keys(this.sheetDefaults).find((k) => k === name);
-    if (key === undefined) return undefined;
-    const value = this.sheetDefaults[key];
-    if (isPlainObject(value)) return value[valueType];
-    return valueType === "current" ? value : undefined;
-  }
-
-  _findAttribute(characterId, name) {
-    return this._live().find((r) => r.type === "attribute" && r.attrs._characterid === characterId && r.attrs.name === name);
-  }
-
-  _getAttrByName(characterId, name, valueType = "current") {
-    if (valueType !== "current" && valueType !== "max") {
-      this._warn("script", `getAttrByName(…, ${describe(name)}, ${describe(valueType)}): value_type is "current" or "max"`);
-      valueType = "current";
-    }
+  /**
+   * getAttrByName(characterId, name): the attribute's current value, else what the sheet gives for an attribute never
+   * created (docs/dev/roll20.md §1: sheet defaults). Names match exactly (harness choice); "max" and repeating rows,
+   * which the script never asks for, are not emulated.
+   */
+  _getAttrByName(characterId, name, valueType) {
+    if (valueType !== undefined && valueType !== "current") throw new HarnessError(`getAttrByName(…, ${describe(name)}, ${describe(valueType)}): only "current" is emulated`);
     const character = this._records.get(characterId);
     if (!character || character.removed || character.type !== "character") {
       this._warn("script", `getAttrByName(${describe(characterId)}, ${describe(name)}): no such character`);
       return undefined;
     }
     if (/^repeating_/.test(String(name))) throw new HarnessError(`getAttrByName(…, ${describe(name)}): repeating sections are not emulated`);
-    const record = this._findAttribute(characterId, String(name));
-    return record ? this._toScript(record.attrs[valueType]) : this._sheetDefault(String(name), valueType);
+    const record = this._live().find((r) => r.type === "attribute" && r.attrs._characterid === characterId && r.attrs.name === name);
+    return record ? record.attrs.current : Object.hasOwn(this.sheetDefaults, name) ? this.sheetDefaults[name] : undefined;
   }
 
   // -------------------------------------------------------------------------------------------
@@ -627,14 +615,13 @@ export class Sandbox {
   }
 
   /**
-   * A character with attributes: {name: value | {current, max}}. Values are stored as strings, as the
-   * sheet stores what players type (harness choice [I]; index.d.ts types current/max as string).
+   * A character with attributes: {name: value}. Values are stored as strings, as the sheet stores what players
+   * type (harness choice [I]; index.d.ts types current as string).
    */
   createCharacter({ name = "", controlledby = "", attributes = {} } = {}) {
     const character = this.createObj("character", { name, controlledby });
     for (const [attrName, value] of Object.entries(attributes)) {
-      const { current = "", max = "" } = isPlainObject(value) ? value : { current: value };
-      this.createObj("attribute", { _characterid: character.id, name: attrName, current: String(current), max: String(max) });
+      this.createObj("attribute", { _characterid: character.id, name: attrName, current: String(value) });
     }
     return character;
   }
