@@ -104,25 +104,17 @@ export function statusGet(markers, tag) {
 export function statusApply(markers, tag, value, known, warn) {
   const entries = parseStatusMarkers(markers);
   const index = entries.findIndex((e) => e.tag === tag);
-  if (value === false || value === null || value === undefined || value === "" || value === "false") {
-    return formatStatusMarkers(entries.filter((e) => e.tag !== tag));
-  }
+  if (value === false) return formatStatusMarkers(entries.filter((e) => e.tag !== tag));
   let badge = null;
-  const numeric = typeof value === "number" ? value : typeof value === "string" && /^-?\d+(\.\d+)?$/.test(value) ? Number(value) : null;
-  if (numeric !== null && tag !== "dead") {
+  if (Number.isInteger(value) && tag !== "dead") {
     // N is 0-9 (docs/dev/roll20.md §5); out-of-range and 0 are [U] on Roll20's side: clamp and warn (harness choice)
-    let n = Math.trunc(numeric);
-    if (n !== numeric) warn(`status_${tag} = ${value}: badges are whole numbers; truncated to ${n}`);
-    if (n > 9 || n < 0) {
-      const clamped = Math.min(9, Math.max(0, n));
-      warn(`status_${tag} = ${value}: badges are 0-9; clamped to ${clamped}`);
-      n = clamped;
-    } else if (n === 0) {
-      warn(`status_${tag} = 0: a 0 badge is unverified on Roll20 (shown or removed?); use false to remove or true for no badge`);
-    }
+    const n = Math.min(9, Math.max(0, value));
+    if (n !== value) warn(`status_${tag} = ${value}: badges are 0-9; clamped to ${n}`);
+    else if (n === 0) warn(`status_${tag} = 0: a 0 badge is unverified on Roll20 (shown or removed?); use false to remove or true for no badge`);
     badge = String(n);
-  } else if (value !== true && value !== "true" && numeric === null) {
-    warn(`status_${tag} = ${describe(value)}: expected a number, true or false; treated as true`);
+  } else if (value !== true && !Number.isInteger(value)) {
+    // The script sends a count, true or false; anything else (NaN, "3", null) is a mistake (harness choice)
+    warn(`status_${tag} = ${typeof value === "number" ? value : describe(value)}: expected a whole number, true or false; treated as true`);
   }
   if (!known.has(tag)) {
     warn(`status_${tag}: "${tag}" is not a colour, dead, or a tag of Campaign token_markers (custom markers are referenced as Name::id)`);

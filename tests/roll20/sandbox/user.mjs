@@ -71,20 +71,14 @@ export function makeUser(sb) {
     },
 
     /**
-     * The tracker's Next button: the first row moves to the end. A row reaching the top with a
-     * `formula` ("+1"/"-1") has it applied to its pr (docs/dev/roll20.md §4 [U]: help text seen only on a mirror).
+     * The tracker's Next button: the first row moves to the end. The `formula` the tracker applies to a row reaching
+     * the top (docs/dev/roll20.md §4 [U]) is not emulated: the script's round row has none.
      */
     advanceTurn() {
       const rows = sb.turnorder();
       if (rows.length === 0) return [];
       rows.push(rows.shift());
-      const top = rows[0];
-      if (typeof top.formula === "string" && top.formula.trim() !== "") {
-        const f = top.formula.trim();
-        if (!/^[+-]?\d+(\.\d+)?$/.test(f)) throw new HarnessError(`advanceTurn(): formula ${JSON.stringify(f)} is not emulated`);
-        const value = Number(top.pr) + Number(f);
-        top.pr = typeof top.pr === "string" ? String(value) : value;
-      }
+      if (rows[0].formula) throw new HarnessError(`advanceTurn(): the formula of a row reaching the top is not emulated (${JSON.stringify(rows[0].formula)})`);
       return setCampaign({ turnorder: JSON.stringify(rows) }, "advanceTurn");
     },
 
