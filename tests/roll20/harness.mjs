@@ -54,7 +54,7 @@ export { parseStatusMarkers } from "./sandbox/objects.mjs";
  *
  * Options:
  *   players        [{id, displayname, isGM}] (default: one GM, id "-Mh0000000000000GM01", named "GM")
- *   campaign       {turnorder: "" | array, token_markers: JSON string | array}
+ *   campaign       {token_markers: JSON string | array}
  *   sheetDefaults  {attrName: value}: what getAttrByName returns for attributes never created (docs/dev/roll20.md §1)
  * The dice come only from sandbox.scriptDice: running out is an error.
  */

@@ -558,7 +558,7 @@ test("log records one line per call", () => {
 
 test("state survives a restart through JSON; ready fires again and handlers are bound anew", () => {
   const sb = sandbox();
-  sb.state = { Surprise: { version: 1, config: { marker: "red" } } }; // an old schema seeded by the test
+  sb.state.Surprise = { version: 1, config: { marker: "red" } }; // an old schema seeded by the test
   const source = `var readyCount = 0;
     on("ready", function () {
       readyCount++;
@@ -707,7 +707,7 @@ const Demo = (() => { // eslint-disable-line no-unused-vars
 async function runDemo(source) {
   const sb = createSandbox({ players: [{ id: GM, displayname: "Gina Lee", isGM: true }] });
   const token = sb.createToken({ name: "Orc" });
-  sb.state = { Demo: { version: 1 } };
+  sb.state.Demo = { version: 1 };
   sb.loadSource(source, "Demo.js");
   sb.ready();
   sb.user.chat(GM, "!demo --next"); // empty turn order, nothing selected

@@ -48,13 +48,12 @@ export class Sandbox {
 
     this._campaign = this._addRecord("campaign", { ...DEFAULTS.campaign }, "root");
     this.page = this._addRecord("page", { name: "Page 1" }).wrapper;
-    const attrs = this._campaign.attrs;
-    if (campaign.turnorder !== undefined) {
-      attrs.turnorder = typeof campaign.turnorder === "string" ? campaign.turnorder : JSON.stringify(campaign.turnorder);
+    const markers = campaign.token_markers;
+    if (markers !== undefined) this._campaign.attrs._token_markers = typeof markers === "string" ? markers : JSON.stringify(markers);
+    for (const { id, displayname = "Player", isGM = false } of players) {
+      this._addRecord("player", { ...DEFAULTS.player, _displayname: displayname }, id);
+      this._players.set(id, { id, displayname, isGM });
     }
-    const markers = campaign.token_markers ?? campaign._token_markers;
-    if (markers !== undefined) attrs._token_markers = typeof markers === "string" ? markers : JSON.stringify(markers);
-    for (const p of players) this.addPlayer(p);
 
     this._newContext({});
     this.user = makeUser(this);
@@ -355,13 +354,9 @@ export class Sandbox {
     this._context.state = this._toScript(stateValue);
   }
 
-  /** The `state` object scripts see; assign a plain object to seed it (e.g. an old schema) */
+  /** The `state` object scripts see; set its keys to seed it (e.g. an old schema) */
   get state() {
     return this._context.state;
-  }
-
-  set state(value) {
-    this._context.state = this._toScript(jsonClone(value ?? {}));
   }
 
   /**
@@ -394,14 +389,12 @@ export class Sandbox {
     this._runScript(`loading ${entry.name}`, () => script.runInContext(this._context));
   }
 
-  /** Evaluate an expression in the sandbox (e.g. "Surprise.version"); errors throw to the test */
-  evaluate(code) {
-    return vm.runInContext(code, this._context);
-  }
-
-  /** Evaluate and copy the value into the caller's realm, so node:assert compares it with ordinary literals */
+  /**
+   * Evaluate an expression in the sandbox (e.g. "Surprise.version"; errors throw to the test) and copy its value into
+   * the caller's realm, so node:assert compares it with ordinary literals
+   */
   read(code) {
-    return structuredClone(this.evaluate(code));
+    return structuredClone(vm.runInContext(code, this._context));
   }
 
   /** A copy of `state` in the caller's realm */
@@ -516,7 +509,7 @@ export class Sandbox {
   }
 
   // -------------------------------------------------------------------------------------------
-  // Asynchronous work: API-sent messages and get(prop, callback) arrive later, not within the call
+  // Asynchronous work: API-sent messages arrive later, not within the call
 
   _queue(what, fn) {
     this._tasks.push({ what, fn });
@@ -590,20 +583,9 @@ export class Sandbox {
   }
 
   // -------------------------------------------------------------------------------------------
-  // Players
+  // Test-side creation: objects already in the game, made silently (no event)
 
-  /** Add a player object ({id, displayname, isGM}) */
-  addPlayer({ id, displayname = "Player", isGM = false } = {}) {
-    const record = this._addRecord("player", { ...DEFAULTS.player, _displayname: displayname }, id ?? this._newId());
-    this._players.set(record.attrs._id, { id: record.attrs._id, displayname, isGM });
-    return record.wrapper;
-  }
-
-  // -------------------------------------------------------------------------------------------
-  // Test-side creation: objects that exist in the game (before ready they are "existing" objects)
-
-  /** Create any emulated object silently (no event), as if it were already in the game */
-  createObj(type, attrs) {
+  _seed(type, attrs) {
     return this._create(type, attrs, (m) => {
       throw new HarnessError(m);
     }).wrapper;
@@ -611,7 +593,7 @@ export class Sandbox {
 
   /** A token on the sandbox's page */
   createToken({ name = "", represents = "", controlledby = "", statusmarkers = "" } = {}) {
-    return this.createObj("graphic", { _subtype: "token", name, represents, controlledby, _pageid: this.page.id, statusmarkers });
+    return this._seed("graphic", { _subtype: "token", name, represents, controlledby, _pageid: this.page.id, statusmarkers });
   }
 
   /**
@@ -619,9 +601,9 @@ export class Sandbox {
    * type (harness choice [I]; index.d.ts types current as string).
    */
   createCharacter({ name = "", controlledby = "", attributes = {} } = {}) {
-    const character = this.createObj("character", { name, controlledby });
+    const character = this._seed("character", { name, controlledby });
     for (const [attrName, value] of Object.entries(attributes)) {
-      this.createObj("attribute", { _characterid: character.id, name: attrName, current: String(value) });
+      this._seed("attribute", { _characterid: character.id, name: attrName, current: String(value) });
     }
     return character;
   }
@@ -639,15 +621,14 @@ export class Sandbox {
 
   /**
    * Throw unless the run was clean: no errors (crashes, undeliverable chat, state problems, dice
-   * mistakes), no warnings, no unused scripted dice and nothing left to run.
-   * options: {allowWarnings, allowUnusedDice, allowPending}
+   * mistakes), no warnings (unless allowWarnings), no unused scripted dice and nothing left to run.
    */
-  assertClean({ allowWarnings = false, allowUnusedDice = false, allowPending = false } = {}) {
+  assertClean({ allowWarnings = false } = {}) {
     const problems = [];
     for (const e of this.errors) problems.push(`error [${e.kind}] ${e.message}${e.where ? ` at ${e.where}` : ""}${e.stack ? `\n${e.stack}` : ""}`);
     if (!allowWarnings) for (const w of this.warnings) problems.push(`warning [${w.kind}] ${w.message}`);
-    if (!allowUnusedDice && this._dice.length > 0) problems.push(`unused scripted dice: ${this._dice.join(", ")}`);
-    if (!allowPending && this._tasks.length > 0) problems.push(`tasks not run yet (await sandbox.settle()): ${this._tasks.map((t) => t.what).join("; ")}`);
+    if (this._dice.length > 0) problems.push(`unused scripted dice: ${this._dice.join(", ")}`);
+    if (this._tasks.length > 0) problems.push(`tasks not run yet (await sandbox.settle()): ${this._tasks.map((t) => t.what).join("; ")}`);
     if (problems.length > 0) {
       const error = new Error(`Roll20 sandbox not clean:\n  ${problems.join("\n  ")}`);
       error.name = "AssertionError";
