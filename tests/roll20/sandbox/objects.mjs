@@ -160,8 +160,8 @@ export class Roll20Object {
    * asynchronous get(prop, callback) of a character's bio and notes is not emulated.
    * Graphic `status_<tag>` returns false, true or the badge string (docs/dev/roll20.md §5).
    */
-  get(prop, callback) {
-    return this.#sandbox._objGet(this.#record, prop, callback);
+  get(prop) {
+    return this.#sandbox._objGet(this.#record, prop);
   }
 
   /** set(prop, value) or set({prop: value, …}); script changes fire no events (docs/dev/roll20.md §2) */
@@ -170,5 +170,4 @@ export class Roll20Object {
     this.#sandbox._scriptSet(this.#record, changes);
     return this;
   }
-
 }
