@@ -202,37 +202,24 @@ test("createObj: only the documented types; unknown properties are flagged", () 
   sb.assertClean();
 });
 
-test("getObj returns null for a missing id or the wrong type; findObjs compares strictly", () => {
+test("getObj returns null for a missing id or the wrong type; findObjs compares strictly, ignoring case only when asked", () => {
   const sb = sandbox();
-  const hero = sb.createCharacter({ name: "Hero", attributes: { Dexterity: 14, level: 3 } });
-  sb.loadSource(`var r = {
+  const hero = sb.createCharacter({ name: "Hero", attributes: { SurpriseBonus: 1, level: 3 } });
+  sb.loadSource(`var hero = "${hero.id}", loose = findObjs({ type: "attribute", characterid: hero, name: "surprisebonus" }, { caseInsensitive: true });
+    var r = {
       missing: getObj("graphic", "-nope"),
-      wrongType: getObj("graphic", "${hero.id}"),
-      right: getObj("character", "${hero.id}").get("name"),
-      byType: findObjs({ type: "character" }).length,
-      byUnderscore: findObjs({ _type: "attribute", _characterid: "${hero.id}" }).length,
+      wrongType: getObj("graphic", hero),
+      right: getObj("character", hero).get("name"),
+      byUnderscore: findObjs({ _type: "attribute", _characterid: hero }).length,
       numberVsString: findObjs({ type: "attribute", current: 3 }).length,
-      isRealArray: findObjs({ type: "character" }) instanceof Array,
+      exactCase: findObjs({ type: "attribute", characterid: hero, name: "surprisebonus" }).length,
+      anyCase: loose.map(function (a) { return a.get("name"); }),
+      isRealArray: loose instanceof Array,
     };`);
-  const r = sb.read("r");
-  assert.equal(r.missing, null);
-  assert.equal(r.wrongType, null);
-  assert.equal(r.right, "Hero");
-  assert.equal(r.byType, 1);
-  assert.equal(r.byUnderscore, 2);
-  assert.equal(r.numberVsString, 0, "attribute values are strings; 3 does not match \"3\"");
-  assert.equal(r.isRealArray, true, "arrays are made in the script realm");
-  sb.assertClean();
-});
-
-test("findObjs caseInsensitive lowers string values only when asked", () => {
-  const sb = sandbox();
-  const hero = sb.createCharacter({ name: "Hero", attributes: { SurpriseBonus: 1 } });
-  sb.loadSource(`var exact = findObjs({ type: "attribute", characterid: "${hero.id}", name: "surprisebonus" }).length;
-    var loose = findObjs({ type: "attribute", characterid: "${hero.id}", name: "surprisebonus" }, { caseInsensitive: true });
-    var looseName = loose.length && loose[0].get("name");`);
-  assert.equal(sb.read("exact"), 0);
-  assert.equal(sb.read("looseName"), "SurpriseBonus");
+  assert.deepEqual(sb.read("r"), {
+    missing: null, wrongType: null, right: "Hero", byUnderscore: 2, numberVsString: 0, exactCase: 0, anyCase: ["SurpriseBonus"],
+    isRealArray: true,
+  }, "attribute values are strings (3 does not match \"3\"); arrays are made in the script realm");
   sb.assertClean();
 });
 
@@ -249,7 +236,7 @@ test("globals the script does not use are not emulated: using one crashes the sa
 // ---------------------------------------------------------------------------------------------
 // Status markers (docs/dev/roll20.md §5)
 
-test("status_<tag>: get returns false / true / badge string; set adds, badges, clamps, removes", () => {
+test("status_<tag>: get returns false / true / badge string; set adds, badges, clamps, removes; a count must be a number", () => {
   const sb = sandbox();
   const token = sb.createToken({ name: "Orc", statusmarkers: "blue,red@2" });
   sb.loadSource(`var r = [];
@@ -262,17 +249,19 @@ test("status_<tag>: get returns false / true / badge string; set adds, badges, c
       r.push(t.get("statusmarkers"));
       t.set("status_yellow", 12);
       t.set("status_dead", 4);
+      t.set("status_pink", "2");
       r.push(t.get("statusmarkers"), t.get("status_dead"), t.get("status_yellow"));
     });`);
   sb.ready();
   assert.deepEqual(sb.read("r"), [
     false, true, "2",
     "blue@3,green",
-    "blue@3,green,yellow@9,dead", true, "9",
+    "blue@3,green,yellow@9,dead,pink", true, "9",
   ]);
   const warnings = sb.takeWarnings().map((w) => w.message);
-  assert.equal(warnings.length, 1);
+  assert.equal(warnings.length, 2);
   assert.match(warnings[0], /badges are 0-9; clamped to 9/);
+  assert.match(warnings[1], /status_pink = "2": expected a whole number, true or false/);
   sb.assertClean();
 });
 
@@ -314,15 +303,6 @@ test("token_markers is read-only; a user edit of the marker set fires change:cam
 // ---------------------------------------------------------------------------------------------
 // Turn order (docs/dev/roll20.md §4)
 
-test("turnorder \"\" means an empty turn order", () => {
-  const sb = sandbox();
-  sb.loadSource(`var raw = Campaign().get("turnorder");`);
-  assert.equal(sb.read("raw"), "");
-  assert.deepEqual(sb.turnorder(), []);
-  sb.loadSource(`var parsed = JSON.parse(Campaign().get("turnorder"));`);
-  assert.match(sb.takeErrors()[0].message, /SyntaxError/, "JSON.parse(\"\") throws: treat \"\" as []");
-});
-
 test("advanceTurn moves the first row to the end and fires one event; a row's formula is not emulated", () => {
   const sb = sandbox();
   const a = sb.createToken({ name: "A" });
@@ -347,9 +327,14 @@ test("advanceTurn moves the first row to the end and fires one event; a row's fo
   sb.assertClean();
 });
 
-test("script turnorder writes are checked: a string, token rows with _pageid, custom rows with id \"-1\"", () => {
+test("turnorder is a JSON string, \"\" when empty; script writes are checked: token rows with _pageid, custom rows with id \"-1\"", () => {
   const sb = sandbox();
   const a = sb.createToken({ name: "A" });
+  sb.loadSource(`var raw = Campaign().get("turnorder");`);
+  assert.equal(sb.read("raw"), "");
+  assert.deepEqual(sb.turnorder(), []);
+  sb.loadSource(`var parsed = JSON.parse(Campaign().get("turnorder"));`);
+  assert.match(sb.takeErrors()[0].message, /SyntaxError/, "JSON.parse(\"\") throws: treat \"\" as []");
   sb.loadSource(`Campaign().set("turnorder", JSON.stringify([{ id: "${a.id}", pr: 3, custom: "" }, { id: -1, pr: 1, custom: "Round" }]));`);
   const warnings = sb.takeWarnings().map((w) => w.message);
   assert.equal(warnings.length, 2);
@@ -440,35 +425,21 @@ test("sendChat records posted messages and parses whisper targets; an unquoted n
   sb.assertClean();
 });
 
-test("sendChat with a callback is not emulated: an error, nothing posted", async () => {
-  const sb = sandbox();
-  sb.loadSource(`on("ready", function () { sendChat("", "[[1d6]]", function () {}); });`);
-  sb.ready();
-  await sb.settle();
-  assert.equal(sb.chat.length, 0);
-  assert.match(sb.takeErrors()[0].message, /callback form of sendChat is not emulated/);
-  sb.assertClean();
-});
-
-test("sendChat of a command reaches chat:message asynchronously as type api, playerid API, no selection", async () => {
+test("sendChat: a message reaches every chat:message handler later, the sender's own too, a command as type api from API", async () => {
   const sb = sandbox();
   sb.loadSource(`var got = [];
-    on("chat:message", function (msg) { got.push([msg.type, msg.playerid, msg.who, msg.content, "selected" in msg]); });
-    on("ready", function () { sendChat("Surprise", "!other --ping"); got.push("sent"); });`);
+    on("chat:message", function (msg) {
+      got.push([msg.type, msg.playerid, msg.who, msg.content, "selected" in msg]);
+      if (got.length < 50) sendChat("Surprise", "!other --ping");
+    });
+    on("ready", function () { sendChat("Surprise", "!other --ping"); sendChat("", "[[1d6]]", function () {}); got.push("sent"); });`);
   sb.ready();
   await sb.settle();
-  assert.deepEqual(sb.read("got"), ["sent", ["api", "API", "Surprise", "!other --ping", false]]);
-  sb.assertClean();
-});
-
-test("posted API messages are seen by chat:message handlers too (a handler must ignore its own output)", async () => {
-  const sb = sandbox();
-  sb.loadSource(`var count = 0;
-    on("chat:message", function (msg) { count++; if (count < 50) sendChat("Echo", "echo " + count); });`);
-  sb.ready();
-  sb.user.chat(GM, "hello");
-  await sb.settle();
-  assert.equal(sb.read("count"), 50, "the handler hears its own messages: a loop");
+  const got = sb.read("got");
+  assert.deepEqual(got.slice(0, 2), ["sent", ["api", "API", "Surprise", "!other --ping", false]]);
+  assert.equal(got.length, 50, "the handler hears its own messages: a loop unless it ignores them");
+  assert.equal(sb.chat.length, 49, "every posted message was heard; nothing posted by the callback form");
+  assert.match(sb.takeErrors()[0].message, /callback form of sendChat is not emulated/);
   sb.assertClean();
 });
 
