@@ -376,7 +376,8 @@ test("user chat: [[…]] become $[[n]] with documented inlinerolls; selection as
 
 test("user chat asks queries: answered, defaulted, labelled options, identical prompts once; then rolls", () => {
   const sb = sandbox();
-  sb.loadSource(`var got = []; on("chat:message", function (msg) { got.push(msg.content + " = " + (msg.inlinerolls || []).map(function (r) { return r.results.total; }).join(",")); });`);
+  sb.loadSource(`var got = [];
+    on("chat:message", function (msg) { got.push(msg.content + " = " + (msg.inlinerolls || []).map(function (r) { return r.results.total; })); });`);
   sb.ready();
   sb.scriptDice(3, 3);
   sb.user.chat(GM, "!s --side ?{Side|Side A,a|Side B,b} [[1d6 + ?{Modifier?|0}[MOD]]] [[?{Modifier?|0}]]");

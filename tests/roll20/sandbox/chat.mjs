@@ -23,7 +23,8 @@ export function evaluateRoll(expression, rollDie) {
     const at = term.lastIndex;
     const m = term.exec(source);
     const rest = source.slice(at);
-    if (!m) fail(at, /^\s*[+-]?\s*[?@%&]\{/.test(rest) ? "unresolved ?{…} or @{…} (a query or reference the sender did not resolve)" : `unexpected ${JSON.stringify(rest)}`);
+    if (!m && /^\s*[+-]?\s*[?@%&]\{/.test(rest)) fail(at, "unresolved ?{…} or @{…} (a query or reference the sender did not resolve)");
+    if (!m) fail(at, `unexpected ${JSON.stringify(rest)}`);
     if (!m[1] && terms.length) fail(at, `unexpected ${JSON.stringify(rest)}`);
     if (m[3] && /^[a-z!<>=]/i.test(source.slice(term.lastIndex)) && /\d$/.test(m[0])) {
       fail(term.lastIndex, `dice modifier ${JSON.stringify(source.slice(term.lastIndex, term.lastIndex + 4))} is not emulated`);
@@ -66,7 +67,9 @@ export const chatMethods = {
       const [prompt, ...options] = inner.split("|");
       if (!asked.has(prompt)) {
         if (answers && Object.hasOwn(answers, prompt)) asked.set(prompt, String(answers[prompt]));
-        else if (options.length === 0) throw new HarnessError(`${origin}: query ${whole} has no default; pass {queries: {${JSON.stringify(prompt)}: …}}`);
+        else if (options.length === 0) {
+          throw new HarnessError(`${origin}: query ${whole} has no default; pass {queries: {${JSON.stringify(prompt)}: …}}`);
+        }
         else asked.set(prompt, options.length > 1 && options[0].includes(",") ? options[0].slice(options[0].indexOf(",") + 1) : options[0]);
       }
       return asked.get(prompt);
@@ -87,7 +90,8 @@ export const chatMethods = {
     const out = content.replace(/\[\[((?:[^[\]]|\[[^[\]]*\])*)\]\]/g, (whole, expression) => {
       const { results } = evaluateRoll(expression, (sides) => this._roll(sides, `${origin} [[${expression}]]`));
       this._rollCounter += 1;
-      inlinerolls.push({ expression: expression.trim(), results, rollid: `-Roll${String(this._rollCounter).padStart(15, "0")}`, signature: "harness" });
+      const rollid = `-Roll${String(this._rollCounter).padStart(15, "0")}`;
+      inlinerolls.push({ expression: expression.trim(), results, rollid, signature: "harness" });
       return `$[[${inlinerolls.length - 1}]]`;
     });
     return { content: out, inlinerolls: inlinerolls.length ? inlinerolls : undefined };

@@ -89,7 +89,7 @@ export function parseStatusMarkers(value) {
 }
 
 /** Write parsed entries back as a statusmarkers string */
-export function formatStatusMarkers(entries) {
+function formatStatusMarkers(entries) {
   return entries.map(({ tag, badge }) => (badge === null || badge === undefined ? tag : `${tag}@${badge}`)).join(",");
 }
 

@@ -223,7 +223,8 @@ export class Sandbox {
     if (typeof prop !== "string") return undefined;
     if (record.type === "graphic" && prop.startsWith("status_")) return statusGet(record.attrs.statusmarkers, prop.slice(7));
     const key = this._key(record, prop);
-    if (key === undefined) this._warn("script", `${record.type}.get(${JSON.stringify(prop)}): not a property of ${record.type} objects, or not emulated`);
+    const what = `${record.type}.get(${JSON.stringify(prop)})`;
+    if (key === undefined) this._warn("script", `${what}: not a property of ${record.type} objects, or not emulated`);
     return key === undefined ? undefined : this._toScript(record.attrs[key]);
   }
 
@@ -571,7 +572,9 @@ export class Sandbox {
    * which the script never asks for, are not emulated.
    */
   _getAttrByName(characterId, name, valueType) {
-    if (valueType !== undefined && valueType !== "current") throw new HarnessError(`getAttrByName(…, ${describe(name)}, ${describe(valueType)}): only "current" is emulated`);
+    if (valueType !== undefined && valueType !== "current") {
+      throw new HarnessError(`getAttrByName(…, ${describe(name)}, ${describe(valueType)}): only "current" is emulated`);
+    }
     const character = this._records.get(characterId);
     if (!character || character.removed || character.type !== "character") {
       this._warn("script", `getAttrByName(${describe(characterId)}, ${describe(name)}): no such character`);

@@ -78,7 +78,9 @@ export function makeUser(sb) {
       const rows = sb.turnorder();
       if (rows.length === 0) return [];
       rows.push(rows.shift());
-      if (rows[0].formula) throw new HarnessError(`advanceTurn(): the formula of a row reaching the top is not emulated (${JSON.stringify(rows[0].formula)})`);
+      if (rows[0].formula) {
+        throw new HarnessError(`advanceTurn(): the formula of a row reaching the top is not emulated (${JSON.stringify(rows[0].formula)})`);
+      }
       return setCampaign({ turnorder: JSON.stringify(rows) }, "advanceTurn");
     },
 
