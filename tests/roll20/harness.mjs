@@ -8,7 +8,8 @@
 // Where the documentation is silent the emulation picks the STRICTER reading, so that wrong script
 // code fails, and says so in a comment marked "(harness choice)". Marks [I] and [U] are those of docs/dev/roll20.md:
 // inferred from scripts' behaviour, and unverified. Anything the script does not use is not emulated and
-// fails loudly (a ReferenceError for a missing global, a HarnessError for unsupported chat syntax).
+// fails loudly (a ReferenceError for a missing global, a HarnessError for unsupported chat syntax, a warning for an
+// unknown property or an event that never fires).
 //
 // What the product calls (templates/roll20/*.js, bundled with templates/common/ into <Name>.js; checked against
 // the built example scripts):
@@ -31,12 +32,13 @@
 // What the test runners call (script, robustness and sheets tests, conformance.mjs, table_encounters.mjs,
 // js/hostile_cards.mjs, test_roll20_banner.py):
 //   createSandbox({players, campaign: {token_markers}, sheetDefaults})
-//   sb.load, ready, restart, settle, assertClean({allowWarnings}), scriptDice, diceLeft, takeErrors, read, state,
-//      stateSnapshot, createToken, createCharacter, getObj, findObjs, campaign (conformance wraps its set), turnorder(),
-//      logs, chat (entries' content, text, whisperTo, direct)
+//   sb.load, ready, restart, settle, assertClean({allowWarnings}), scriptDice, diceLeft, takeErrors, read,
+//      state (its keys seeded before load), stateSnapshot, createToken, createCharacter, getObj, findObjs,
+//      campaign (conformance wraps its set), turnorder(), logs, chat (entries' content, whisperTo, direct)
 //   sb.user.chat(playerId, text, {selected}), clickButton(playerId, message, label), setTurnorder, advanceTurn,
 //      setTokenMarkers, deleteGraphic
-// The self-tests (harness.test.mjs) call more; the rest of the emulation's surface serves only them.
+// The self-tests (harness.test.mjs) also call loadSource, takeWarnings, errors, crashed, page, user.chat's queries
+// option and the exports evaluateRoll and parseStatusMarkers; nothing else is offered.
 // The sandbox's language level (ES2020, docs/dev/roll20.md §8) is not emulated here: parse_es2020.mjs parses every
 // generated script and module at it (test_roll20_publishing.py, test_common_js.py).
 //
