@@ -189,7 +189,7 @@ function finished(sb, scenario, observed) {
 function rebuild(scenario, store, observed, nameOf, sb) {
   const log = (store.surprise?.log ?? []).map((entry) => renamed(entry, nameOf));
   const resolved = log.find((entry) => entry.type === "resolve");
-  if (!resolved) throw new Error(`no surprise was resolved: ${sb.chat.map((c) => c.text ?? c.content).slice(-3).join(" / ")}`);
+  if (!resolved) throw new Error(`no surprise was resolved: ${sb.chat.map((c) => c.content).slice(-3).join(" / ")}`);
   if (scenario.system === "gurps4e") return checkedGurps(rebuildGurps(resolved.outcome, log), observed);
   if (scenario.system === "adnd1e") return checkedAdnd(rebuildAdnd(resolved.outcome, observed), observed);
   return rebuildFallout(scenario, resolved.outcome, observed);

@@ -8,51 +8,57 @@
 // Where the documentation is silent the emulation picks the STRICTER reading, so that wrong script
 // code fails, and says so in a comment marked "(harness choice)". Marks [I] and [U] are those of docs/dev/roll20.md:
 // inferred from scripts' behaviour, and unverified. Anything the script does not use is not emulated and
-// fails loudly (a ReferenceError for a missing global, a HarnessError for unsupported chat syntax).
+// fails loudly (a ReferenceError for a missing global, a HarnessError for unsupported chat syntax, a warning for an
+// unknown property or an event that never fires).
 //
-// What the product calls (templates/roll20/script.js, runtime/*.js):
-//   on("ready" | "chat:message" | "change:campaign:turnorder" | "destroy:graphic", handler)
-//   sendChat(name, "/w gm …" | '/w "Name" …' | "/direct …", null, {noarchive}); log; state[scriptName]
-//   findObjs({_type: "player" | "macro", name}), getObj("graphic" | "character" | "player", id),
-//   createObj("macro", {_playerid, name, action, visibleto, istokenaction}), playerIsGM, randomInteger,
+// What the product calls (templates/roll20/*.js, bundled with templates/common/ into <Name>.js; checked against
+// the built example scripts):
+//   globals: on, sendChat, findObjs, getObj, createObj, Campaign, log, playerIsGM, randomInteger, getAttrByName,
+//     state[scriptName] (nothing else: no _, filterObjs, setTimeout, Math.random); the API_Meta idiom, which reads
+//     its line in the concatenated file from an Error's stack (docs/dev/roll20.md §3)
+//   on("ready" | "chat:message" | "change:campaign:turnorder" | "destroy:graphic", handler); the turn order handler
+//     reads prev.turnorder, the destroy handler obj.id
+//   sendChat(name, "/w gm <html>" | '/w "Display Name" <html>', null, {noarchive: true}), sendChat(name, "/direct <html>"):
+//     cards of inline-styled HTML, user text escaped as entities (&#64; &#123; &#91; …), buttons
+//     <a href="!surprise …"> whose commands carry roll queries ?{Prompt|default} and ?{Prompt|Label,value|…}
+//   findObjs({_type: "player"}), findObjs({_type: "macro", name}), findObjs({_type: "attribute", _characterid[, name]},
+//     {caseInsensitive: true} with a name); getObj("graphic" | "character" | "player", id)
+//   createObj("macro", {_playerid, playerid, name, action, visibleto, istokenaction}) (its action holds a roll query)
 //   getAttrByName(characterId, name) (sheet defaults for attributes never created)
 //   Campaign().get("turnorder" | "token_markers" | "_token_markers"), Campaign().set("turnorder", JSON string)
-//   token.get("name" | "represents" | "controlledby" | "_pageid"), token.set("status_<tag>", n | true | false),
-//   character.get("name" | "controlledby"), player.get("_displayname")
+//   token.id, token.get("name" | "represents" | "controlledby"), token.set("status_<tag>", 1..9 | true | false),
+//   character.get("name" | "controlledby"), attribute.get("name" | "current"), player.id, player.get("_displayname")
 //   msg.type, content, playerid, selected[]._id, inlinerolls[i].results.total
-// What the test runners call:
-//   createSandbox({players, campaign, randomInteger, sheetDefaults, attrNamesCaseInsensitive, gmWhoSuffix, echo})
-//   sb.load/loadSource, ready, restart, settle, assertClean, scriptDice, diceLeft, takeErrors, takeWarnings,
-//      read, evaluate, state, stateSnapshot, createToken, createCharacter, createObj, getObj, findObjs, campaign,
-//      turnorder(), setGM, chat, chatLog, logs, errors, warnings, events, whispersTo, lastChat, page
-//   sb.user.chat(playerId, text, {selected, queries, inlinerolls}), clickButton, setTurnorder, advanceTurn,
-//      setTokenMarkers, remove, deleteGraphic
+// What the test runners call (script, robustness and sheets tests, conformance.mjs, table_encounters.mjs,
+// js/hostile_cards.mjs, test_roll20_banner.py):
+//   createSandbox({players, campaign: {token_markers}, sheetDefaults})
+//   sb.load, ready, restart, settle, assertClean({allowWarnings}), scriptDice, diceLeft, takeErrors, read,
+//      state (its keys seeded before load), stateSnapshot, createToken, createCharacter, getObj, findObjs,
+//      campaign (conformance wraps its set), turnorder(), logs, chat (entries' content, whisperTo, direct)
+//   sb.user.chat(playerId, text, {selected}), clickButton(playerId, message, label), setTurnorder, advanceTurn,
+//      setTokenMarkers, deleteGraphic
+// The self-tests (harness.test.mjs) also call loadSource, takeWarnings, errors, crashed, page, user.chat's queries
+// option and the exports evaluateRoll and parseStatusMarkers; nothing else is offered.
+// The sandbox's language level (ES2020, docs/dev/roll20.md §8) is not emulated here: parse_es2020.mjs parses every
+// generated script and module at it (test_roll20_publishing.py, test_common_js.py).
 //
-// Layout (tests/roll20/sandbox/): objects (types, defaults, the object wrapper, status markers), chat (macros,
-// references, queries, inline rolls, sendChat), user (the UI actions that fire events), sandbox (the game,
-// the script context, events, the queue, dice, state, attributes, records).
+// Layout (tests/roll20/sandbox/): objects (types, defaults, the object wrapper, status markers), chat (queries,
+// inline rolls, whispers, sendChat), user (the UI actions that fire events), sandbox (the game, the script context,
+// events, the queue, dice, state, attributes, records).
 
 import { Sandbox } from "./sandbox/sandbox.mjs";
 
 export { evaluateRoll } from "./sandbox/chat.mjs";
-export {
-  COLOUR_MARKERS, CREATABLE_TYPES, HarnessError, OBJECT_TYPES, Roll20Object, formatStatusMarkers, parseStatusMarkers,
-} from "./sandbox/objects.mjs";
-export { Sandbox };
+export { parseStatusMarkers } from "./sandbox/objects.mjs";
 
 /**
  * Create an emulated Roll20 Mod sandbox with its game (campaign, players, one page).
  *
  * Options:
  *   players        [{id, displayname, isGM}] (default: one GM, id "-Mh0000000000000GM01", named "GM")
- *   campaign       {turnorder: "" | array, token_markers: JSON string | array, playerpageid}
- *   randomInteger  undefined (default: dice come only from sandbox.scriptDice, running out is an error) or a
- *                  function (max) => 1..max used when no scripted face is queued
- *   sheetDefaults  {attrName: value | {current, max}}: what getAttrByName and @{…} return for attributes never
- *                  created (docs/dev/roll20.md §1)
- *   attrNamesCaseInsensitive  false (default, harness choice): getAttrByName and @{…} match attribute names exactly
- *   gmWhoSuffix    true (default): a GM's chat messages have who "Name (GM)" [I: scripts strip / \(GM\)$/]
- *   echo           false: also print log() output and errors to the console
+ *   campaign       {token_markers: JSON string | array}
+ *   sheetDefaults  {attrName: value}: what getAttrByName returns for attributes never created (docs/dev/roll20.md §1)
+ * The dice come only from sandbox.scriptDice: running out is an error.
  */
 export function createSandbox(options = {}) {
   return new Sandbox(options);

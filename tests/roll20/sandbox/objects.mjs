@@ -6,50 +6,22 @@ export const CREATABLE_TYPES = Object.freeze([
   "graphic", "text", "path", "character", "ability", "attribute", "handout", "rollabletable", "tableitem", "macro",
 ]);
 
-/** Every object type the event names may use (index.d.ts Roll20ObjectType) */
-export const OBJECT_TYPES = Object.freeze([
-  ...CREATABLE_TYPES, "campaign", "player", "page", "card", "hand", "deck", "jukeboxtrack", "custfx", "door", "window",
-]);
-
 /** The seven colour dots; with `dead` the only built-in markers of a current game (docs/dev/roll20.md §5) */
 export const COLOUR_MARKERS = Object.freeze(["red", "blue", "green", "brown", "purple", "pink", "yellow"]);
 
-export const LAYERS = ["gmlayer", "objects", "map", "walls", "foreground"];
-
-/** Default property values of the emulated types (Mod:Objects tables; property names from index.d.ts) */
+/**
+ * The properties of the emulated types, with their defaults (Mod:Objects tables; names from index.d.ts): those the
+ * script and the tests read or write. Reading or writing any other is flagged: it is a typo, or not emulated.
+ */
 export const DEFAULTS = {
-  campaign: {
-    turnorder: "", initiativepage: false, playerpageid: false, playerspecificpages: false,
-    _journalfolder: "", _jukeboxfolder: "", _token_markers: "[]",
-  },
-  player: {
-    _d20userid: "", _displayname: "", _online: true, _lastpage: "", _macrobar: "", speakingas: "",
-    color: "#13B9F0", showmacrobar: false,
-  },
-  page: { _zorder: "", name: "", width: 25, height: 25, archived: false, showgrid: true, scale_number: 5, scale_units: "ft" },
-  graphic: {
-    _subtype: "token", _cardid: "", _pageid: "", imgsrc: "", represents: "", left: 0, top: 0, width: 70, height: 70,
-    rotation: 0, layer: "", isdrawing: false, flipv: false, fliph: false, name: "", gmnotes: "", tooltip: "",
-    show_tooltip: false, controlledby: "", bar1_link: "", bar2_link: "", bar3_link: "", bar1_value: "",
-    bar2_value: "", bar3_value: "", bar1_max: "", bar2_max: "", bar3_max: "", aura1_radius: "", aura2_radius: "",
-    tint_color: "transparent", statusmarkers: "", showname: false, showplayers_name: false, lastmove: "",
-    sides: "", currentSide: 0, lockMovement: false,
-  },
-  character: {
-    avatar: "", name: "", bio: "", gmnotes: "", archived: false, inplayerjournals: "", controlledby: "",
-    _defaulttoken: "",
-  },
-  attribute: { _characterid: "", name: "Untitled", current: "", max: "" },
-  ability: { _characterid: "", name: "Untitled_Ability", description: "", action: "", istokenaction: false },
+  campaign: { turnorder: "", _token_markers: "[]" },
+  player: { _displayname: "" },
+  page: { name: "" },
+  graphic: { _subtype: "token", _pageid: "", name: "", represents: "", controlledby: "", statusmarkers: "" },
+  character: { name: "", controlledby: "" },
+  attribute: { _characterid: "", name: "Untitled", current: "" },
   macro: { _playerid: "", name: "", action: "", visibleto: "", istokenaction: false },
 };
-
-/** Properties read only through the asynchronous get(prop, callback) (Mod:Function/Roll20_object "get [Asynchronous]") */
-export const ASYNC_PROPS = { character: ["bio", "gmnotes"] };
-
-/** A property that must name its parent when created (docs/dev/roll20.md §6: `_characterid` is mandatory) (harness choice for graphic) */
-export const REQUIRED_ON_CREATE = { attribute: ["_characterid"], ability: ["_characterid"], graphic: ["_pageid"] };
-export const PARENT_TYPE = { _characterid: "character", _pageid: "page" };
 
 // ---------------------------------------------------------------------------------------------
 // Small helpers
@@ -117,7 +89,7 @@ export function parseStatusMarkers(value) {
 }
 
 /** Write parsed entries back as a statusmarkers string */
-export function formatStatusMarkers(entries) {
+function formatStatusMarkers(entries) {
   return entries.map(({ tag, badge }) => (badge === null || badge === undefined ? tag : `${tag}@${badge}`)).join(",");
 }
 
@@ -132,25 +104,17 @@ export function statusGet(markers, tag) {
 export function statusApply(markers, tag, value, known, warn) {
   const entries = parseStatusMarkers(markers);
   const index = entries.findIndex((e) => e.tag === tag);
-  if (value === false || value === null || value === undefined || value === "" || value === "false") {
-    return formatStatusMarkers(entries.filter((e) => e.tag !== tag));
-  }
+  if (value === false) return formatStatusMarkers(entries.filter((e) => e.tag !== tag));
   let badge = null;
-  const numeric = typeof value === "number" ? value : typeof value === "string" && /^-?\d+(\.\d+)?$/.test(value) ? Number(value) : null;
-  if (numeric !== null && tag !== "dead") {
+  if (Number.isInteger(value) && tag !== "dead") {
     // N is 0-9 (docs/dev/roll20.md §5); out-of-range and 0 are [U] on Roll20's side: clamp and warn (harness choice)
-    let n = Math.trunc(numeric);
-    if (n !== numeric) warn(`status_${tag} = ${value}: badges are whole numbers; truncated to ${n}`);
-    if (n > 9 || n < 0) {
-      const clamped = Math.min(9, Math.max(0, n));
-      warn(`status_${tag} = ${value}: badges are 0-9; clamped to ${clamped}`);
-      n = clamped;
-    } else if (n === 0) {
-      warn(`status_${tag} = 0: a 0 badge is unverified on Roll20 (shown or removed?); use false to remove or true for no badge`);
-    }
+    const n = Math.min(9, Math.max(0, value));
+    if (n !== value) warn(`status_${tag} = ${value}: badges are 0-9; clamped to ${n}`);
+    else if (n === 0) warn(`status_${tag} = 0: a 0 badge is unverified on Roll20 (shown or removed?); use false to remove or true for no badge`);
     badge = String(n);
-  } else if (value !== true && value !== "true" && numeric === null) {
-    warn(`status_${tag} = ${describe(value)}: expected a number, true or false; treated as true`);
+  } else if (value !== true && !Number.isInteger(value)) {
+    // The script sends a count, true or false; anything else (NaN, "3", null) is a mistake (harness choice)
+    warn(`status_${tag} = ${typeof value === "number" ? value : describe(value)}: expected a whole number, true or false; treated as true`);
   }
   if (!known.has(tag)) {
     warn(`status_${tag}: "${tag}" is not a colour, dead, or a tag of Campaign token_markers (custom markers are referenced as Name::id)`);
@@ -192,11 +156,12 @@ export class Roll20Object {
   }
 
   /**
-   * get(prop): the leading underscore of a read-only property is optional (Mod:Function/Roll20_object).
+   * get(prop): the leading underscore of a read-only property is optional (Mod:Function/Roll20_object); the
+   * asynchronous get(prop, callback) of a character's bio and notes is not emulated.
    * Graphic `status_<tag>` returns false, true or the badge string (docs/dev/roll20.md §5).
    */
-  get(prop, callback) {
-    return this.#sandbox._objGet(this.#record, prop, callback);
+  get(prop) {
+    return this.#sandbox._objGet(this.#record, prop);
   }
 
   /** set(prop, value) or set({prop: value, …}); script changes fire no events (docs/dev/roll20.md §2) */
@@ -204,19 +169,5 @@ export class Roll20Object {
     const changes = typeof propOrAttrs === "string" ? { [propOrAttrs]: value } : propOrAttrs;
     this.#sandbox._scriptSet(this.#record, changes);
     return this;
-  }
-
-  /** Remove the object; a script removal fires no destroy event (docs/dev/roll20.md §2) */
-  remove() {
-    this.#sandbox._scriptRemove(this.#record);
-  }
-
-  /** JSON.stringify / log(obj) print the properties (harness choice [I]: Roll20 objects serialise to their attributes) */
-  toJSON() {
-    return jsonClone(this.#record.attrs);
-  }
-
-  get [Symbol.toStringTag]() {
-    return `Roll20 ${this.#record.type} ${this.#record.attrs._id}`;
   }
 }

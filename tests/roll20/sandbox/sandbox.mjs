@@ -7,38 +7,32 @@ import vm from "node:vm";
 
 import { chatMethods } from "./chat.mjs";
 import {
-  ASYNC_PROPS, COLOUR_MARKERS, CREATABLE_TYPES, DEFAULTS, HarnessError, LAYERS, OBJECT_TYPES, PARENT_TYPE,
-  REQUIRED_ON_CREATE, Roll20Object, checkMarkersString, deepFreeze, describe, isPlainObject, jsonClone, statusApply,
-  statusGet,
+  COLOUR_MARKERS, CREATABLE_TYPES, DEFAULTS, HarnessError, Roll20Object, checkMarkersString, deepFreeze,
+  describe, isPlainObject, jsonClone, statusApply, statusGet,
 } from "./objects.mjs";
 import { makeUser } from "./user.mjs";
 
 const DEFAULT_GM = { id: "-Mh0000000000000GM01", displayname: "GM", isGM: true };
 
+/** The events the emulated user actions and chat fire (user.mjs); the script binds the first four */
+const FIRED_EVENTS = ["ready", "chat:message", "change:campaign:turnorder", "destroy:graphic", "change:campaign",
+  "change:campaign:_token_markers"];
+
 export class Sandbox {
   constructor({
     players = [DEFAULT_GM],
     campaign = {},
-    randomInteger,
     sheetDefaults = {},
-    attrNamesCaseInsensitive = false,
-    gmWhoSuffix = true,
-    echo = false,
   } = {}) {
-    this.options = { attrNamesCaseInsensitive, gmWhoSuffix, echo };
     this.sheetDefaults = { ...sheetDefaults };
-    /** Every message posted by sendChat: {who, speakingAs, type, content, text, raw, whisperTo, target, options, inlinerolls, direct} */
+    /** Every message posted by sendChat: {who, type, content, whisperTo, target, options, direct} */
     this.chat = [];
-    /** Every chat:message delivered to the scripts, user and API alike (the frozen message objects, in order) */
-    this.chatLog = [];
     /** log() output, one string per call */
     this.logs = [];
     /** Crashes and other faults that make a test fail: {kind, message, event?, where?, error?} */
     this.errors = [];
     /** Dubious but non-fatal behaviour (assertClean fails on these too unless allowed): {kind, message} */
     this.warnings = [];
-    /** Every event dispatched: {event, objectId?, handlers} */
-    this.events = [];
     this.scripts = [];
 
     this._records = new Map(); // id -> record {type, attrs, removed, wrapper}
@@ -51,18 +45,15 @@ export class Sandbox {
     this._tasks = [];
     this._lineOffset = 0;
     this._players = new Map();
-    this._randomSource = typeof randomInteger === "function" ? randomInteger : null;
 
     this._campaign = this._addRecord("campaign", { ...DEFAULTS.campaign }, "root");
-    this.page = this._addRecord("page", { ...DEFAULTS.page, name: "Page 1" }).wrapper;
-    const attrs = this._campaign.attrs;
-    attrs.playerpageid = campaign.playerpageid ?? this.page.id;
-    if (campaign.turnorder !== undefined) {
-      attrs.turnorder = typeof campaign.turnorder === "string" ? campaign.turnorder : JSON.stringify(campaign.turnorder);
+    this.page = this._addRecord("page", { name: "Page 1" }).wrapper;
+    const markers = campaign.token_markers;
+    if (markers !== undefined) this._campaign.attrs._token_markers = typeof markers === "string" ? markers : JSON.stringify(markers);
+    for (const { id, displayname = "Player", isGM = false } of players) {
+      this._addRecord("player", { ...DEFAULTS.player, _displayname: displayname }, id);
+      this._players.set(id, { id, displayname, isGM });
     }
-    const markers = campaign.token_markers ?? campaign._token_markers;
-    if (markers !== undefined) attrs._token_markers = typeof markers === "string" ? markers : JSON.stringify(markers);
-    for (const p of players) this.addPlayer(p);
 
     this._newContext({});
     this.user = makeUser(this);
@@ -74,13 +65,11 @@ export class Sandbox {
   _error(kind, message, extra = {}) {
     const entry = { kind, message, ...extra };
     this.errors.push(entry);
-    if (this.options.echo) console.error(`[roll20 ${kind}] ${message}`);
     return entry;
   }
 
   _warn(kind, message) {
     this.warnings.push({ kind, message });
-    if (this.options.echo) console.warn(`[roll20 warning ${kind}] ${message}`);
   }
 
   /** Remove and return the warnings (for tests that provoke one on purpose) */
@@ -119,10 +108,7 @@ export class Sandbox {
 
   /** Run script code; any exception (or rejected promise) crashes the sandbox */
   _runScript(context, fn) {
-    if (this.crashed) {
-      this.events.push({ event: context, dropped: "sandbox crashed" });
-      return undefined;
-    }
+    if (this.crashed) return undefined;
     try {
       const result = fn();
       if (result && typeof result.then === "function") {
@@ -152,7 +138,7 @@ export class Sandbox {
     return this._dice.slice();
   }
 
-  /** One die of `max` sides from the scripted queue (or the randomInteger option) */
+  /** One die of `max` sides from the scripted queue: the tests' dice are the only ones */
   _roll(max, what) {
     const fail = (kind, message) => {
       this._error(kind, message);
@@ -164,7 +150,6 @@ export class Sandbox {
       if (face > max) fail("dice", `${what}: the next scripted face ${face} is larger than ${max}`);
       return face;
     }
-    if (this._randomSource) return this._randomSource(max);
     return fail("dice", `${what}: no scripted dice left (queue faces with sandbox.scriptDice(...))`);
   }
 
@@ -234,19 +219,12 @@ export class Sandbox {
     return this._frozen(record.attrs);
   }
 
-  _objGet(record, prop, callback) {
+  _objGet(record, prop) {
     if (typeof prop !== "string") return undefined;
     if (record.type === "graphic" && prop.startsWith("status_")) return statusGet(record.attrs.statusmarkers, prop.slice(7));
     const key = this._key(record, prop);
-    if ((ASYNC_PROPS[record.type] ?? []).includes(prop.replace(/^_/, ""))) {
-      if (typeof callback !== "function") {
-        this._warn("misuse", `${record.type}.get(${JSON.stringify(prop)}) needs a callback: that property is read asynchronously`);
-        return undefined;
-      }
-      const value = record.attrs[key];
-      this._queue(`${record.type}.get(${JSON.stringify(prop)}) callback`, () => callback(value));
-      return undefined;
-    }
+    const what = `${record.type}.get(${JSON.stringify(prop)})`;
+    if (key === undefined) this._warn("script", `${what}: not a property of ${record.type} objects, or not emulated`);
     return key === undefined ? undefined : this._toScript(record.attrs[key]);
   }
 
@@ -309,11 +287,10 @@ export class Sandbox {
         continue;
       }
       if (known && !Object.hasOwn(known, prop) && !Object.hasOwn(record.attrs, prop)) {
-        report(`${record.type}.set(${JSON.stringify(prop)}): not a property of ${record.type} objects (Mod:Objects)`);
+        report(`${record.type}.set(${JSON.stringify(prop)}): not a property of ${record.type} objects, or not emulated`);
       }
       if (byScript && record.type === "campaign" && prop === "turnorder") this._checkTurnorder(value, report);
       if (record.type === "graphic" && prop === "statusmarkers") checkMarkersString(value, this._knownTags(), report);
-      if (prop === "layer" && value !== "" && !LAYERS.includes(value)) report(`layer must be one of ${LAYERS.join(", ")}, got ${describe(value)}`);
       next[prop] = value !== null && typeof value === "object" ? jsonClone(value) : value;
     }
     const changed = Object.keys(next).filter((k) => !Object.is(next[k], record.attrs[k])
@@ -332,22 +309,6 @@ export class Sandbox {
     if (result.next) record.attrs = result.next;
   }
 
-  _scriptRemove(record) {
-    if (record.removed) return;
-    if (["campaign", "player", "page"].includes(record.type)) {
-      this._warn("misuse", `${record.type}.remove(): scripts cannot remove a ${record.type}`);
-      return;
-    }
-    this._removeRecord(record);
-  }
-
-  /** Removing a character takes its attributes and abilities with it (harness choice [I]) */
-  _removeRecord(record) {
-    record.removed = true;
-    if (record.type !== "character") return;
-    for (const r of this._live()) if ((r.type === "attribute" || r.type === "ability") && r.attrs._characterid === record.attrs._id) r.removed = true;
-  }
-
   /** Create an object (shared by the script's createObj and the test helpers) */
   _create(type, attrs, report) {
     if (!CREATABLE_TYPES.includes(type)) {
@@ -356,30 +317,15 @@ export class Sandbox {
     if (!DEFAULTS[type]) throw new HarnessError(`createObj(${JSON.stringify(type)}): ${type} objects are not emulated`);
     if (attrs !== undefined && !isPlainObject(attrs)) throw new HarnessError(`createObj(${type}) takes an object of properties`);
     const values = { ...DEFAULTS[type] };
-    const statuses = [];
     for (const [prop, value] of Object.entries(attrs ?? {})) {
       if (["_id", "id", "_type", "type"].includes(prop)) continue;
-      if (type === "graphic" && prop.startsWith("status_")) {
-        statuses.push([prop.slice(7), value]);
-        continue;
-      }
       // Read-only properties may be given at creation, with or without the underscore (docs/dev/roll20.md §6: playerid or _playerid)
       const key = Object.hasOwn(values, prop) ? prop : Object.hasOwn(values, `_${prop}`) ? `_${prop}` : prop;
-      if (!Object.hasOwn(DEFAULTS[type], key)) report(`createObj(${type}): ${JSON.stringify(prop)} is not a property of ${type} objects (Mod:Objects)`);
+      if (!Object.hasOwn(DEFAULTS[type], key)) report(`createObj(${type}): ${JSON.stringify(prop)} is not a property of ${type} objects, or not emulated`);
       values[key] = value !== null && typeof value === "object" ? jsonClone(value) : value;
     }
-    for (const required of REQUIRED_ON_CREATE[type] ?? []) {
-      const parent = this._records.get(values[required]);
-      if (!values[required] || !parent || parent.removed || parent.type !== PARENT_TYPE[required]) {
-        throw new HarnessError(`createObj(${type}): ${required} must be the id of an existing ${PARENT_TYPE[required]}, got ${describe(values[required])}`);
-      }
-    }
     if (type === "graphic" && values.statusmarkers) checkMarkersString(values.statusmarkers, this._knownTags(), report);
-    const record = this._addRecord(type, values);
-    for (const [tag, value] of statuses) {
-      record.attrs.statusmarkers = statusApply(record.attrs.statusmarkers, tag, value, this._knownTags(), report);
-    }
-    return record;
+    return this._addRecord(type, values);
   }
 
   // -------------------------------------------------------------------------------------------
@@ -409,13 +355,9 @@ export class Sandbox {
     this._context.state = this._toScript(stateValue);
   }
 
-  /** The `state` object scripts see; assign a plain object to seed it (e.g. an old schema) */
+  /** The `state` object scripts see; set its keys to seed it (e.g. an old schema) */
   get state() {
     return this._context.state;
-  }
-
-  set state(value) {
-    this._context.state = this._toScript(jsonClone(value ?? {}));
   }
 
   /**
@@ -448,14 +390,12 @@ export class Sandbox {
     this._runScript(`loading ${entry.name}`, () => script.runInContext(this._context));
   }
 
-  /** Evaluate an expression in the sandbox (e.g. "Surprise.version"); errors throw to the test */
-  evaluate(code) {
-    return vm.runInContext(code, this._context);
-  }
-
-  /** Evaluate and copy the value into the caller's realm, so node:assert compares it with ordinary literals */
+  /**
+   * Evaluate an expression in the sandbox (e.g. "Surprise.version"; errors throw to the test) and copy its value into
+   * the caller's realm, so node:assert compares it with ordinary literals
+   */
   read(code) {
-    return structuredClone(this.evaluate(code));
+    return structuredClone(vm.runInContext(code, this._context));
   }
 
   /** A copy of `state` in the caller's realm */
@@ -466,7 +406,6 @@ export class Sandbox {
   _log(args) {
     const text = args.map((a) => (typeof a === "string" ? a : describe(a))).join(" ");
     this.logs.push(text);
-    if (this.options.echo) console.log(`[roll20 log] ${text}`);
   }
 
   // -------------------------------------------------------------------------------------------
@@ -480,30 +419,18 @@ export class Sandbox {
     this._handlers.push({ event, handler });
   }
 
-  /** Warn about an event name that never fires */
+  /** Warn about an event that never fires here: a name Roll20 does not have, or one no emulated action fires */
   _checkEventName(event) {
-    if (event === "ready" || event === "chat:message") return;
-    const m = /^(change|add|destroy):([a-z]+)(?::(.+))?$/.exec(event);
-    if (!m || !OBJECT_TYPES.includes(m[2])) {
-      this._warn("event", `on(${JSON.stringify(event)}): not a Roll20 event name; it never fires`);
-      return;
-    }
-    const [, kind, type, prop] = m;
-    if (prop !== undefined && kind !== "change") {
-      this._warn("event", `on(${JSON.stringify(event)}): only change events have a property part; it never fires`);
-    } else if (prop !== undefined && type === "graphic" && prop.startsWith("status_")) {
-      this._warn("event", `on(${JSON.stringify(event)}): there are no per-marker events; listen to change:graphic:statusmarkers (docs/dev/roll20.md §2)`);
-    } else if (prop !== undefined && DEFAULTS[type] && !Object.hasOwn(DEFAULTS[type], prop)) {
-      this._warn("event", `on(${JSON.stringify(event)}): ${type} has no property ${JSON.stringify(prop)}; it never fires`);
-    } else if ((kind === "add" || kind === "destroy") && type === "campaign") {
-      this._warn("event", `on(${JSON.stringify(event)}): the campaign is never added or destroyed`);
-    }
+    if (FIRED_EVENTS.includes(event)) return;
+    const hint = /^change:graphic:status_/.test(event)
+      ? "there are no per-marker events; listen to change:graphic:statusmarkers (docs/dev/roll20.md §2)"
+      : `not a Roll20 event (docs/dev/roll20.md §2), or not emulated: only ${FIRED_EVENTS.join(", ")} fire`;
+    this._warn("event", `on(${JSON.stringify(event)}): it never fires; ${hint}`);
   }
 
   /** Run the handlers of one event in binding order (Mod:Events "Event Ordering") */
-  _dispatch(event, args, { objectId } = {}) {
+  _dispatch(event, args) {
     const handlers = this._handlers.filter((h) => h.event === event);
-    this.events.push({ event, objectId, handlers: handlers.length });
     for (const { handler } of handlers) {
       if (this.crashed) break;
       this._runScript(event, () => handler(...args));
@@ -512,28 +439,16 @@ export class Sandbox {
 
   /** Fire the events of a user change: each changed property's event, then one general event (docs/dev/roll20.md §2) */
   _fireChange(record, changed, prev) {
-    for (const key of changed) this._dispatch(`change:${record.type}:${key}`, [record.wrapper, prev], { objectId: record.attrs._id });
-    this._dispatch(`change:${record.type}`, [record.wrapper, prev], { objectId: record.attrs._id });
+    for (const key of changed) this._dispatch(`change:${record.type}:${key}`, [record.wrapper, prev]);
+    this._dispatch(`change:${record.type}`, [record.wrapper, prev]);
   }
 
-  /**
-   * Fire `ready`. First every add:<type> handler bound so far gets an event for each existing object
-   * ("if you bind to add events before the ready event fires, you will receive add events for any
-   * objects that were already present", Mod:Events), then the ready handlers run.
-   */
+  /** Fire `ready`, once the scripts are loaded (no add:<type> events: none is emulated) */
   ready() {
     if (this._isReady) throw new HarnessError("ready() was already fired; use restart() to reload the scripts");
-    for (const record of this._live()) {
-      if (record.type === "campaign") continue;
-      this._dispatch(`add:${record.type}`, [record.wrapper], { objectId: record.attrs._id });
-    }
     this._isReady = true;
     this._dispatch("ready", []);
     return this;
-  }
-
-  get isReady() {
-    return this._isReady;
   }
 
   /**
@@ -595,7 +510,7 @@ export class Sandbox {
   }
 
   // -------------------------------------------------------------------------------------------
-  // Asynchronous work: API-sent messages and get(prop, callback) arrive later, not within the call
+  // Asynchronous work: API-sent messages arrive later, not within the call
 
   _queue(what, fn) {
     this._tasks.push({ what, fn });
@@ -651,27 +566,14 @@ export class Sandbox {
   // -------------------------------------------------------------------------------------------
   // Attributes (docs/dev/roll20.md §1 getAttrByName; §7)
 
-  _nameMatches(a, b) {
-    return this.options.attrNamesCaseInsensitive ? String(a).toLowerCase() === String(b).toLowerCase() : a === b;
-  }
-
-  /** What the sheet gives for an attribute never created (docs/dev/roll20.md §1: getAttrByName returns sheet defaults) */
-  _sheetDefault(name, valueType) {
-    const key = Object.keys(this.sheetDefaults).find((k) => this._nameMatches(k, name));
-    if (key === undefined) return undefined;
-    const value = this.sheetDefaults[key];
-    if (isPlainObject(value)) return value[valueType];
-    return valueType === "current" ? value : undefined;
-  }
-
-  _findAttribute(characterId, name) {
-    return this._live().find((r) => r.type === "attribute" && r.attrs._characterid === characterId && this._nameMatches(r.attrs.name, name));
-  }
-
-  _getAttrByName(characterId, name, valueType = "current") {
-    if (valueType !== "current" && valueType !== "max") {
-      this._warn("script", `getAttrByName(…, ${describe(name)}, ${describe(valueType)}): value_type is "current" or "max"`);
-      valueType = "current";
+  /**
+   * getAttrByName(characterId, name): the attribute's current value, else what the sheet gives for an attribute never
+   * created (docs/dev/roll20.md §1: sheet defaults). Names match exactly (harness choice); "max" and repeating rows,
+   * which the script never asks for, are not emulated.
+   */
+  _getAttrByName(characterId, name, valueType) {
+    if (valueType !== undefined && valueType !== "current") {
+      throw new HarnessError(`getAttrByName(…, ${describe(name)}, ${describe(valueType)}): only "current" is emulated`);
     }
     const character = this._records.get(characterId);
     if (!character || character.removed || character.type !== "character") {
@@ -679,69 +581,32 @@ export class Sandbox {
       return undefined;
     }
     if (/^repeating_/.test(String(name))) throw new HarnessError(`getAttrByName(…, ${describe(name)}): repeating sections are not emulated`);
-    const record = this._findAttribute(characterId, String(name));
-    return record ? this._toScript(record.attrs[valueType]) : this._sheetDefault(String(name), valueType);
+    const record = this._live().find((r) => r.type === "attribute" && r.attrs._characterid === characterId && r.attrs.name === name);
+    return record ? record.attrs.current : Object.hasOwn(this.sheetDefaults, name) ? this.sheetDefaults[name] : undefined;
   }
 
   // -------------------------------------------------------------------------------------------
-  // Chat records
+  // Test-side creation: objects already in the game, made silently (no event)
 
-  lastChat() {
-    return this.chat[this.chat.length - 1];
-  }
-
-  /** Posted messages whispered to `name` ("gm" matches /w gm in any case) */
-  whispersTo(name) {
-    return this.chat.filter((m) => m.whisperTo !== null
-      && (name.toLowerCase() === "gm" ? m.whisperTo.toLowerCase() === "gm" : m.whisperTo === name));
-  }
-
-  // -------------------------------------------------------------------------------------------
-  // Players
-
-  /** Add a player object ({id, displayname, isGM}) */
-  addPlayer({ id, displayname = "Player", isGM = false } = {}) {
-    const record = this._addRecord("player", { ...DEFAULTS.player, _displayname: displayname }, id ?? this._newId());
-    this._players.set(record.attrs._id, { id: record.attrs._id, displayname, isGM });
-    return record.wrapper;
-  }
-
-  /** Promote or demote a player; playerIsGM reflects it at once (index.d.ts playerIsGM remarks) */
-  setGM(playerId, isGM) {
-    const p = this._players.get(playerId);
-    if (!p) throw new HarnessError(`no player ${playerId}`);
-    p.isGM = isGM;
-  }
-
-  // -------------------------------------------------------------------------------------------
-  // Test-side creation: objects that exist in the game (before ready they are "existing" objects)
-
-  /** Create any emulated object silently (no event), as if it were already in the game */
-  createObj(type, attrs) {
+  _seed(type, attrs) {
     return this._create(type, attrs, (m) => {
       throw new HarnessError(m);
     }).wrapper;
   }
 
-  /** A token on the page (default: the sandbox's page) on the objects layer */
-  createToken({ name = "", represents = "", controlledby = "", pageid, statusmarkers = "", layer = "objects", ...rest } = {}) {
-    return this.createObj("graphic", {
-      _subtype: "token", name, represents, controlledby, _pageid: pageid ?? this.page.id, statusmarkers, layer, ...rest,
-    });
+  /** A token on the sandbox's page */
+  createToken({ name = "", represents = "", controlledby = "", statusmarkers = "" } = {}) {
+    return this._seed("graphic", { _subtype: "token", name, represents, controlledby, _pageid: this.page.id, statusmarkers });
   }
 
   /**
-   * A character with attributes: {name: value | {current, max}}. Values are stored as strings, as the
-   * sheet stores what players type (harness choice [I]; index.d.ts types current/max as string).
+   * A character with attributes: {name: value}. Values are stored as strings, as the sheet stores what players
+   * type (harness choice [I]; index.d.ts types current as string).
    */
-  createCharacter({ name = "", controlledby = "", attributes = {}, abilities = {}, ...rest } = {}) {
-    const character = this.createObj("character", { name, controlledby, ...rest });
+  createCharacter({ name = "", controlledby = "", attributes = {} } = {}) {
+    const character = this._seed("character", { name, controlledby });
     for (const [attrName, value] of Object.entries(attributes)) {
-      const { current = "", max = "" } = isPlainObject(value) ? value : { current: value };
-      this.createObj("attribute", { _characterid: character.id, name: attrName, current: String(current), max: String(max) });
-    }
-    for (const [abilityName, action] of Object.entries(abilities)) {
-      this.createObj("ability", { _characterid: character.id, name: abilityName, action });
+      this._seed("attribute", { _characterid: character.id, name: attrName, current: String(value) });
     }
     return character;
   }
@@ -759,15 +624,14 @@ export class Sandbox {
 
   /**
    * Throw unless the run was clean: no errors (crashes, undeliverable chat, state problems, dice
-   * mistakes), no warnings, no unused scripted dice and nothing left to run.
-   * options: {allowWarnings, allowUnusedDice, allowPending}
+   * mistakes), no warnings (unless allowWarnings), no unused scripted dice and nothing left to run.
    */
-  assertClean({ allowWarnings = false, allowUnusedDice = false, allowPending = false } = {}) {
+  assertClean({ allowWarnings = false } = {}) {
     const problems = [];
     for (const e of this.errors) problems.push(`error [${e.kind}] ${e.message}${e.where ? ` at ${e.where}` : ""}${e.stack ? `\n${e.stack}` : ""}`);
     if (!allowWarnings) for (const w of this.warnings) problems.push(`warning [${w.kind}] ${w.message}`);
-    if (!allowUnusedDice && this._dice.length > 0) problems.push(`unused scripted dice: ${this._dice.join(", ")}`);
-    if (!allowPending && this._tasks.length > 0) problems.push(`tasks not run yet (await sandbox.settle()): ${this._tasks.map((t) => t.what).join("; ")}`);
+    if (this._dice.length > 0) problems.push(`unused scripted dice: ${this._dice.join(", ")}`);
+    if (this._tasks.length > 0) problems.push(`tasks not run yet (await sandbox.settle()): ${this._tasks.map((t) => t.what).join("; ")}`);
     if (problems.length > 0) {
       const error = new Error(`Roll20 sandbox not clean:\n  ${problems.join("\n  ")}`);
       error.name = "AssertionError";

@@ -24,13 +24,11 @@ export function makeUser(sb) {
 
   return {
     /**
-     * A player types `content` in chat. Macros (#name), attributes (@{…}), queries (?{…}, answered from
-     * options.queries or their default) and inline rolls ([[…]], dice from the scripted queue) are
-     * processed as Roll20 does before scripts see the message.
-     * options: {selected: [tokens], queries: {prompt: answer}, inlinerolls: [rollData] (replaces the rolled ones)}
-     * Returns the delivered message.
+     * A player types `content` in chat. Queries (?{…}, answered from options.queries or their default) and inline
+     * rolls ([[…]], dice from the scripted queue) are processed as Roll20 does before scripts see the message.
+     * options: {selected: [tokens], queries: {prompt: answer}}. Returns the delivered message.
      */
-    chat(playerId, content, { selected = [], queries, inlinerolls } = {}) {
+    chat(playerId, content, { selected = [], queries } = {}) {
       requireReady("chat");
       const player = sb._players.get(playerId);
       if (!player) throw new HarnessError(`user.chat(): no player ${describe(playerId)}`);
@@ -39,33 +37,30 @@ export function makeUser(sb) {
         if (r.removed) throw new HarnessError("user.chat(): a selected object was removed");
         return r;
       });
-      const who = player.isGM && sb.options.gmWhoSuffix ? `${player.displayname} (GM)` : player.displayname;
+      // A GM's messages have who "Name (GM)" [I: scripts strip / \(GM\)$/]: msg.who is no name to whisper to
+      const who = player.isGM ? `${player.displayname} (GM)` : player.displayname;
       const { msg, kind } = sb._buildMessage({
-        who, playerid: playerId, text: content, origin: `user.chat(${player.displayname})`, selected: selectedRecords,
-        answers: queries, forcedInlinerolls: inlinerolls, byUser: true,
+        who, playerid: playerId, text: content, origin: `user.chat(${player.displayname})`, answers: queries, byUser: true,
       });
-      if (kind.type === "whisper" && !msg.target) throw new HarnessError(`user.chat(): no player or character named ${kind.whisperTo}`);
+      if (kind.type === "whisper" && !msg.target) throw new HarnessError(`user.chat(): no player named ${kind.whisperTo}`);
       // selected: {_id, _type} stubs, on API commands (docs/dev/roll20.md §3; index.d.ts "for api type")
       if (kind.type === "api" && selectedRecords.length > 0) {
         msg.selected = selectedRecords.map((r) => ({ _id: r.attrs._id, _type: r.type }));
       }
       const delivered = deepFreeze(sb._toScript(msg));
-      sb._deliverChat(delivered);
+      sb._dispatch("chat:message", [delivered]);
       return JSON.parse(JSON.stringify(delivered));
     },
 
     /**
-     * A player clicks an API button of a posted message: `<a href="!cmd">label</a>` or `[label](!cmd)`.
-     * `label` is the link text or an index; the href's HTML entities are decoded as a browser does.
+     * A player clicks an API button of a posted message, `<a href="!cmd">label</a>`, found by its shown text; the
+     * HTML entities of the href and the label are decoded as a browser does, and the command's queries are asked.
      */
     clickButton(playerId, message, label, options = {}) {
       const text = typeof message === "string" ? message : message.content;
-      const buttons = [];
-      for (const m of text.matchAll(/<a\b[^>]*\bhref\s*=\s*(["'])(.*?)\1[^>]*>([\s\S]*?)<\/a>/gi)) {
-        buttons.push({ href: decodeEntities(m[2]), label: m[3].replace(/<[^>]*>/g, "").trim() });
-      }
-      for (const m of text.matchAll(/\[([^\]]*)\]\(([^)]*)\)/g)) buttons.push({ href: m[2], label: m[1].trim() });
-      const button = typeof label === "number" ? buttons[label] : buttons.find((b) => b.label === label);
+      const buttons = [...text.matchAll(/<a\b[^>]*\bhref\s*=\s*(["'])(.*?)\1[^>]*>([\s\S]*?)<\/a>/gi)]
+        .map((m) => ({ href: decodeEntities(m[2]), label: decodeEntities(m[3].replace(/<[^>]*>/g, "")).trim() }));
+      const button = buttons.find((b) => b.label === label);
       if (!button) throw new HarnessError(`user.clickButton(): no button ${describe(label)} among ${describe(buttons.map((b) => b.label))}`);
       return this.chat(playerId, button.href, options);
     },
@@ -76,19 +71,15 @@ export function makeUser(sb) {
     },
 
     /**
-     * The tracker's Next button: the first row moves to the end. A row reaching the top with a
-     * `formula` ("+1"/"-1") has it applied to its pr (docs/dev/roll20.md §4 [U]: help text seen only on a mirror).
+     * The tracker's Next button: the first row moves to the end. The `formula` the tracker applies to a row reaching
+     * the top (docs/dev/roll20.md §4 [U]) is not emulated: the script's round row has none.
      */
     advanceTurn() {
       const rows = sb.turnorder();
       if (rows.length === 0) return [];
       rows.push(rows.shift());
-      const top = rows[0];
-      if (typeof top.formula === "string" && top.formula.trim() !== "") {
-        const f = top.formula.trim();
-        if (!/^[+-]?\d+(\.\d+)?$/.test(f)) throw new HarnessError(`advanceTurn(): formula ${JSON.stringify(f)} is not emulated`);
-        const value = Number(top.pr) + Number(f);
-        top.pr = typeof top.pr === "string" ? String(value) : value;
+      if (rows[0].formula) {
+        throw new HarnessError(`advanceTurn(): the formula of a row reaching the top is not emulated (${JSON.stringify(rows[0].formula)})`);
       }
       return setCampaign({ turnorder: JSON.stringify(rows) }, "advanceTurn");
     },
@@ -105,18 +96,13 @@ export function makeUser(sb) {
       return ["_token_markers"];
     },
 
-    /** A user deletes an object; fires destroy:<type> with the removed object (its get() still works) */
-    remove(obj) {
-      requireReady("remove");
-      const record = sb._recordOf(obj);
-      if (record.removed) throw new HarnessError("user.remove(): already removed");
-      sb._removeRecord(record);
-      sb._dispatch(`destroy:${record.type}`, [record.wrapper], { objectId: record.attrs._id });
-    },
-
+    /** A user deletes a token; fires destroy:graphic with the removed object (its get() still works) */
     deleteGraphic(token) {
-      if (sb._recordOf(token).type !== "graphic") throw new HarnessError("user.deleteGraphic() needs a graphic");
-      return this.remove(token);
+      requireReady("deleteGraphic");
+      const record = sb._recordOf(token);
+      if (record.type !== "graphic" || record.removed) throw new HarnessError("user.deleteGraphic() needs a graphic still there");
+      record.removed = true;
+      sb._dispatch("destroy:graphic", [record.wrapper]);
     },
   };
 }
