@@ -703,27 +703,24 @@ test("a randomUniform option serves rolls when nothing is scripted", async (t) =
 
 test("ChatMessage.create records the message, fires hooks and validates whisper and rolls", async (t) => {
   const env = setup(t);
-  const actor = await env.createActor({ name: "Ann" });
-  const token = await env.createToken({ actor, name: "Ann's token" });
   await env.boot();
   const seen = recordHooks(["preCreateChatMessage", "createChatMessage"]);
   env.scriptDice(4);
   const roll = await new Roll("1d6").evaluate();
   const message = await ChatMessage.create({
     content: "<p>Surprise!</p>",
-    speaker: ChatMessage.getSpeaker({ token }),
-    whisper: ChatMessage.getWhisperRecipients("GM"),
+    speaker: ChatMessage.getSpeaker({ alias: "Ambush" }),
+    whisper: ChatMessage.getWhisperRecipients("GM").map((user) => user.id),
     rolls: [roll],
     flags: { [MODULE_ID]: { kind: "surprise" } },
   });
   assert.deepEqual(seen.map((s) => s.name), ["preCreateChatMessage", "createChatMessage"]);
   assert.deepEqual(env.messages, [message]);
-  assert.deepEqual(message.speaker, { scene: token.parent.id, actor: actor.id, token: token.id, alias: "Ann's token" });
+  assert.deepEqual(message.speaker, { scene: game.scenes.active.id, actor: null, token: null, alias: "Ambush" });
   assert.deepEqual(message.whisper, [GM]);
-  assert.equal(message.rolls[0].total, 4);
-  assert.equal(message.author.id, GM);
+  assert.equal(message.rolls[0].dice[0].results[0].result, 4);
+  assert.equal(message.toObject().author, GM);
   assert.equal(message.getFlag(MODULE_ID, "kind"), "surprise");
-  assert.deepEqual(ChatMessage.getSpeaker({ actor }), { scene: token.parent.id, actor: actor.id, token: null, alias: "Ann" });
   await assert.rejects(ChatMessage.create({ content: "x", whisper: ["GM"] }), /whisper: "GM" is not a User id/);
   await assert.rejects(ChatMessage.create({ content: "x", rolls: [new Roll("1d6")] }), /must be evaluated/);
   await ChatMessage.create({ content: "x", user: GM });
@@ -1083,29 +1080,16 @@ test("V14: turn and round options carry worldTime.delta, not advanceTime", async
   assert.equal(env.worldTime, 6);
 });
 
-test("V14 chat: renderChatMessage warns, a numeric type is rejected, core.messageMode replaces core.rollMode", async (t) => {
+test("V14: a numeric ChatMessage type is rejected (V13: deprecated), as is Roll#evaluate's async option", async (t) => {
   let env = setup(t, { generation: 14 });
   await env.boot();
-  Hooks.on("renderChatMessage", () => {});
-  Hooks.on("renderChatMessageHTML", () => {});
-  assert.equal(env.deprecations.length, 1);
   await assert.rejects(ChatMessage.create({ content: "x", type: 0 }), /type/);
-  assert.equal(game.settings.get("core", "messageMode"), "public");
-  assert.throws(() => game.settings.get("core", "rollMode"), /not a registered game setting/);
   await assert.rejects(new Roll("1d6").evaluate({ async: true }), /async/);
-  assert.deepEqual(ChatMessage.applyMode({}, "gm"), { whisper: [GM], blind: false });
-  assert.deepEqual(ChatMessage.applyMode({}, "blind"), { whisper: [GM], blind: true });
-  assert.throws(() => ChatMessage.applyRollMode({}, "gmroll"), /applyRollMode is not a function/);
   env.teardown();
   env = setup(t, { generation: 13 });
   await env.boot();
-  Hooks.on("renderChatMessage", () => {});
-  assert.equal(game.settings.get("core", "rollMode"), "publicroll");
-  assert.throws(() => game.settings.get("core", "messageMode"), /not a registered game setting/);
-  assert.deepEqual(ChatMessage.applyRollMode({}, "roll"), { whisper: [], blind: false });
-  assert.deepEqual(ChatMessage.applyRollMode({}, "selfroll"), { whisper: [GM], blind: false });
-  assert.throws(() => ChatMessage.applyMode({}, "gm"), /applyMode is not a function/);
-  assert.deepEqual(env.deprecations, []);
+  await ChatMessage.create({ content: "x", type: 0 });
+  assert.match(env.deprecations[0].message, /numeric ChatMessage type/);
 });
 
 test("foundry.utils global aliases: deprecated on V13, gone on V14", (t) => {

@@ -207,7 +207,6 @@ export class User extends Document {
       _id: requireString("User", "_id", data.id ?? data._id),
       name: requireString("User", "name", data.name),
       role,
-      character: data.character ?? null,
       flags: data.flags ?? {},
       active: data.active ?? false,
     };
@@ -228,11 +227,6 @@ export class User extends Document {
 
   get isSelf() {
     return this.id === env().localUserId;
-  }
-
-  get character() {
-    const id = this._source.character;
-    return id ? env()._world.actors.get(id) ?? null : null;
   }
 
   _canUpdate(user) {

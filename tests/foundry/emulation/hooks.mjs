@@ -34,10 +34,6 @@ export function createHooks(environment) {
 
     static on(hook, fn, { once = false } = {}) {
       if (typeof fn !== "function") throw new Error(`Hooks.on("${hook}") needs a function`);
-      if (hook === "renderChatMessage" && environment.options.generation >= 14) {
-        // docs/dev/foundry.md §10: V14 renders chat through renderChatMessageHTML only; the jQuery hook warns
-        environment._deprecate("Hooks", 'The "renderChatMessage" hook is deprecated; use "renderChatMessageHTML" (V14)');
-      }
       const id = nextId++;
       if (!events.has(hook)) events.set(hook, []);
       events.get(hook).push({ hook, id, fn, once });

@@ -23,16 +23,6 @@ export function createSettings(environment, values) {
     default: { resource: "", skipDefeated: false },
   });
 
-  // docs/dev/foundry.md §10: the roll visibility a user picks in chat, V13's core.rollMode or V14's core.messageMode (the
-  // other one is not registered there)
-  const [modeKey, modes] = environment.options.generation >= 14
-    ? ["messageMode", ["public", "gm", "blind", "self"]]
-    : ["rollMode", ["publicroll", "gmroll", "blindroll", "selfroll"]];
-  settings.set(`core.${modeKey}`, {
-    namespace: "core", key: modeKey, scope: "client", config: false, type: String, default: modes[0],
-    choices: Object.fromEntries(modes.map((mode) => [mode, mode])),
-  });
-
   const lookup = (namespace, key) => {
     const id = `${namespace}.${key}`;
     const config = settings.get(id);
