@@ -93,14 +93,13 @@ export function createFoundry({
   fallbackLang = {},
   randomUniform,
   generation = 13,
-  worldTime = 0,
   settings = {},
   quiet = false,
   turnChangeFirst = false,
 } = {}) {
   installedEnv()?.teardown();
   const environment = new FoundryEnvironment({
-    systemId, users, userId, modules, language, lang, fallbackLang, randomUniform, generation, worldTime, settings, quiet,
+    systemId, users, userId, modules, language, lang, fallbackLang, randomUniform, generation, settings, quiet,
     turnChangeFirst,
   });
   environment._install();

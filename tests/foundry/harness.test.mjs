@@ -382,37 +382,18 @@ test("status matching: static _id when configured, else statuses exactly {id}; e
   await assert.rejects(actor.toggleStatusEffect("badid"), /not a valid id/);
 });
 
-test("created effects get startTime from world time, plus combat/startRound/startTurn when a combat exists", async (t) => {
-  const { env, actors, combat } = await bootedWithCombat(t, { systemId: "ars", worldTime: 100 });
-  const before = await actors[0].toggleStatusEffect("prone");
-  assert.deepEqual(
-    { ...before.duration },
-    { startTime: 100, seconds: null, combat: combat.id, rounds: null, turns: null, startRound: 0, startTurn: 0, type: "none", remaining: null },
-  );
-  await combat.startCombat();
-  await combat.nextTurn();
-  const [during] = await actors[1].createEmbeddedDocuments("ActiveEffect", [{ name: "Held", duration: { rounds: 1 } }]);
-  assert.equal(during.duration.startRound, 1);
-  assert.equal(during.duration.startTurn, 1);
-  assert.equal(during.duration.type, "turns");
-  assert.equal(during.isTemporary, true);
-  await env.settle();
-});
-
-test("core does not expire effects: round and world-time changes leave them in place (docs/dev/foundry.md §8)", async (t) => {
+test("V13 core does not expire effects: a one-round effect stays rounds later (docs/dev/foundry.md §8)", async (t) => {
   const { env, actors, combat } = await bootedWithCombat(t);
   await combat.startCombat();
   await actors[0].createEmbeddedDocuments("ActiveEffect", [
-    { name: "One round", statuses: ["stun"], duration: { rounds: 1 } },
-    { name: "Six seconds", duration: { seconds: 6 } },
+    { name: "One round", statuses: ["stun"], duration: { combat: combat.id, rounds: 1, startRound: 1, startTurn: 0 } },
   ]);
   for (let i = 0; i < 9; i++) await combat.nextTurn();
-  await env.advanceTime(60);
   await env.settle();
   assert.equal(combat.round, 4);
-  assert.equal(actors[0].effects.size, 2);
+  assert.equal(actors[0].effects.size, 1);
   assert.ok(actors[0].statuses.has("stun"));
-  assert.ok(actors[0].effects.getName("Six seconds").duration.remaining < 0);
+  assert.equal(actors[0].effects.contents[0].duration.expired, undefined);
 });
 
 // -- ActiveEffect validation ---------------------------------------------------------------------
@@ -502,7 +483,7 @@ test("Collection iterates values and offers contents, find, filter, map, some, g
 
 // -- combat --------------------------------------------------------------------------------------
 
-const COMBAT_HOOKS = ["combatStart", "combatTurn", "combatRound", "preUpdateCombat", "updateCombat", "combatTurnChange", "updateWorldTime"];
+const COMBAT_HOOKS = ["combatStart", "combatTurn", "combatRound", "preUpdateCombat", "updateCombat", "combatTurnChange"];
 
 test("combat state before start: round 0, turn null, not started, given order kept", async (t) => {
   const { combat, tokens } = await bootedWithCombat(t);
@@ -544,7 +525,7 @@ test("nextTurn: combatTurn before the update, then preUpdateCombat, updateCombat
   await combat.nextTurn();
   assert.deepEqual(seen.map((s) => s.name), ["combatTurn", "preUpdateCombat", "updateCombat", "combatTurnChange"]);
   assert.equal(turnSeenByCombatTurn, 0, "combatTurn fires before the update");
-  assert.deepEqual(seen[0].args.slice(1), [{ round: 1, turn: 1 }, { direction: 1, advanceTime: 0 }]);
+  assert.deepEqual(seen[0].args.slice(1), [{ round: 1, turn: 1 }, { direction: 1 }]);
   const changed = seen[2].args[1];
   assert.ok("turn" in changed && !("round" in changed));
   assert.equal(seen[2].args[3], GM);
@@ -553,19 +534,18 @@ test("nextTurn: combatTurn before the update, then preUpdateCombat, updateCombat
   await env.settle();
 });
 
-test("nextTurn on the last turn advances the round: combatRound (not combatTurn), turn 0, world time +roundTime", async (t) => {
+test("nextTurn on the last turn advances the round: combatRound (not combatTurn), turn 0", async (t) => {
   const { env, combat } = await bootedWithCombat(t);
   await combat.startCombat();
   await combat.nextTurn();
   await combat.nextTurn();
   const seen = recordHooks(COMBAT_HOOKS);
   await combat.nextTurn();
-  assert.deepEqual(seen.map((s) => s.name), ["combatRound", "preUpdateCombat", "updateCombat", "combatTurnChange", "updateWorldTime"]);
+  assert.deepEqual(seen.map((s) => s.name), ["combatRound", "preUpdateCombat", "updateCombat", "combatTurnChange"]);
   assert.deepEqual(seen[0].args[1], { round: 2, turn: 0 });
   assert.deepEqual(seen[2].args[1], { round: 2, turn: 0, _id: combat.id });
   assert.equal(combat.round, 2);
   assert.equal(combat.turn, 0);
-  assert.equal(game.time.worldTime, 6);
   const seenRound = recordHooks(["combatRound", "combatTurn"]);
   await combat.nextRound();
   assert.deepEqual(seenRound.map((s) => s.name), ["combatRound"]);
@@ -1002,16 +982,15 @@ test("V14: CONFIG.statusEffects is an object keyed by id; array methods throw; g
 });
 
 test("V14: duration {value, units, expiry, expired} and start at creation; V13 keys migrated, dropped in updates", async (t) => {
-  const { env, actors, combat } = await bootedWithCombat(t, { generation: 14, systemId: "ars", worldTime: 50 });
+  const { env, actors, combat } = await bootedWithCombat(t, { generation: 14, systemId: "ars" });
   await combat.startCombat();
   await combat.nextTurn();
   const [effect] = await actors[0].createEmbeddedDocuments("ActiveEffect", [
     { name: "Held", duration: { value: 2, units: "rounds", expiry: "roundEnd" } }]);
   assert.deepEqual({ ...effect.duration }, { value: 2, units: "rounds", expiry: "roundEnd", expired: false });
-  assert.deepEqual({ ...effect.start }, { time: 50, combat: combat.id, combatant: combat.turns[1].id, initiative: null, round: 1, turn: 1 });
-  assert.equal(effect.isTemporary, true);
+  assert.deepEqual(effect.toObject().start, { time: null, combat: combat.id, combatant: combat.turns[1].id, initiative: null, round: 1, turn: 1 });
   const [old] = await actors[0].createEmbeddedDocuments("ActiveEffect", [{ name: "Old", duration: { rounds: 3, startRound: 2 } }]);
-  assert.deepEqual([old.duration.value, old.duration.units, old.start.round], [3, "rounds", 2]);
+  assert.deepEqual([old.duration.value, old.duration.units, old.toObject().start.round], [3, "rounds", 2]);
   assert.match(env.deprecations.at(-1).message, /V13 keys/);
   await old.update({ duration: { rounds: 5 } });
   assert.equal(old.duration.value, 3);
@@ -1066,18 +1045,6 @@ test("V13 core expires nothing; V14 core expires only at the effect's own event"
   await env.settle();
   assert.equal(effect.duration.expired, true);
   assert.equal(open.duration.expired, false);
-});
-
-test("V14: turn and round options carry worldTime.delta, not advanceTime", async (t) => {
-  const { env, combat } = await bootedWithCombat(t, { generation: 14, systemId: "ars" });
-  const seen = recordHooks(["combatRound"]);
-  await combat.startCombat();
-  await combat.nextRound();
-  await env.settle();
-  const [, , options] = seen[0].args;
-  assert.equal(options.advanceTime, undefined);
-  assert.equal(options.worldTime.delta, 6);
-  assert.equal(env.worldTime, 6);
 });
 
 test("V14: a numeric ChatMessage type is rejected (V13: deprecated), as is Roll#evaluate's async option", async (t) => {

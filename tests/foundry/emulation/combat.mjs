@@ -5,14 +5,6 @@ import { CONST, checkId, defineFields, env, optionalNumber, pickKnown } from "./
 import { Document } from "./documents.mjs";
 import { runExpiry, turnEvents } from "./expiry.mjs";
 
-/** docs/dev/foundry.md §7, §10: the world time a turn or round change advances, as V13 (advanceTime) or V14 (worldTime.delta) */
-function timeOptions(seconds) {
-  return env().options.generation >= 14 ? { worldTime: { delta: seconds } } : { advanceTime: seconds };
-}
-
-/** The seconds an update's options advance the world time by, in either generation's shape */
-const advancedBy = (options) => options.worldTime?.delta ?? options.advanceTime ?? 0;
-
 export class Combatant extends Document {
   static documentName = "Combatant";
 
@@ -215,7 +207,8 @@ export class Combat extends Document {
     }
     if (next === null) return this.nextRound();
     const updateData = { round: this.round, turn: next };
-    const updateOptions = { direction: 1, ...timeOptions(env().CONFIG.time.turnTime) };
+    // (harness choice) no world clock is emulated: the options carry no advanceTime (V13) or worldTime.delta (V14)
+    const updateOptions = { direction: 1 };
     env()._initiatingHook("combatTurn", this, updateData, updateOptions);
     return this.update(updateData, updateOptions);
   }
@@ -225,10 +218,8 @@ export class Combat extends Document {
     this.#assertStarted("nextRound");
     let turn = 0;
     if (this.settings.skipDefeated) turn = Math.max(this.#turns.findIndex((c) => !c.isDefeated), 0);
-    const { turnTime, roundTime } = env().CONFIG.time;
-    const advanceTime = Math.max(this.#turns.length - (this.turn ?? 0), 0) * turnTime + roundTime;
     const updateData = { round: this.round + 1, turn };
-    const updateOptions = { direction: 1, ...timeOptions(advanceTime) };
+    const updateOptions = { direction: 1 };
     env()._initiatingHook("combatRound", this, updateData, updateOptions);
     return this.update(updateData, updateOptions);
   }
@@ -242,7 +233,7 @@ export class Combat extends Document {
   }
 
   /** docs/dev/foundry.md §7: combatTurnChange(combat, prior, current) on all clients after updateCombat */
-  _onUpdate(changed, options, userId) {
+  _onUpdate() {
     const prior = this.current;
     this.current = this._getCurrentState();
     const stateChanged = ["round", "turn", "combatantId"].some((key) => prior[key] !== this.current[key]);
@@ -257,8 +248,6 @@ export class Combat extends Document {
     return () => {
       if (stateChanged) expire();
       if (stateChanged && !env().options.turnChangeFirst) turnChange();
-      const seconds = advancedBy(options);
-      if (seconds) env()._advanceWorldTime(seconds, options, userId);
     };
   }
 

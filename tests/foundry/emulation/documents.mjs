@@ -467,69 +467,28 @@ export class ActiveEffect extends Document {
     return !this.disabled;
   }
 
-  /** docs/dev/foundry.md §5: temporary means a rounds, turns or seconds duration (V14: a value with units) */
-  get isTemporary() {
-    if (v14()) return Boolean(this._source.duration.value && this._source.duration.units);
-    const { seconds, rounds, turns } = this._source.duration;
-    return Boolean(seconds || rounds || turns);
-  }
-
-  /** docs/dev/foundry.md §8: where a V14 duration started (not a V13 field) */
-  get start() {
-    return this._source.start;
-  }
-
-  /**
-   * Stored duration plus the display-only type and remaining (docs/dev/foundry.md §5); V13 core never expires it, V14 core
-   * sets `expired` (§8, emulation/expiry.mjs)
-   */
+  /** The stored duration, read-only; V13 core never expires it, V14 core sets `expired` (docs/dev/foundry.md §8, emulation/expiry.mjs) */
   get duration() {
-    if (v14()) return Object.freeze({ ...this._source.duration });
-    const stored = this._source.duration;
-    const derived = { ...stored, type: "none", remaining: null };
-    if (stored.seconds) {
-      derived.type = "seconds";
-      derived.remaining = (stored.startTime ?? 0) + stored.seconds - env().worldTime;
-    } else if (stored.rounds || stored.turns) {
-      derived.type = "turns";
-      const combat = env()._world.combats.get(stored.combat) ?? env()._world.combats.active;
-      const count = Math.max(combat?.turns.length ?? 1, 1);
-      const end = (stored.startRound ?? 0) + (stored.rounds ?? 0) + ((stored.startTurn ?? 0) + (stored.turns ?? 0)) / count;
-      const now = combat ? combat.round + (combat.turn ?? 0) / count : end;
-      derived.remaining = end - now;
-    }
-    return Object.freeze(derived);
+    return Object.freeze({ ...this._source.duration });
   }
 
   /**
-   * docs/dev/foundry.md §5: core fills startTime, plus combat/startRound/startTurn when a combat exists. V14 (§8) fills
-   * `start` instead, its combatant whoever's turn it is.
+   * docs/dev/foundry.md §8: V14 fills `start` when the effect is made, its combatant whoever's turn it is: what core
+   * expiry anchors to. (harness choice) No world clock is emulated, so start.time stays null, and V13's fill of the
+   * display-only startTime, startRound and startTurn is left out: the product writes its V13 durations whole.
    */
   _preCreate() {
-    if (!(this.parent instanceof Actor)) return;
-    if (v14()) {
-      const start = { ...this._source.start };
-      start.time ??= env().worldTime;
-      const combat = env()._world.combats.active;
-      if (combat) {
-        start.combat ??= combat.id;
-        start.combatant ??= combat.combatant?.id ?? null;
-        start.initiative ??= combat.combatant?.initiative ?? null;
-        start.round ??= combat.round;
-        start.turn ??= combat.turn ?? 0;
-      }
-      this._replaceSource({ ...this._source, start });
-      return;
-    }
-    const duration = { ...this._source.duration };
-    duration.startTime ??= env().worldTime;
+    if (!(this.parent instanceof Actor) || !v14()) return;
+    const start = { ...this._source.start };
     const combat = env()._world.combats.active;
     if (combat) {
-      duration.combat ??= combat.id;
-      duration.startRound ??= combat.round;
-      duration.startTurn ??= combat.turn ?? 0;
+      start.combat ??= combat.id;
+      start.combatant ??= combat.combatant?.id ?? null;
+      start.initiative ??= combat.combatant?.initiative ?? null;
+      start.round ??= combat.round;
+      start.turn ??= combat.turn ?? 0;
     }
-    this._replaceSource({ ...this._source, duration });
+    this._replaceSource({ ...this._source, start });
   }
 
   _canCreate(user) {

@@ -60,7 +60,6 @@ export class FoundryEnvironment {
       throw new Error(`createFoundry: generation ${options.generation} is not emulated (13 or 14)`);
     }
     this.options = options;
-    this._worldTime = options.worldTime;
     this._world = createWorld(options.users);
     this._localUserId = options.userId ?? this._world.users.find((u) => u.isGM)?.id ?? this._world.users.contents[0]?.id;
     if (!this._world.users.has(this._localUserId)) throw new Error(`userId "${this._localUserId}" is not one of the users`);
@@ -77,7 +76,6 @@ export class FoundryEnvironment {
         DEFEATED: "dead", INVISIBLE: "invisible", BLIND: "blind", BURROW: "burrow", HOVER: "hover", FLY: "fly",
       },
       Dice: { randomUniform: () => this.dice.uniform() },
-      time: { turnTime: 0, roundTime: 6 },
     };
     this.foundry = { utils, applications: { api: { DialogV2 } } };
     this.ui = {};
@@ -93,10 +91,6 @@ export class FoundryEnvironment {
 
   get localUserId() {
     return this._localUserId;
-  }
-
-  get worldTime() {
-    return this._worldTime;
   }
 
   get booted() {
@@ -345,7 +339,6 @@ export class FoundryEnvironment {
       modules,
       settings: createSettings(this, new Map(Object.entries(deepClone(this.options.settings)))),
       i18n: createI18n(this),
-      time: this.#makeTime(),
       get userId() {
         return environment._localUserId;
       },
@@ -419,31 +412,6 @@ export class FoundryEnvironment {
       }
     }
     return this.missingI18n.slice(before);
-  }
-
-  // -- time (https://foundryvtt.com/api/classes/foundry.helpers.GameTime.html) ----------------
-
-  #makeTime() {
-    const environment = this;
-    return {
-      get worldTime() {
-        return environment._worldTime;
-      },
-      async advance(seconds, options = {}) {
-        const user = environment._world.users.get(environment._actingUserId());
-        return environment._server(() => {
-          if (!user.isGM) throw environment._denied(user, "advance", "the world time", "worldTime");
-          environment._advanceWorldTime(seconds, options, user.id);
-          return environment._worldTime;
-        });
-      },
-    };
-  }
-
-  _advanceWorldTime(seconds, options, userId) {
-    this._worldTime += seconds;
-    this.writes.push({ action: "time", documentName: "Setting", id: "core.time", userId, data: { delta: seconds } });
-    this.Hooks.callAll("updateWorldTime", this._worldTime, seconds, options, userId);
   }
 
   // -- database ------------------------------------------------------------------------------

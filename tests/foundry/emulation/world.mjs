@@ -121,14 +121,5 @@ export const worldHelpers = {
   async deleteCombat(combat) {
     return worldDelete(this, combat);
   },
-
-  /** Advance the world time as a GM (fires updateWorldTime) */
-  async advanceTime(seconds) {
-    if (!this.booted) {
-      this._worldTime += seconds;
-      return this._worldTime;
-    }
-    return asWorld(this, () => this.game.time.advance(seconds));
-  },
 };
 
