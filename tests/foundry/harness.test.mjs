@@ -162,7 +162,6 @@ test("other systems keep the V13 core status list", async (t) => {
   assert.equal(ids.length, 34);
   for (const id of ["dead", "stun", "prone", "eye", "bless", "fireShield", "holyShield"]) assert.ok(ids.includes(id), id);
   assert.ok(!ids.includes("surprised"));
-  assert.equal(CONFIG.specialStatusEffects.DEFEATED, "dead");
 });
 
 test("loadModule boots a module folder, loads its lang file and isolates module state per environment", async (t) => {
@@ -593,18 +592,6 @@ test("a combatant whose actor or token was deleted: actor null / token null", as
   assert.equal(bob.token, null);
   assert.equal(bob.actor, actors[1], "the actor is still found by actorId");
   assert.equal(combat.combatants.size, 3);
-  await env.settle();
-});
-
-test("isDefeated follows the defeated flag or the DEFEATED status; skipDefeated honours it", async (t) => {
-  const { env, combat, actors } = await bootedWithCombat(t, {
-    settings: { "core.combatTrackerConfig": { resource: "", skipDefeated: true } },
-  });
-  await actors[1].toggleStatusEffect("dead");
-  assert.equal(combat.turns[1].isDefeated, true);
-  await combat.startCombat();
-  await combat.nextTurn();
-  assert.equal(combat.combatant.name, "Cid");
   await env.settle();
 });
 

@@ -9,25 +9,16 @@ export class Combatant extends Document {
   static documentName = "Combatant";
 
   static _cleanData(data) {
-    const source = pickKnown("Combatant", data, [
-      "_id", "type", "actorId", "tokenId", "sceneId", "name", "img", "initiative", "hidden", "defeated", "group",
-      "system", "flags", "_stats",
-    ]);
+    const source = pickKnown("Combatant", data, ["_id", "actorId", "tokenId", "sceneId", "name", "initiative", "flags"]);
     const scene = env()._world.scenes.active;
     const token = source.tokenId ? scene?.tokens.get(source.tokenId) : null;
     return {
       _id: checkId("Combatant", source._id ?? null),
-      type: source.type ?? "base",
       actorId: source.actorId ?? token?.actorId ?? null,
       tokenId: source.tokenId ?? null,
       sceneId: source.sceneId ?? (token ? scene.id : null),
       name: source.name ?? null,
-      img: source.img ?? null,
       initiative: optionalNumber("Combatant", "initiative", source.initiative),
-      hidden: source.hidden ?? false,
-      defeated: source.defeated ?? false,
-      group: source.group ?? null,
-      system: source.system ?? {},
       flags: source.flags ?? {},
     };
   }
@@ -56,10 +47,6 @@ export class Combatant extends Document {
     return env()._world.actors.get(this.actorId) ?? null;
   }
 
-  get isDefeated() {
-    return this.defeated || Boolean(this.actor?.statuses.has(env().CONFIG.specialStatusEffects.DEFEATED));
-  }
-
   _ownershipLevel(user) {
     return this.actor?._ownershipLevel(user) ?? CONST.DOCUMENT_OWNERSHIP_LEVELS.NONE;
   }
@@ -80,14 +67,11 @@ export class Combatant extends Document {
     this.combat._refreshTurns();
   }
 }
-defineFields(Combatant, [
-  "type", "actorId", "tokenId", "sceneId", "img", "initiative", "hidden", "defeated", "group", "system",
-]);
+defineFields(Combatant, ["actorId", "tokenId", "sceneId", "initiative"]);
 
 export class Combat extends Document {
   static documentName = "Combat";
   static embedded = { Combatant: "combatants" };
-  static CONFIG_SETTING = "combatTrackerConfig";
   #turns = Object.freeze([]);
 
   constructor(source, options) {
@@ -97,17 +81,12 @@ export class Combat extends Document {
     this.setupTurns();
     /** docs/dev/foundry.md §7: CombatHistoryData {round, turn, combatantId, tokenId} */
     this.current = this._getCurrentState();
-    this.previous = undefined;
   }
 
   static _cleanData(data) {
-    const source = pickKnown("Combat", data, [
-      "_id", "type", "scene", "active", "round", "turn", "combatants", "flags", "sort", "system", "_stats",
-    ]);
+    const source = pickKnown("Combat", data, ["_id", "active", "round", "turn", "combatants", "flags"]);
     return {
       _id: checkId("Combat", source._id ?? null),
-      type: source.type ?? "base",
-      scene: source.scene ?? env()._world.scenes.active?.id ?? null,
       active: source.active ?? false,
       round: optionalNumber("Combat", "round", source.round ?? 0, { integer: true, min: 0 }),
       turn: optionalNumber("Combat", "turn", source.turn ?? null, { integer: true, min: 0 }),
@@ -124,10 +103,6 @@ export class Combat extends Document {
     };
   }
 
-  get name() {
-    return undefined;
-  }
-
   get turns() {
     return this.#turns;
   }
@@ -139,10 +114,6 @@ export class Combat extends Document {
   /** docs/dev/foundry.md §7: round is 0 before the start */
   get started() {
     return this.#turns.length > 0 && this.round > 0;
-  }
-
-  get settings() {
-    return env().game.settings.get("core", Combat.CONFIG_SETTING);
   }
 
   toObject() {
@@ -195,17 +166,14 @@ export class Combat extends Document {
     return this.update(updateData);
   }
 
-  /** docs/dev/foundry.md §7: combatTurn(combat, updateData, updateOptions) before the update; skips the defeated if set */
+  /**
+   * docs/dev/foundry.md §7: combatTurn(combat, updateData, updateOptions) before the update. (harness choice) The
+   * Skip Defeated setting is not emulated: it is off, and no turn is passed over.
+   */
   async nextTurn() {
     this.#assertStarted("nextTurn");
-    const skip = this.settings.skipDefeated;
-    let next = null;
-    for (let i = (this.turn ?? -1) + 1; i < this.#turns.length; i++) {
-      if (skip && this.#turns[i].isDefeated) continue;
-      next = i;
-      break;
-    }
-    if (next === null) return this.nextRound();
+    const next = (this.turn ?? -1) + 1;
+    if (next >= this.#turns.length) return this.nextRound();
     const updateData = { round: this.round, turn: next };
     // (harness choice) no world clock is emulated: the options carry no advanceTime (V13) or worldTime.delta (V14)
     const updateOptions = { direction: 1 };
@@ -216,9 +184,7 @@ export class Combat extends Document {
   /** docs/dev/foundry.md §7: combatRound(combat, updateData, updateOptions) before the update */
   async nextRound() {
     this.#assertStarted("nextRound");
-    let turn = 0;
-    if (this.settings.skipDefeated) turn = Math.max(this.#turns.findIndex((c) => !c.isDefeated), 0);
-    const updateData = { round: this.round + 1, turn };
+    const updateData = { round: this.round + 1, turn: 0 };
     const updateOptions = { direction: 1 };
     env()._initiatingHook("combatRound", this, updateData, updateOptions);
     return this.update(updateData, updateOptions);
@@ -237,7 +203,6 @@ export class Combat extends Document {
     const prior = this.current;
     this.current = this._getCurrentState();
     const stateChanged = ["round", "turn", "combatantId"].some((key) => prior[key] !== this.current[key]);
-    if (stateChanged) this.previous = prior;
     const current = this.current;
     const turnChange = () => env().Hooks.callAll("combatTurnChange", this, prior, current);
     // docs/dev/foundry.md §8: V14 core expires effects at the events of the change (emulation/expiry.mjs)
@@ -256,4 +221,4 @@ export class Combat extends Document {
     if (env().options.generation >= 14) env()._track(runExpiry(env(), this, [["combatEnd", null]]), "expiry", runExpiry);
   }
 }
-defineFields(Combat, ["type", "scene", "active", "round", "turn"]);
+defineFields(Combat, ["active", "round", "turn"]);

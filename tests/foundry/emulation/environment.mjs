@@ -71,10 +71,6 @@ export class FoundryEnvironment {
       statusEffects: coreStatusEffects(options.generation),
       // docs/dev/foundry.md §8: V14's world-wide expiryAction, "update" by default; packages may add expiryEvents
       ActiveEffect: options.generation >= 14 ? { expiryAction: "update", expiryEvents: {} } : {},
-      // docs/dev/foundry.md §6
-      specialStatusEffects: {
-        DEFEATED: "dead", INVISIBLE: "invisible", BLIND: "blind", BURROW: "burrow", HOVER: "hover", FLY: "fly",
-      },
       Dice: { randomUniform: () => this.dice.uniform() },
     };
     this.foundry = { utils, applications: { api: { DialogV2 } } };

@@ -17,11 +17,6 @@ function cast(config, value) {
 /** Build game.settings for one environment; `values` seeds stored world and client values by "ns.key" */
 export function createSettings(environment, values) {
   const settings = new Map();
-  // The one core setting the product reads, through Combat#settings (skipDefeated)
-  settings.set("core.combatTrackerConfig", {
-    namespace: "core", key: "combatTrackerConfig", scope: "world", config: false, type: Object,
-    default: { resource: "", skipDefeated: false },
-  });
 
   const lookup = (namespace, key) => {
     const id = `${namespace}.${key}`;
