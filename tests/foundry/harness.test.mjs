@@ -329,7 +329,6 @@ test("toggleStatusEffect returns the effect, true, false or undefined as docs/de
   assert.equal(created.name, "Stunned");
   assert.equal(created.img, "icons/svg/daze.svg");
   assert.deepEqual([...created.statuses], ["stun"]);
-  assert.equal(created.transfer, true);
   assert.ok(actor.statuses.has("stun"));
   assert.equal(await actor.toggleStatusEffect("stun", { active: true }), true);
   assert.equal(actor.effects.size, 1);
@@ -358,8 +357,7 @@ test("status matching: static _id when configured, else statuses exactly {id}; e
     CONFIG.statusEffects.push(
       {
         id: "surprised", _id: "surprised0000000", name: `${MODULE_ID}.Surprised`, img: "icons/surprised.svg",
-        statuses: ["stun"], duration: { rounds: 1 }, changes: [{ key: "system.dodge", value: -2, mode: 2 }],
-        flags: { [MODULE_ID]: { source: "surprise" } },
+        statuses: ["stun"], duration: { rounds: 1 }, flags: { [MODULE_ID]: { source: "surprise" } },
       },
       { id: "dazed", name: "Dazed", statuses: ["stun"] },
       { id: "badid", _id: "too-short", name: "Bad" },
@@ -373,7 +371,6 @@ test("status matching: static _id when configured, else statuses exactly {id}; e
   assert.equal(effect.name, "Surprised");
   assert.deepEqual([...effect.statuses].sort(), ["stun", "surprised"]);
   assert.equal(effect.duration.rounds, 1);
-  assert.deepEqual(effect.changes, [{ key: "system.dodge", value: "-2", mode: 2, priority: null }]);
   assert.equal(effect.getFlag(MODULE_ID, "source"), "surprise");
   assert.equal(await actor.toggleStatusEffect("surprised"), false);
   assert.ok(actor.effects.has(manual.id), "the hand-made effect is untouched");
@@ -397,19 +394,18 @@ test("V13 core does not expire effects: a one-round effect stays rounds later (d
 
 // -- ActiveEffect validation ---------------------------------------------------------------------
 
-test("ActiveEffect: name required, label/icon deprecated, transfer defaults true, V14 duration keys dropped", async (t) => {
+test("ActiveEffect: name required, label/icon deprecated, changes not emulated, V14 duration keys dropped", async (t) => {
   const env = setup(t);
   const actor = await env.createActor({ name: "Ann" });
   await env.boot();
   await assert.rejects(actor.createEmbeddedDocuments("ActiveEffect", [{ img: "x.svg" }]), /name: may not be undefined/);
   await assert.rejects(actor.createEmbeddedDocuments("ActiveEffect", [{ name: " " }]), /name: may not be a blank string/);
-  await assert.rejects(actor.createEmbeddedDocuments("ActiveEffect", [{ name: "A", changes: [{ key: "k", mode: 9 }] }]), /mode/);
+  await assert.rejects(actor.createEmbeddedDocuments("ActiveEffect", [{ name: "A", changes: [{ key: "k", mode: 2 }] }]), /changes/);
   const [legacy] = await actor.createEmbeddedDocuments("ActiveEffect", [
     { label: "Old", icon: "old.svg", duration: { value: 1, units: "rounds", expiry: "turnStart", rounds: 2 } },
   ]);
   assert.equal(legacy.name, "Old");
   assert.equal(legacy.img, "old.svg");
-  assert.equal(legacy.transfer, true);
   assert.equal(legacy._source.duration.expiry, undefined);
   assert.equal(legacy.duration.rounds, 2);
   assert.equal(env.deprecations.length, 2);
@@ -968,7 +964,7 @@ test("V14: CONFIG.statusEffects is an object keyed by id; array methods throw; g
   assert.ok(Array.isArray(CONFIG.statusEffects) && CONFIG.statusEffects.some((s) => s.id === "mentalstun"));
 });
 
-test("V14: duration {value, units, expiry, expired} and start at creation; V13 keys migrated, dropped in updates", async (t) => {
+test("V14: duration {value, units, expiry, expired} and start at creation; V13 keys dropped with a warning", async (t) => {
   const { env, actors, combat } = await bootedWithCombat(t, { generation: 14, systemId: "ars" });
   await combat.startCombat();
   await combat.nextTurn();
@@ -976,12 +972,13 @@ test("V14: duration {value, units, expiry, expired} and start at creation; V13 k
     { name: "Held", duration: { value: 2, units: "rounds", expiry: "roundEnd" } }]);
   assert.deepEqual({ ...effect.duration }, { value: 2, units: "rounds", expiry: "roundEnd", expired: false });
   assert.deepEqual(effect.toObject().start, { time: null, combat: combat.id, combatant: combat.turns[1].id, initiative: null, round: 1, turn: 1 });
-  const [old] = await actors[0].createEmbeddedDocuments("ActiveEffect", [{ name: "Old", duration: { rounds: 3, startRound: 2 } }]);
-  assert.deepEqual([old.duration.value, old.duration.units, old.toObject().start.round], [3, "rounds", 2]);
-  assert.match(env.deprecations.at(-1).message, /V13 keys/);
-  await old.update({ duration: { rounds: 5 } });
-  assert.equal(old.duration.value, 3);
-  assert.ok(env.warnings.some((w) => w.includes("not migrated")));
+  const [old] = await actors[0].createEmbeddedDocuments("ActiveEffect", [{ name: "Old", duration: { value: 3, units: "rounds", rounds: 4 } }]);
+  assert.deepEqual({ ...old.duration }, { value: 3, units: "rounds", expiry: null, expired: false });
+  assert.deepEqual(env.warnings, ["ActiveEffect: V13 duration keys are not written on V14: rounds"]);
+  const writes = env.writes.length;
+  assert.equal(await old.update({ duration: { rounds: 5, startRound: 1 } }), undefined, "nothing left to send");
+  assert.equal(env.writes.length, writes);
+  assert.match(env.warnings[1], /rounds, startRound/);
   await assert.rejects(actors[0].createEmbeddedDocuments("ActiveEffect", [{ name: "Bad", duration: { units: "ages" } }]), /units/);
 });
 

@@ -97,7 +97,7 @@ export class Database {
       this.#assertExists(doc);
       const data = expandObject(deepClone(changes));
       delete data._id;
-      if (doc instanceof ActiveEffect) ActiveEffect._migrate(data, { update: true });
+      if (doc instanceof ActiveEffect) ActiveEffect._migrate(data);
       const diff = options.diff === false ? data : diffChanges(doc._source, data);
       // An update that changes nothing is not sent and fires no hooks
       if (!Object.keys(diff).length) continue;

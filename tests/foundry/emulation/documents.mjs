@@ -236,10 +236,9 @@ export class User extends Document {
 defineFields(User, ["role"]);
 
 const STATUS_EFFECT_FIELDS = ["id", "hud", "order"];
-const EFFECT_KEYS = [
-  "_id", "name", "img", "type", "system", "changes", "disabled", "duration", "description", "origin",
-  "tint", "transfer", "statuses", "sort", "flags", "_stats",
-];
+// docs/dev/foundry.md §5, the fields the product and core's status effects use; (harness choice) any other is dropped with
+// a warning
+const EFFECT_KEYS = ["_id", "name", "img", "changes", "disabled", "duration", "statuses", "flags"];
 // docs/dev/foundry.md §5: the V13 duration shape; V14's {value, units, expiry, expired} is not valid there
 const DURATION_KEYS = ["startTime", "seconds", "combat", "rounds", "turns", "startRound", "startTurn"];
 // docs/dev/foundry.md §8: the V14 duration and, beside it, where it started (harness choice: `start` is a field of the
@@ -249,52 +248,23 @@ const V14_START_KEYS = ["time", "combat", "combatant", "initiative", "round", "t
 const V14_UNITS = ["seconds", "minutes", "hours", "days", "weeks", "months", "years", "rounds", "turns"];
 // CONST.ACTIVE_EFFECT_EXPIRY_EVENTS (docs/dev/foundry.md §8)
 export const EXPIRY_EVENTS = ["combatStart", "roundStart", "turnStart", "combatEnd", "roundEnd", "turnEnd"];
-const V13_TO_V14 = { rounds: "rounds", turns: "turns", seconds: "seconds" };
-const V13_TO_START = { startTime: "time", combat: "combat", startRound: "round", startTurn: "turn" };
 
 /** Tell whether the emulated client is V14 */
 const v14 = () => env().options.generation >= 14;
-
-/**
- * docs/dev/foundry.md §8: V14 migrates the V13 duration keys in source data (foundryvtt#14112). Recorded as a deprecation
- * (harness choice: the module should write the V14 shape on V14).
- */
-function migrateV13Duration(data) {
-  const duration = { ...data.duration };
-  const old = Object.keys(duration).filter((key) => DURATION_KEYS.includes(key));
-  if (!old.length) return;
-  env()._deprecate("ActiveEffect", `ActiveEffect duration keys ${old.join(", ")} are V13 keys (V14: value, units, start)`);
-  const start = { ...data.start };
-  for (const [key, unit] of Object.entries(V13_TO_V14)) {
-    if (duration[key] && duration.value === undefined) {
-      duration.value = duration[key];
-      duration.units = unit;
-    }
-  }
-  for (const [key, target] of Object.entries(V13_TO_START)) if (duration[key] !== undefined) start[target] ??= duration[key];
-  for (const key of old) delete duration[key];
-  data.duration = duration;
-  data.start = start;
-}
 
 export class ActiveEffect extends Document {
   static documentName = "ActiveEffect";
 
   /**
-   * docs/dev/foundry.md §5: legacy label/icon are migrated with a deprecation warning. On V14 the V13 duration keys of new
-   * data are migrated (§8); in an update they are dropped with a warning (harness choice: that migration is
-   * unconfirmed).
+   * docs/dev/foundry.md §5: legacy label/icon are migrated with a deprecation warning. docs/dev/foundry.md §8: V14
+   * migrates V13 duration keys when source data is loaded (foundryvtt#14112), whether in an update is unconfirmed;
+   * (harness choice) the emulation drops them with a warning in both, as the module must write the V14 shape on V14.
    */
-  static _migrate(data, { update = false } = {}) {
-    if (v14() && isPlainObject(data.duration)) {
-      if (!update) migrateV13Duration(data);
-      else {
-        const old = Object.keys(data.duration).filter((key) => DURATION_KEYS.includes(key));
-        if (old.length) {
-          env().warnings.push(`ActiveEffect: V13 duration keys in an update are not migrated on V14: ${old.join(", ")}`);
-          data.duration = Object.fromEntries(Object.entries(data.duration).filter(([key]) => !old.includes(key)));
-        }
-      }
+  static _migrate(data) {
+    const old = v14() && isPlainObject(data.duration) ? Object.keys(data.duration).filter((key) => DURATION_KEYS.includes(key)) : [];
+    if (old.length) {
+      env().warnings.push(`ActiveEffect: V13 duration keys are not written on V14: ${old.join(", ")}`);
+      data.duration = Object.fromEntries(Object.entries(data.duration).filter(([key]) => !old.includes(key)));
     }
     if ("label" in data) {
       env()._deprecate("ActiveEffect", `ActiveEffect "label" is deprecated in favour of "name" (docs/dev/foundry.md §5)`);
@@ -316,41 +286,21 @@ export class ActiveEffect extends Document {
       _id: checkId("ActiveEffect", source._id ?? null),
       name: source.name,
       img: source.img ?? null,
-      type: source.type ?? "base",
-      system: source.system ?? {},
       changes: source.changes ?? [],
       disabled: source.disabled ?? false,
       duration: source.duration ?? {},
       ...(v14() ? { start: source.start ?? {} } : {}),
-      description: source.description ?? "",
-      origin: source.origin ?? null,
-      tint: source.tint ?? "#ffffff",
-      transfer: source.transfer ?? true, // docs/dev/foundry.md §5: schema default true
       statuses: source.statuses ?? [],
-      sort: source.sort ?? 0,
       flags: source.flags ?? {},
     });
   }
 
-  /** docs/dev/foundry.md §5: the field types and change modes of an ActiveEffect */
+  /** docs/dev/foundry.md §5: the field types of an ActiveEffect */
   static _validate(source) {
     const name = "ActiveEffect";
     requireString(name, "name", source.name);
-    if (!Array.isArray(source.changes)) throw validationError(name, "changes", "must be an array");
-    const modes = Object.values(CONST.ACTIVE_EFFECT_MODES);
-    source.changes = source.changes.map((change, i) => {
-      if (!isPlainObject(change)) throw validationError(name, `changes.${i}`, "must be an object");
-      const mode = change.mode ?? CONST.ACTIVE_EFFECT_MODES.ADD;
-      if (!modes.includes(mode)) {
-        throw validationError(name, `changes.${i}.mode`, `${mode} is not a valid ACTIVE_EFFECT_MODES value`);
-      }
-      return {
-        key: requireString(name, `changes.${i}.key`, change.key),
-        value: String(change.value ?? ""),
-        mode,
-        priority: optionalNumber(name, `changes.${i}.priority`, change.priority),
-      };
-    });
+    // (harness choice) changes are not emulated: ambush's statuses have none (docs/dev/foundry.md §10)
+    if (!Array.isArray(source.changes) || source.changes.length) throw validationError(name, "changes", "harness: only [] is emulated");
     if (!isPlainObject(source.duration)) throw validationError(name, "duration", "must be an object");
     if (v14()) this._validateV14Duration(source);
     else this._validateV13Duration(source);
@@ -359,18 +309,9 @@ export class ActiveEffect extends Document {
       throw validationError(name, "statuses", "must be an array of status ids");
     }
     source.statuses = [...new Set(statuses)];
-    for (const key of ["disabled", "transfer"]) {
-      if (typeof source[key] !== "boolean") throw validationError(name, key, "must be a boolean");
-    }
-    for (const key of ["img", "origin", "tint"]) {
-      if (source[key] !== null && typeof source[key] !== "string") {
-        throw validationError(name, key, "must be a string or null");
-      }
-    }
-    if (typeof source.description !== "string") throw validationError(name, "description", "must be a string");
-    for (const key of ["flags", "system"]) {
-      if (!isPlainObject(source[key])) throw validationError(name, key, "must be an object");
-    }
+    if (typeof source.disabled !== "boolean") throw validationError(name, "disabled", "must be a boolean");
+    if (source.img !== null && typeof source.img !== "string") throw validationError(name, "img", "must be a string or null");
+    if (!isPlainObject(source.flags)) throw validationError(name, "flags", "must be an object");
     return source;
   }
 
@@ -400,9 +341,8 @@ export class ActiveEffect extends Document {
     const units = duration.units ?? null;
     if (units !== null && !V14_UNITS.includes(units)) throw validationError(name, "duration.units", `"${units}" is not a unit`);
     const expiry = duration.expiry ?? null;
-    if (expiry !== null && !EXPIRY_EVENTS.includes(expiry) && !Object.hasOwn(env().CONFIG.ActiveEffect.expiryEvents ?? {}, expiry)) {
-      throw validationError(name, "duration.expiry", `"${expiry}" is not an expiry event`);
-    }
+    // (harness choice) no package registers expiry events of its own in CONFIG.ActiveEffect.expiryEvents
+    if (expiry !== null && !EXPIRY_EVENTS.includes(expiry)) throw validationError(name, "duration.expiry", `"${expiry}" is not an expiry event`);
     source.duration = {
       value: optionalNumber(name, "duration.value", duration.value, { min: 0 }),
       units,
@@ -453,16 +393,6 @@ export class ActiveEffect extends Document {
     return new Set(this._source.statuses);
   }
 
-  get label() {
-    env()._deprecate("ActiveEffect", "ActiveEffect#label is deprecated in favour of ActiveEffect#name (docs/dev/foundry.md §5)");
-    return this.name;
-  }
-
-  get icon() {
-    env()._deprecate("ActiveEffect", "ActiveEffect#icon is deprecated in favour of ActiveEffect#img (docs/dev/foundry.md §5)");
-    return this.img;
-  }
-
   get active() {
     return !this.disabled;
   }
@@ -495,9 +425,7 @@ export class ActiveEffect extends Document {
     return this.testUserPermission(user, "OWNER");
   }
 }
-defineFields(ActiveEffect, [
-  "img", "type", "system", "changes", "disabled", "description", "origin", "tint", "transfer", "sort",
-]);
+defineFields(ActiveEffect, ["img", "changes", "disabled"]);
 
 export class Actor extends Document {
   static documentName = "Actor";

@@ -69,8 +69,8 @@ export class FoundryEnvironment {
     this.Hooks = createHooks(this);
     this.CONFIG = {
       statusEffects: coreStatusEffects(options.generation),
-      // docs/dev/foundry.md §8: V14's world-wide expiryAction, "update" by default; packages may add expiryEvents
-      ActiveEffect: options.generation >= 14 ? { expiryAction: "update", expiryEvents: {} } : {},
+      // docs/dev/foundry.md §8: V14's world-wide expiryAction, "update" by default
+      ActiveEffect: options.generation >= 14 ? { expiryAction: "update" } : {},
       Dice: { randomUniform: () => this.dice.uniform() },
     };
     this.foundry = { utils, applications: { api: { DialogV2 } } };
