@@ -91,7 +91,6 @@ export function createFoundry({
   language = "en",
   lang = {},
   fallbackLang = {},
-  randomUniform,
   generation = 13,
   settings = {},
   quiet = false,
@@ -99,7 +98,7 @@ export function createFoundry({
 } = {}) {
   installedEnv()?.teardown();
   const environment = new FoundryEnvironment({
-    systemId, users, userId, modules, language, lang, fallbackLang, randomUniform, generation, settings, quiet,
+    systemId, users, userId, modules, language, lang, fallbackLang, generation, settings, quiet,
     turnChangeFirst,
   });
   environment._install();

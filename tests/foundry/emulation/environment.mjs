@@ -65,13 +65,12 @@ export class FoundryEnvironment {
     if (!this._world.users.has(this._localUserId)) throw new Error(`userId "${this._localUserId}" is not one of the users`);
     this._world.users.get(this._localUserId)._setActive(true);
     this.db = new Database(this);
-    this.dice = new DiceScript(options.randomUniform);
+    this.dice = new DiceScript();
     this.Hooks = createHooks(this);
     this.CONFIG = {
       statusEffects: coreStatusEffects(options.generation),
       // docs/dev/foundry.md §8: V14's world-wide expiryAction, "update" by default
       ActiveEffect: options.generation >= 14 ? { expiryAction: "update" } : {},
-      Dice: { randomUniform: () => this.dice.uniform() },
     };
     this.foundry = { utils, applications: { api: { DialogV2 } } };
     this.ui = {};
