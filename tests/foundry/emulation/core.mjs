@@ -162,7 +162,7 @@ function saveDataToFile(data, type, filename) {
 }
 
 /** The foundry.utils members the product calls */
-export const utils = Object.freeze({ getProperty, deepClone, randomID, saveDataToFile });
+export const utils = Object.freeze({ getProperty, deepClone, saveDataToFile });
 
 // ---------------------------------------------------------------------------------------------
 // CONST (https://foundryvtt.com/api/modules/CONST.html)
@@ -247,14 +247,6 @@ export class Collection extends Map {
     return Array.from(this.values());
   }
 
-  get(key, { strict = false } = {}) {
-    const value = super.get(key);
-    if (strict && value === undefined) {
-      throw new Error(`The key ${key} does not exist in the ${this.constructor.name} Collection`);
-    }
-    return value;
-  }
-
   getName(name) {
     return this.find((entry) => entry.name === name);
   }
@@ -273,10 +265,6 @@ export class Collection extends Map {
 
   some(condition) {
     return this.contents.some(condition);
-  }
-
-  toJSON() {
-    return this.map((entry) => (typeof entry?.toJSON === "function" ? entry.toJSON() : entry));
   }
 }
 

@@ -60,23 +60,15 @@ export class Document {
     return this.constructor.documentName;
   }
 
-  get uuid() {
-    const own = `${this.documentName}.${this.id}`;
-    return this.parent ? `${this.parent.uuid}.${own}` : own;
-  }
-
   /** The collection this document lives in */
   get collection() {
     if (this.parent) return this.parent.getEmbeddedCollection(this.documentName);
     return env()._worldCollection(this.documentName);
   }
 
-  testUserPermission(user, permission, { exact = false } = {}) {
+  testUserPermission(user, permission) {
     if (!user) return false;
-    const level = typeof permission === "string" ? CONST.DOCUMENT_OWNERSHIP_LEVELS[permission] : permission;
-    if (user.isGM) return true;
-    const actual = this._ownershipLevel(user);
-    return exact ? actual === level : actual >= level;
+    return user.isGM || this._ownershipLevel(user) >= CONST.DOCUMENT_OWNERSHIP_LEVELS[permission];
   }
 
   _ownershipLevel(user) {

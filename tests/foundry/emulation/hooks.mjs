@@ -9,7 +9,6 @@ export function createHooks(environment) {
   let nextId = 1;
 
   const run = (hook, args, stoppable) => {
-    environment.hookCalls.push({ hook, args });
     environment._activity++;
     for (const entry of [...(events.get(hook) ?? [])]) {
       if (entry.once) Hooks.off(hook, entry.id);
@@ -28,10 +27,6 @@ export function createHooks(environment) {
   };
 
   class Hooks {
-    static get events() {
-      return Object.fromEntries([...events].map(([hook, list]) => [hook, [...list]]));
-    }
-
     static on(hook, fn, { once = false } = {}) {
       if (typeof fn !== "function") throw new Error(`Hooks.on("${hook}") needs a function`);
       const id = nextId++;

@@ -31,7 +31,7 @@ export function createSettings(environment, values) {
     register(namespace, key, config = {}) {
       if (!namespace || !key) throw new Error("You must specify both namespace and key portions of the setting");
       const validNamespace = namespace === "core" || namespace === environment.options.systemId
-        || namespace === environment.game.world.id || environment.game.modules.get(namespace)?.active;
+        || environment.game.modules.get(namespace)?.active;
       if (!validNamespace) throw new Error(`Setting namespace "${namespace}" is not an active package id`);
       const scope = config.scope ?? "client";
       const scopes = [...SCOPES, "user"]; // V13+

@@ -25,13 +25,11 @@
 
 import { env } from "./core.mjs";
 
-/** Build ui.notifications; every notification is recorded on the environment */
+/** Build ui.notifications; every notification is recorded on the environment (harness choice: no options emulated) */
 export function createNotifications(environment) {
-  const record = (type) => (message, options = {}) => {
-    let text = String(message);
-    if (options.format) text = environment.game.i18n.format(message, options.format);
-    else if (options.localize) text = environment.game.i18n.localize(message);
-    const notification = { id: environment.notifications.length + 1, type, message: text, options };
+  const record = (type) => (message, options) => {
+    if (options !== undefined) throw new Error(`harness: ui.notifications.${type} options are not emulated`);
+    const notification = { type, message: String(message) };
     environment.notifications.push(notification);
     return notification;
   };
