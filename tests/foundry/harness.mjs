@@ -90,15 +90,13 @@ export function createFoundry({
   modules = [],
   language = "en",
   lang = {},
-  fallbackLang = {},
   generation = 13,
-  settings = {},
   quiet = false,
   turnChangeFirst = false,
 } = {}) {
   installedEnv()?.teardown();
   const environment = new FoundryEnvironment({
-    systemId, users, userId, modules, language, lang, fallbackLang, generation, settings, quiet,
+    systemId, users, userId, modules, language, lang, generation, quiet,
     turnChangeFirst,
   });
   environment._install();

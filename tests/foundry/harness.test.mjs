@@ -249,56 +249,28 @@ test("document data is read-only: in-place edits throw instead of silently not p
   assert.throws(() => game.actors.set("x", actor), /database API/);
 });
 
-test("game.settings.get of an unregistered setting throws; set validates, is async and calls onChange", async (t) => {
-  const env = setup(t, { settings: { [`${MODULE_ID}.mode`]: "b" } });
+test("game.settings: a registered package's namespace, a known scope; world values load before setup; set checks choices", async (t) => {
+  const env = setup(t);
   assert.throws(() => game.settings.register("not-a-module", "x", { scope: "world" }), /not an active package/);
   assert.throws(() => game.settings.register(MODULE_ID, "bad", { scope: "global" }), /Invalid setting scope/);
-  const changes = [];
   Hooks.once("init", () => {
-    game.settings.register(MODULE_ID, "mode", {
-      scope: "world", config: true, type: String, default: "a", choices: { a: "A", b: "B" },
-      onChange: (value, options, userId) => changes.push([value, userId]),
-    });
-    game.settings.register(MODULE_ID, "local", { scope: "client", type: Number, default: 1 });
+    game.settings.register(MODULE_ID, "mode", { scope: "world", config: true, type: String, default: "a", choices: { a: "A", b: "B" } });
     assert.equal(game.settings.get(MODULE_ID, "mode"), "a", "world values load with Documents, before setup");
   });
   await env.boot();
-  assert.ok(env.warnings.some((w) => w.includes("read before setup")));
+  assert.deepEqual(env.warnings, [`world setting "${MODULE_ID}.mode" read before setup; its stored value is not loaded yet`]);
   assert.throws(() => game.settings.get(MODULE_ID, "missing"), /"ambush-test.missing" is not a registered game setting/);
+  await game.settings.set(MODULE_ID, "mode", "b");
   assert.equal(game.settings.get(MODULE_ID, "mode"), "b");
-  const pending = game.settings.set(MODULE_ID, "mode", "a");
-  assert.equal(game.settings.get(MODULE_ID, "mode"), "b", "not applied before the server answers");
-  await pending;
-  assert.equal(game.settings.get(MODULE_ID, "mode"), "a");
-  assert.deepEqual(changes, [["a", GM]]);
   await assert.rejects(game.settings.set(MODULE_ID, "mode", "c"), /not one of its choices/);
-  await game.settings.set(MODULE_ID, "local", "3");
-  assert.equal(game.settings.get(MODULE_ID, "local"), 3);
-});
-
-test("world settings cannot be set before ready, nor by a player", async (t) => {
-  const env = setup(t, { userId: PLAYER });
-  let early;
-  Hooks.once("init", () => game.settings.register(MODULE_ID, "w", { scope: "world", type: Boolean, default: false }));
-  Hooks.once("setup", () => {
-    early = game.settings.set(MODULE_ID, "w", true);
-    early.catch(() => {});
-  });
-  await env.boot();
-  await assert.rejects(early, /before the Game is ready/);
-  await assert.rejects(game.settings.set(MODULE_ID, "w", true), /lacks permission/);
-  assert.equal(env.deniedWrites.length, 1);
 });
 
 // -- i18n ----------------------------------------------------------------------------------------
 
-test("i18n: nested and flat keys, missing keys return the key and are recorded, format, fallback", async (t) => {
-  const env = setup(t, {
-    language: "de",
-    lang: { [MODULE_ID]: { Greet: "Hallo {name}" }, "flat.key": "flach" },
-    fallbackLang: { [MODULE_ID]: { OnlyEnglish: "English only" } },
-  });
-  await env.boot();
+test("i18n: nested and flat keys, missing keys return the key and are recorded, format, English fallback", async (t) => {
+  const root = writeModule(t, { main: "", en: { [MODULE_ID]: { OnlyEnglish: "English only" } } });
+  const env = setup(t, { modules: [], language: "de", lang: { [MODULE_ID]: { Greet: "Hallo {name}" }, "flat.key": "flach" } });
+  await env.loadModule(root);
   assert.equal(game.i18n.localize(`${MODULE_ID}.Greet`), "Hallo {name}");
   assert.equal(game.i18n.format(`${MODULE_ID}.Greet`, { name: "Ann" }), "Hallo Ann");
   assert.equal(game.i18n.localize("flat.key"), "flach");

@@ -6,7 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 
-import { CONST, Collection, acting, deepClone, installedEnv, mergeInto, requireString, serverRoundTrip, setInstalled, utils } from "./core.mjs";
+import { CONST, Collection, acting, installedEnv, mergeInto, requireString, serverRoundTrip, setInstalled, utils } from "./core.mjs";
 import { ChatMessage } from "./chat.mjs";
 import { Combatant } from "./combat.mjs";
 import { Database } from "./database.mjs";
@@ -259,7 +259,7 @@ export class FoundryEnvironment {
     return {
       release: Object.freeze({ ...RELEASES[this.options.generation], version: `${this.options.generation}.${RELEASES[this.options.generation].build}` }),
       modules,
-      settings: createSettings(this, new Map(Object.entries(deepClone(this.options.settings)))),
+      settings: createSettings(this),
       i18n: createI18n(this),
       get user() {
         return environment.phase.documents ? environment._world.users.get(environment._localUserId) : null;
