@@ -734,21 +734,19 @@ test("A scripted answer sets the real form's fields, fires input and change, and
   assert.deepEqual(await DialogV2.wait({ content, buttons }), ["3", false, "x"]);
 });
 
-test("DialogV2 records the fields a module asks its form for that the form lacks, and calls close after any answer", async (t) => {
+test("DialogV2 records the fields a module asks its form for that the form lacks; options it does not emulate throw", async (t) => {
   const env = setup(t);
   await env.boot();
   const { DialogV2 } = foundry.applications.api;
-  const closed = [];
-  env.dialogAnswers.push("ok", null);
+  env.dialogAnswers.push("ok");
   const config = {
     content: '<input name="here" value="1">',
     buttons: [{ action: "ok", label: "OK", callback: (event, button) => [button.form.elements.here?.value, button.form.elements.gone, button.form.elements.namedItem("lost")] }],
-    close: (event, dialog) => closed.push([event.type, dialog instanceof DialogV2]),
   };
   assert.deepEqual(await DialogV2.wait(config), ["1", undefined, null]);
   assert.deepEqual(env.dialogs[0].absentFields, ["gone", "lost"]);
-  assert.equal(await DialogV2.wait(config), null);
-  assert.deepEqual(closed, [["close", true], ["close", true]], "closed after a button and after a dismissal");
+  await assert.rejects(DialogV2.wait({ ...config, close: () => {} }), /DialogV2.wait close not emulated/);
+  await assert.rejects(DialogV2.wait({ buttons: [{ action: "ok", icon: "fa-x" }] }), /DialogV2 button icon not emulated/);
 });
 
 test("foundry.utils.saveDataToFile records the download; anything but three strings is refused", async (t) => {
