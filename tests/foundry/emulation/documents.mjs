@@ -199,7 +199,6 @@ export class User extends Document {
       _id: requireString("User", "_id", data.id ?? data._id),
       name: requireString("User", "name", data.name),
       role,
-      flags: data.flags ?? {},
       active: data.active ?? false,
     };
   }
@@ -219,10 +218,6 @@ export class User extends Document {
 
   get isSelf() {
     return this.id === env().localUserId;
-  }
-
-  _canUpdate(user) {
-    return user.isGM || user.id === this.id;
   }
 }
 defineFields(User, ["role"]);
@@ -430,15 +425,11 @@ export class Actor extends Document {
   }
 
   static _cleanData(data) {
-    const source = pickKnown("Actor", data, [
-      "_id", "name", "type", "img", "system", "flags", "ownership", "effects", "items", "folder", "sort",
-      "prototypeToken", "_stats",
-    ]);
+    const source = pickKnown("Actor", data, ["_id", "name", "type", "system", "flags", "ownership", "effects"]);
     return {
       _id: checkId("Actor", source._id ?? null),
       name: requireString("Actor", "name", source.name),
       type: requireString("Actor", "type", source.type),
-      img: source.img ?? "icons/svg/mystery-man.svg",
       system: source.system ?? {},
       flags: source.flags ?? {},
       ownership: source.ownership ?? { default: CONST.DOCUMENT_OWNERSHIP_LEVELS.NONE },
@@ -488,7 +479,7 @@ export class Actor extends Document {
     return ActiveEffect.create(effect, { parent: this, keepId: true });
   }
 }
-defineFields(Actor, ["type", "img", "system"]);
+defineFields(Actor, ["type", "system"]);
 
 export class Scene extends Document {
   static documentName = "Scene";
@@ -501,16 +492,7 @@ export class Scene extends Document {
   }
 
   static _cleanData(data) {
-    return {
-      _id: checkId("Scene", data._id ?? null),
-      name: requireString("Scene", "name", data.name),
-      active: data.active ?? false,
-      flags: data.flags ?? {},
-    };
-  }
-
-  toObject() {
-    return { ...super.toObject(), tokens: this.tokens.map((token) => token.toObject()) };
+    return { _id: checkId("Scene", data._id ?? null), name: requireString("Scene", "name", data.name), active: data.active ?? false };
   }
 }
 defineFields(Scene, ["active"]);
@@ -519,9 +501,7 @@ export class TokenDocument extends Document {
   static documentName = "Token";
 
   static _cleanData(data) {
-    const source = pickKnown("Token", data, [
-      "_id", "name", "actorId", "actorLink", "disposition", "hidden", "x", "y", "elevation", "texture", "flags", "_stats",
-    ]);
+    const source = pickKnown("Token", data, ["_id", "name", "actorId", "actorLink", "disposition", "flags"]);
     if (source.actorLink === false) throw new Error("harness: unlinked (synthetic-actor) tokens are not emulated");
     // (harness choice) new tokens default to HOSTILE when no disposition is given
     const disposition = source.disposition ?? CONST.TOKEN_DISPOSITIONS.HOSTILE;
@@ -534,10 +514,6 @@ export class TokenDocument extends Document {
       actorId: source.actorId ?? null,
       actorLink: true,
       disposition,
-      hidden: source.hidden ?? false,
-      x: source.x ?? 0,
-      y: source.y ?? 0,
-      elevation: source.elevation ?? 0,
       flags: source.flags ?? {},
     };
   }
@@ -546,16 +522,8 @@ export class TokenDocument extends Document {
   get actor() {
     return env()._world.actors.get(this.actorId) ?? null;
   }
-
-  _ownershipLevel(user) {
-    return this.actor?._ownershipLevel(user) ?? CONST.DOCUMENT_OWNERSHIP_LEVELS.NONE;
-  }
-
-  _canDelete(user) {
-    return user.isGM;
-  }
 }
-defineFields(TokenDocument, ["actorId", "actorLink", "disposition", "hidden", "x", "y", "elevation"]);
+defineFields(TokenDocument, ["actorId", "actorLink", "disposition"]);
 
 // ---------------------------------------------------------------------------------------------
 // CONFIG.statusEffects (docs/dev/foundry.md §6)
