@@ -44,10 +44,6 @@ export class Document {
     return this.#source._id ?? null;
   }
 
-  get _id() {
-    return this.#source._id ?? null;
-  }
-
   get name() {
     return this.#source.name;
   }
@@ -106,17 +102,17 @@ export class Document {
   }
 
   async update(data = {}, operation = {}) {
-    const [updated] = await env()._updateDocuments([{ doc: this, changes: data }], operation);
+    const [updated] = await env().db.update([{ doc: this, changes: data }], operation);
     return updated;
   }
 
   async delete(operation = {}) {
-    const [deleted] = await env()._deleteDocuments([this], operation);
+    const [deleted] = await env().db.delete([this], operation);
     return deleted;
   }
 
   static async create(data, operation = {}) {
-    const created = await env()._createDocuments(this, [data], operation);
+    const created = await env().db.create(this, [data], operation);
     return created[0];
   }
 
@@ -128,7 +124,7 @@ export class Document {
 
   async createEmbeddedDocuments(embeddedName, data = [], operation = {}) {
     this.getEmbeddedCollection(embeddedName);
-    return env()._createDocuments(env()._documentClass(embeddedName), data, { ...operation, parent: this });
+    return env().db.create(env()._documentClass(embeddedName), data, { ...operation, parent: this });
   }
 
   async updateEmbeddedDocuments(embeddedName, updates = [], operation = {}) {
@@ -138,7 +134,7 @@ export class Document {
       if (!doc) throw new Error(`${embeddedName} [${_id}] does not exist in the ${this.documentName} [${this.id}]`);
       return { doc, changes };
     });
-    return env()._updateDocuments(entries, operation);
+    return env().db.update(entries, operation);
   }
 
   async deleteEmbeddedDocuments(embeddedName, ids = [], operation = {}) {
@@ -148,7 +144,7 @@ export class Document {
       if (!doc) throw new Error(`${embeddedName} [${id}] does not exist in the ${this.documentName} [${this.id}]`);
       return doc;
     });
-    return env()._deleteDocuments(docs, operation);
+    return env().db.delete(docs, operation);
   }
 
   /** Build an embedded collection from source data, as the world loads it */

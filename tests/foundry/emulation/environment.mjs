@@ -1,5 +1,5 @@
 // FoundryEnvironment wires the parts into one emulated client: the globals, the start-up sequence, the
-// users and other clients, world time, and the records tests assert on.
+// users and other clients, and the records tests assert on.
 
 import fs from "node:fs";
 import os from "node:os";
@@ -48,8 +48,8 @@ export class FoundryEnvironment {
   writes = [];
   deniedWrites = [];
 
-  /** How far start-up has got: booted, Documents and Settings ready (setup), translations, ready */
-  phase = { booted: false, documents: false, translations: false, ready: false };
+  /** How far start-up has got: booted, translations loaded, Documents and Settings ready (setup) */
+  phase = { booted: false, translations: false, documents: false };
   _activity = 0;
   _inflight = 0;
   #pending = new Set();
@@ -189,7 +189,7 @@ export class FoundryEnvironment {
   async remote(userId, fn) {
     const user = this._world.users.get(userId);
     if (!user) throw new Error(`remote: no user "${userId}"`);
-    if (!user.active) throw new Error(`remote: user "${user.name}" is not connected (setUserActive first)`);
+    if (!user.active) throw new Error(`remote: user "${user.name}" is not connected`);
     if (userId === this._localUserId) throw new Error("remote: that is the local user; call fn directly");
     return acting.run({ userId }, fn);
   }
@@ -218,7 +218,7 @@ export class FoundryEnvironment {
     const id = requireString("module.json", "id", manifest.id);
     const existing = this.game.modules.get(id);
     if (existing && !existing.active) throw new Error(`module "${id}" is installed but not active in this world`);
-    if (!existing) this.game.modules.set(id, makeModule({ id }));
+    if (!existing) this.game.modules.set(id, { id, active: true, api: undefined });
     const systems = (manifest.relationships?.systems ?? []).map((s) => s.id);
     if (systems.length && !systems.includes(this.options.systemId)) {
       throw new Error(`module "${id}" supports systems ${systems.join(", ")}, not "${this.options.systemId}" (docs/dev/foundry.md §1)`);
@@ -233,7 +233,7 @@ export class FoundryEnvironment {
 
   /**
    * The documented start-up sequence: init, i18nInit, setup, ready, with translations loaded before
-   * i18nInit, Documents and Settings before setup, UI before ready, and game.ready true for ready
+   * i18nInit, Documents and Settings before setup and the UI before ready
    * (https://foundryvtt.com/api/modules/hookEvents.html, hookEvents.setup, hookEvents.i18nInit).
    */
   async boot() {
@@ -245,7 +245,6 @@ export class FoundryEnvironment {
     this.phase.documents = true;
     this.Hooks.callAll("setup");
     this.ui.notifications = createNotifications(this);
-    this.phase.ready = true;
     this.Hooks.callAll("ready");
     await this.settle();
   }
@@ -255,7 +254,7 @@ export class FoundryEnvironment {
   #makeGame() {
     const environment = this;
     const docs = (name) => (environment.phase.documents ? environment._world[name] : undefined);
-    const modules = new Collection(this.options.modules.map((data) => [data.id, makeModule(data)]));
+    const modules = new Collection(this.options.modules.map(({ id, active = true }) => [id, { id, active, api: undefined }]));
     return {
       release: Object.freeze({ ...RELEASES[this.options.generation], version: `${this.options.generation}.${RELEASES[this.options.generation].build}` }),
       modules,
@@ -322,39 +321,12 @@ export class FoundryEnvironment {
   checkSettingsI18n() {
     const before = this.missingI18n.length;
     for (const config of this.game.settings.settings.values()) {
-      if (!config.config || config.namespace === "core") continue;
+      if (!config.config) continue;
       for (const text of [config.name, config.hint, ...Object.values(config.choices ?? {})]) {
         if (text) this.game.i18n.localize(text);
       }
     }
     return this.missingI18n.slice(before);
   }
-
-  // -- database ------------------------------------------------------------------------------
-
-  _server(fn) {
-    return this.db.server(fn);
-  }
-
-  _denied(user, action, documentName, id) {
-    return this.db.denied(user, action, documentName, id);
-  }
-
-  _createDocuments(cls, data, operation) {
-    return this.db.create(cls, data, operation);
-  }
-
-  _updateDocuments(entries, options) {
-    return this.db.update(entries, options);
-  }
-
-  _deleteDocuments(docs, options) {
-    return this.db.delete(docs, options);
-  }
 }
 Object.assign(FoundryEnvironment.prototype, worldHelpers);
-
-/** A game.modules entry */
-function makeModule({ id, active = true }) {
-  return { id, active: Boolean(active), api: undefined };
-}
