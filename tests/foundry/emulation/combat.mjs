@@ -198,7 +198,10 @@ export class Combat extends Document {
     return turnOnly && Boolean(this.combatant?.testUserPermission(user, "OWNER"));
   }
 
-  /** docs/dev/foundry.md §7: combatTurnChange(combat, prior, current) on all clients after updateCombat */
+  /**
+   * docs/dev/foundry.md §7: combatTurnChange(combat, prior, current) on all clients after the update. The docs do not
+   * order it against updateCombat: (harness choice) it follows updateCombat, or precedes it with turnChangeFirst.
+   */
   _onUpdate() {
     const prior = this.current;
     this.current = this._getCurrentState();
