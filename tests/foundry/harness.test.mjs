@@ -524,6 +524,19 @@ test("a combatant whose actor or token was deleted: actor null / token null", as
   await env.settle();
 });
 
+test("deleteCombatant and deleteCombat fire on every client, after the removal (docs/dev/foundry.md §7)", async (t) => {
+  const { env, combat } = await bootedWithCombat(t, { userId: PLAYER });
+  const seen = [];
+  Hooks.on("deleteCombatant", (combatant, options, userId) => seen.push(["deleteCombatant", combatant.parent === combat,
+    combat.combatants.has(combatant.id), userId]));
+  Hooks.on("deleteCombat", (deleted, options, userId) => seen.push(["deleteCombat", deleted === combat, game.combats.has(combat.id), userId]));
+  await env.remote(GM, () => combat.turns[0].delete());
+  await env.remote(GM, () => combat.delete());
+  assert.deepEqual(seen, [["deleteCombatant", true, false, GM], ["deleteCombat", true, false, GM]]);
+  assert.equal(game.combat, undefined);
+  await assert.rejects(combat.update({ turn: 0 }), /does not exist/);
+});
+
 // -- clients -------------------------------------------------------------------------------------
 
 test("remote(): another client's request fires only all-client hooks here, attributed to that user", async (t) => {
