@@ -1,55 +1,62 @@
-// Node emulation of the Foundry VTT V13 and V14 clients, sized to what ambush's generated modules call.
+// Node emulation of the Foundry VTT V13 and V14 clients, cut to what ambush's Foundry host calls and the tests drive.
 //
 // Sources: the project's notes on Foundry (docs/dev/foundry.md, cited as "docs/dev/foundry.md §n") and the public API docs
 // (https://foundryvtt.com/api/v13/, https://foundryvtt.com/api/v14/). No Foundry source code was read. Where
-// the docs are silent the emulation picks the stricter reading and says so in a comment marked "(harness choice)".
+// the docs are silent the emulation picks the stricter reading and says so in a comment marked "(harness choice)";
+// an API, option or field the product does not use is not emulated and throws, or is dropped with a warning.
 //
-// What the product calls (templates/foundry/scripts/**):
-//   Hooks.on/once: init, setup, ready, combatTurnChange, deleteCombat, renderCombatTracker (never fired here)
+// What the product calls (templates/foundry/*.js; the common modules, templates/common/, touch no Foundry global):
+//   Hooks.once: init, setup, ready; Hooks.on: preUpdateCombat, combatTurnChange, deleteCombat, deleteCombatant,
+//         renderCombatTracker (fired by env.renderCombatTracker: html.jquery, querySelector, ownerDocument, append)
 //   game: modules.get(id).api, settings.register/get, i18n.localize/format, user.isGM, users.activeGM?.isSelf,
-//         combat, combats.has, actors.get
-//   ui.notifications.warn; CONFIG.statusEffects (an array or, on V14, an object keyed by id); CONST.TOKEN_DISPOSITIONS
-//   game.release.generation; renderCombatTracker (env.renderCombatTracker: root.ownerDocument, querySelector, append)
-//   foundry.utils.getProperty/deepClone/saveDataToFile; foundry.applications.api.DialogV2.wait (content rendered into a
-//   real DOM, render, buttons, callback, rejectClose: emulation/ui.mjs)
+//         combat, combats.has, actors.get, release.generation
+//   ui.notifications.warn/info; CONFIG.statusEffects (an array or, on V14, an object keyed by id); CONST.TOKEN_DISPOSITIONS
+//   foundry.utils.getProperty/deepClone/saveDataToFile; foundry.applications.api.DialogV2.wait({window: {title},
+//         content, buttons: [{action, label, default, callback(event, button)}], render(event, dialog), rejectClose}),
+//         rendered into a real DOM (emulation/ui.mjs): button.form.elements, dialog.element, its input and change events
 //   ChatMessage.create({content, speaker, rolls, whisper, flags}), getSpeaker({alias}), getWhisperRecipients("GM")
 //   new Roll("NdM").evaluate(), roll.dice[0].results[].result
-//   Combat: combatants.get/has, turns, started, round, turn, update({turn}), nextTurn, getCombatantsByToken,
-//           updateEmbeddedDocuments("Combatant", [{_id, initiative}]), getFlag/setFlag/unsetFlag
-//   Combatant: id, name, actor, token.disposition; Actor: id, statuses, effects, toggleStatusEffect(id, {active}),
-//          deleteEmbeddedDocuments("ActiveEffect", ids)
-//   ActiveEffect: statuses, disabled, duration.expired (V14), update({duration: {combat, rounds, startRound,
+//   Combat: id, combatants.get/has, turns, combatant, started, round, turn, update({turn}), nextTurn,
+//           getCombatantsByToken, updateEmbeddedDocuments("Combatant", [{_id, initiative}]), getFlag/setFlag/unsetFlag
+//   Combatant: id, name, parent, initiative, actor, token.disposition
+//   Actor: id, system (through foundry.utils.getProperty), effects, toggleStatusEffect(id, {active}),
+//          deleteEmbeddedDocuments("ActiveEffect", ids); GURPS Game Aid's findAdvantage and GURPS.findSkillSpell where
+//          the system has them (emulation/game-systems.mjs)
+//   ActiveEffect: id, statuses, disabled, duration.expired (V14), update({duration: {combat, rounds, startRound,
 //          startTurn}}) (V13)
+//   Not emulated: `canvas` (api.recoveryRoll reads canvas?.tokens?.controlled as a GM; no test calls it so here) and
+//          actor.prototypeToken (a combatant without a token takes no side).
 //
-// The generations (createFoundry({generation: 13 | 14}), docs/dev/foundry.md §10): V14 has CONFIG.statusEffects as an object
-// keyed by id, the duration {value, units, expiry, expired} with `start`, core expiry at its events with
-// CONFIG.ActiveEffect.expiryAction "update" (emulation/expiry.mjs), core.messageMode for core.rollMode, a
-// deprecation for the renderChatMessage hook, ChatMessage.applyMode for applyRollMode, no global foundry.utils
-// aliases, a numeric ChatMessage type rejected, and worldTime.delta for advanceTime in turn and round options.
+// The generations (createFoundry({generation: 13 | 14}), docs/dev/foundry.md §10) differ where the product does:
+// CONFIG.statusEffects an array or an object keyed by id; V14's duration {value, units, expiry, expired} with `start`,
+// core expiry at its events leaving expired effects inactive on the actor (emulation/expiry.mjs), V13 duration keys
+// dropped with a warning; a numeric ChatMessage type and Roll#evaluate's async option rejected on V14, deprecated on
+// V13. turnChangeFirst fires combatTurnChange before updateCombat (docs/dev/foundry.md §7 leaves their order open).
+//
 // What the test runners call:
-//   createFoundry({systemId, users, userId, modules, language, lang, fallbackLang, randomUniform, generation,
-//                  worldTime, settings, quiet, turnChangeFirst})
-//   env.loadModule, boot, settle, teardown, assertClean, checkSettingsI18n, scriptDice, pendingDice,
-//       createActor/createToken/createCombat, deleteActor/deleteToken/deleteCombat, advanceTime,
-//       switchUser, setUserActive, remote(userId, fn), dialogAnswers, and the records errors, notifications,
-//       messages, dialogs (each with its rendered element and form), downloads, writes, deniedWrites,
-//       deprecations, warnings, missingI18n, earlyI18n, fallbackI18n, i18nFormatErrors, hookCalls
-//   combat.startCombat/nextTurn/nextRound/delete/toObject, actor.effects, effect.duration/statuses/img
+//   createFoundry({generation, systemId, modules, users, userId, language, lang, quiet, turnChangeFirst})
+//   env.loadModule(folder), boot, settle, teardown, scriptDice, pendingDice, createActor/createToken/createCombat,
+//       deleteActor/deleteToken/deleteCombat, switchUser, remote(userId, fn), renderCombatTracker({popout}),
+//       checkSettingsI18n, dialogAnswers (answers get the dialog's record: element, form, content, config, dialog,
+//       fill, click, absentFields, result), options, and the records errors, notifications, messages, dialogs,
+//       downloads, writes, deniedWrites, deprecations, warnings, missingI18n (with earlyI18n, fallbackI18n and
+//       i18nFormatErrors beside it)
+//   game.settings.set, game.users.get, game.actors, game.combats.get, game.scenes.active.tokens, Hooks.on/callAll,
+//       combat.startCombat/nextTurn/nextRound/delete/toObject, combatant.delete, actor/token.toObject,
+//       actor.createEmbeddedDocuments("ActiveEffect"), message.whisper/content/rolls/flags
+//   runGeneration, GENERATIONS, statusEntries, addStatusEntry (below); ggaList, installGgaFinders, installArsInitiative
+//       (emulation/game-systems.mjs)
 //
 // Layout (tests/foundry/emulation/): core (CONST, utils, collections, validation), documents (Document, User,
-// Actor, ActiveEffect, Scene, Token, status lists), combat, dice (Roll, Die, the dice script), chat
-// (ChatMessage), hooks, settings, i18n, ui (notifications, DialogV2), database (the create/update/delete round
-// trip), world (collections, test-side helpers), environment (wiring, boot, clients, time).
+// Actor, ActiveEffect, Scene, Token, status lists), combat, expiry (V14 core expiry), dice (Roll, Die, the dice
+// script), chat (ChatMessage), hooks, settings, i18n, ui (notifications, DialogV2), dom (the Combat Tracker), database
+// (the create/update/delete round trip), world (collections, test-side helpers), game-systems (GGA, ARS),
+// environment (wiring, boot, clients).
 
 import { installedEnv } from "./emulation/core.mjs";
 import { FoundryEnvironment } from "./emulation/environment.mjs";
 
-export { CONST, Collection, utils } from "./emulation/core.mjs";
-export { ActiveEffect, Actor, Document, Scene, TokenDocument, User } from "./emulation/documents.mjs";
-export { Combat, Combatant } from "./emulation/combat.mjs";
-export { ChatMessage } from "./emulation/chat.mjs";
-export { Die, Roll } from "./emulation/dice.mjs";
-export { FoundryEnvironment };
+export { CONST, Collection } from "./emulation/core.mjs";
 
 /** The Foundry generations the emulation runs */
 export const GENERATIONS = [13, 14];
@@ -90,19 +97,12 @@ export function createFoundry({
   modules = [],
   language = "en",
   lang = {},
-  fallbackLang = {},
-  randomUniform,
   generation = 13,
-  worldTime = 0,
-  settings = {},
   quiet = false,
   turnChangeFirst = false,
 } = {}) {
   installedEnv()?.teardown();
-  const environment = new FoundryEnvironment({
-    systemId, users, userId, modules, language, lang, fallbackLang, randomUniform, generation, worldTime, settings, quiet,
-    turnChangeFirst,
-  });
+  const environment = new FoundryEnvironment({ systemId, users, userId, modules, language, lang, generation, quiet, turnChangeFirst });
   environment._install();
   return environment;
 }

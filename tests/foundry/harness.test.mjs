@@ -61,32 +61,18 @@ function recordHooks(names) {
 
 // -- Hooks ---------------------------------------------------------------------------------------
 
-test("Hooks.call stops at the first false; callAll runs every listener", (t) => {
+test("Hooks.call stops at the first false, not at an async handler's; callAll runs every listener; once fires once", (t) => {
   setup(t);
   const seen = [];
+  Hooks.once("x", () => seen.push(0));
+  Hooks.on("x", async () => false);
   Hooks.on("x", () => seen.push(1));
   Hooks.on("x", () => false);
   Hooks.on("x", () => seen.push(3));
   assert.equal(Hooks.call("x"), false);
-  assert.deepEqual(seen, [1]);
+  assert.deepEqual(seen, [0, 1]);
   assert.equal(Hooks.callAll("x"), true);
-  assert.deepEqual(seen, [1, 1, 3]);
-});
-
-test("Hooks.once fires once; Hooks.off removes by id or function", (t) => {
-  setup(t);
-  let count = 0;
-  Hooks.once("x", () => count++);
-  const fn = () => count++;
-  const id = Hooks.on("y", () => count++);
-  Hooks.on("y", fn);
-  Hooks.callAll("x");
-  Hooks.callAll("x");
-  assert.equal(count, 1);
-  Hooks.off("y", id);
-  Hooks.off("y", fn);
-  Hooks.callAll("y");
-  assert.equal(count, 1);
+  assert.deepEqual(seen, [0, 1, 1, 3]);
 });
 
 test("a throwing hook handler is caught, recorded and does not stop the others", async (t) => {
@@ -110,21 +96,14 @@ test("a throwing hook handler is caught, recorded and does not stop the others",
   ]);
 });
 
-test("an async handler returning false does not cancel Hooks.call (hooks are never awaited)", (t) => {
-  setup(t);
-  Hooks.on("x", async () => false);
-  assert.equal(Hooks.call("x"), true);
-});
-
 // -- start-up ------------------------------------------------------------------------------------
 
-test("boot fires init, i18nInit, setup, ready in order; game.ready is false until ready", async (t) => {
+test("boot fires init, i18nInit, setup, ready in order, with translations, documents and notifications as they load", async (t) => {
   const env = setup(t, { lang: { [MODULE_ID]: { Hello: "Hello" } } });
   const seen = [];
   for (const hook of ["init", "i18nInit", "setup", "ready"]) {
     Hooks.once(hook, () => seen.push({
       hook,
-      ready: game.ready,
       actors: game.actors !== undefined,
       user: game.user?.id ?? null,
       notifications: ui.notifications !== undefined,
@@ -133,10 +112,10 @@ test("boot fires init, i18nInit, setup, ready in order; game.ready is false unti
   }
   await env.boot();
   assert.deepEqual(seen, [
-    { hook: "init", ready: false, actors: false, user: null, notifications: false, hello: `${MODULE_ID}.Hello` },
-    { hook: "i18nInit", ready: false, actors: false, user: null, notifications: false, hello: "Hello" },
-    { hook: "setup", ready: false, actors: true, user: GM, notifications: false, hello: "Hello" },
-    { hook: "ready", ready: true, actors: true, user: GM, notifications: true, hello: "Hello" },
+    { hook: "init", actors: false, user: null, notifications: false, hello: `${MODULE_ID}.Hello` },
+    { hook: "i18nInit", actors: false, user: null, notifications: false, hello: "Hello" },
+    { hook: "setup", actors: true, user: GM, notifications: false, hello: "Hello" },
+    { hook: "ready", actors: true, user: GM, notifications: true, hello: "Hello" },
   ]);
   assert.deepEqual(env.earlyI18n, [`${MODULE_ID}.Hello`]);
   await assert.rejects(env.boot(), /once/);
@@ -162,7 +141,6 @@ test("other systems keep the V13 core status list", async (t) => {
   assert.equal(ids.length, 34);
   for (const id of ["dead", "stun", "prone", "eye", "bless", "fireShield", "holyShield"]) assert.ok(ids.includes(id), id);
   assert.ok(!ids.includes("surprised"));
-  assert.equal(CONFIG.specialStatusEffects.DEFEATED, "dead");
 });
 
 test("loadModule boots a module folder, loads its lang file and isolates module state per environment", async (t) => {
@@ -183,11 +161,11 @@ test("loadModule boots a module folder, loads its lang file and isolates module 
   assert.deepEqual(first.checkSettingsI18n(), [`${MODULE_ID}.Settings.Auto.Hint`]);
   assert.equal(mod1.count(), 1);
   const second = setup(t, { modules: [] });
-  const { exports: [mod2] } = await second.loadModule(path.join(root, "scripts", "main.js"));
+  const { exports: [mod2] } = await second.loadModule(root);
   assert.equal(mod2.count(), 1, "a fresh copy of the module's state");
 });
 
-test("loadModule refuses a module whose systems or requirements are not met", async (t) => {
+test("loadModule refuses a module made for another system, or inactive in the world", async (t) => {
   const root = writeModule(t, {
     main: "",
     manifest: { relationships: { systems: [{ id: "ars", type: "system" }] } },
@@ -201,26 +179,20 @@ test("loadModule refuses a module whose systems or requirements are not met", as
 // -- users ---------------------------------------------------------------------------------------
 
 test("activeGM is an active GM, a full GM before an assistant, lowest id first; null without one", async (t) => {
-  const env = setup(t, {
-    users: [
-      { id: "zzzzzzzzzzzzzzz1", name: "GM Z", isGM: true, active: true },
-      { id: "bbbbbbbbbbbbbbb1", name: "GM B", isGM: true, active: true },
-      { id: "aaaaaaaaaaaaaaa1", name: "Assistant", role: HARNESS_CONST.USER_ROLES.ASSISTANT, isGM: true, active: true },
-      { id: "ccccccccccccccc1", name: "Player", isGM: false, active: true },
-    ],
-    userId: "zzzzzzzzzzzzzzz1",
-  });
-  await env.boot();
-  assert.equal(game.users.activeGM.id, "bbbbbbbbbbbbbbb1");
-  assert.equal(game.users.activeGM.isSelf, false);
-  env.setUserActive("bbbbbbbbbbbbbbb1", false);
-  assert.equal(game.users.activeGM.id, "zzzzzzzzzzzzzzz1");
-  assert.equal(game.users.activeGM.isSelf, true);
-  env.switchUser("ccccccccccccccc1");
-  env.setUserActive("zzzzzzzzzzzzzzz1", false);
-  assert.equal(game.users.activeGM.id, "aaaaaaaaaaaaaaa1");
-  env.setUserActive("aaaaaaaaaaaaaaa1", false);
-  assert.equal(game.users.activeGM, null);
+  const world = async (active, userId) => {
+    const users = [
+      { id: "zzzzzzzzzzzzzzz1", name: "GM Z", isGM: true },
+      { id: "bbbbbbbbbbbbbbb1", name: "GM B", isGM: true },
+      { id: "aaaaaaaaaaaaaaa1", name: "Assistant", role: HARNESS_CONST.USER_ROLES.ASSISTANT, isGM: true },
+      { id: "ccccccccccccccc1", name: "Player", isGM: false },
+    ].map((user) => ({ ...user, active: active.includes(user.id[0]) }));
+    await setup(t, { users, userId }).boot(); // the local user is connected
+    return game.users.activeGM;
+  };
+  assert.deepEqual([(await world("zbac", "zzzzzzzzzzzzzzz1")).id, game.users.activeGM.isSelf], ["bbbbbbbbbbbbbbb1", false]);
+  assert.deepEqual([(await world("zac", "zzzzzzzzzzzzzzz1")).id, game.users.activeGM.isSelf], ["zzzzzzzzzzzzzzz1", true]);
+  assert.equal((await world("ac", "ccccccccccccccc1")).id, "aaaaaaaaaaaaaaa1");
+  assert.equal(await world("", "ccccccccccccccc1"), null);
   assert.equal(game.user.isGM, false);
 });
 
@@ -257,56 +229,28 @@ test("document data is read-only: in-place edits throw instead of silently not p
   assert.throws(() => game.actors.set("x", actor), /database API/);
 });
 
-test("game.settings.get of an unregistered setting throws; set validates, is async and calls onChange", async (t) => {
-  const env = setup(t, { settings: { [`${MODULE_ID}.mode`]: "b" } });
+test("game.settings: a registered package's namespace, a known scope; world values load before setup; set checks choices", async (t) => {
+  const env = setup(t);
   assert.throws(() => game.settings.register("not-a-module", "x", { scope: "world" }), /not an active package/);
   assert.throws(() => game.settings.register(MODULE_ID, "bad", { scope: "global" }), /Invalid setting scope/);
-  const changes = [];
   Hooks.once("init", () => {
-    game.settings.register(MODULE_ID, "mode", {
-      scope: "world", config: true, type: String, default: "a", choices: { a: "A", b: "B" },
-      onChange: (value, options, userId) => changes.push([value, userId]),
-    });
-    game.settings.register(MODULE_ID, "local", { scope: "client", type: Number, default: 1 });
+    game.settings.register(MODULE_ID, "mode", { scope: "world", config: true, type: String, default: "a", choices: { a: "A", b: "B" } });
     assert.equal(game.settings.get(MODULE_ID, "mode"), "a", "world values load with Documents, before setup");
   });
   await env.boot();
-  assert.ok(env.warnings.some((w) => w.includes("read before setup")));
+  assert.deepEqual(env.warnings, [`world setting "${MODULE_ID}.mode" read before setup; its stored value is not loaded yet`]);
   assert.throws(() => game.settings.get(MODULE_ID, "missing"), /"ambush-test.missing" is not a registered game setting/);
+  await game.settings.set(MODULE_ID, "mode", "b");
   assert.equal(game.settings.get(MODULE_ID, "mode"), "b");
-  const pending = game.settings.set(MODULE_ID, "mode", "a");
-  assert.equal(game.settings.get(MODULE_ID, "mode"), "b", "not applied before the server answers");
-  await pending;
-  assert.equal(game.settings.get(MODULE_ID, "mode"), "a");
-  assert.deepEqual(changes, [["a", GM]]);
   await assert.rejects(game.settings.set(MODULE_ID, "mode", "c"), /not one of its choices/);
-  await game.settings.set(MODULE_ID, "local", "3");
-  assert.equal(game.settings.get(MODULE_ID, "local"), 3);
-});
-
-test("world settings cannot be set before ready, nor by a player", async (t) => {
-  const env = setup(t, { userId: PLAYER });
-  let early;
-  Hooks.once("init", () => game.settings.register(MODULE_ID, "w", { scope: "world", type: Boolean, default: false }));
-  Hooks.once("setup", () => {
-    early = game.settings.set(MODULE_ID, "w", true);
-    early.catch(() => {});
-  });
-  await env.boot();
-  await assert.rejects(early, /before the Game is ready/);
-  await assert.rejects(game.settings.set(MODULE_ID, "w", true), /lacks permission/);
-  assert.equal(env.deniedWrites.length, 1);
 });
 
 // -- i18n ----------------------------------------------------------------------------------------
 
-test("i18n: nested and flat keys, missing keys return the key and are recorded, format, fallback", async (t) => {
-  const env = setup(t, {
-    language: "de",
-    lang: { [MODULE_ID]: { Greet: "Hallo {name}" }, "flat.key": "flach" },
-    fallbackLang: { [MODULE_ID]: { OnlyEnglish: "English only" } },
-  });
-  await env.boot();
+test("i18n: nested and flat keys, missing keys return the key and are recorded, format, English fallback", async (t) => {
+  const root = writeModule(t, { main: "", en: { [MODULE_ID]: { OnlyEnglish: "English only" } } });
+  const env = setup(t, { modules: [], language: "de", lang: { [MODULE_ID]: { Greet: "Hallo {name}" }, "flat.key": "flach" } });
+  await env.loadModule(root);
   assert.equal(game.i18n.localize(`${MODULE_ID}.Greet`), "Hallo {name}");
   assert.equal(game.i18n.format(`${MODULE_ID}.Greet`, { name: "Ann" }), "Hallo Ann");
   assert.equal(game.i18n.localize("flat.key"), "flach");
@@ -321,16 +265,17 @@ test("i18n: nested and flat keys, missing keys return the key and are recorded, 
 
 // -- status effects ------------------------------------------------------------------------------
 
-test("toggleStatusEffect returns the effect, true, false or undefined as docs/dev/foundry.md §6 says", async (t) => {
+test("toggleStatusEffect returns the effect, true, false or undefined as docs/dev/foundry.md §6 says, once the server answers", async (t) => {
   const env = setup(t, { systemId: "ars" });
   const actor = await env.createActor({ name: "Ann" });
   await env.boot();
-  const created = await actor.toggleStatusEffect("stun");
+  const pending = actor.toggleStatusEffect("stun");
+  assert.equal(actor.statuses.has("stun"), false, "not before the server answers: it must be awaited");
+  const created = await pending;
   assert.equal(created.constructor.name, "ActiveEffect");
   assert.equal(created.name, "Stunned");
   assert.equal(created.img, "icons/svg/daze.svg");
   assert.deepEqual([...created.statuses], ["stun"]);
-  assert.equal(created.transfer, true);
   assert.ok(actor.statuses.has("stun"));
   assert.equal(await actor.toggleStatusEffect("stun", { active: true }), true);
   assert.equal(actor.effects.size, 1);
@@ -342,16 +287,6 @@ test("toggleStatusEffect returns the effect, true, false or undefined as docs/de
   assert.deepEqual(env.missingI18n, []);
 });
 
-test("toggleStatusEffect must be awaited: the effect exists only after the server answers", async (t) => {
-  const env = setup(t, { systemId: "ars" });
-  const actor = await env.createActor({ name: "Ann" });
-  await env.boot();
-  const pending = actor.toggleStatusEffect("prone");
-  assert.equal(actor.statuses.has("prone"), false);
-  await pending;
-  assert.equal(actor.statuses.has("prone"), true);
-});
-
 test("status matching: static _id when configured, else statuses exactly {id}; extra statuses need an _id", async (t) => {
   const env = setup(t, { lang: { [MODULE_ID]: { Surprised: "Surprised" } } });
   const actor = await env.createActor({ name: "Ann" });
@@ -359,8 +294,7 @@ test("status matching: static _id when configured, else statuses exactly {id}; e
     CONFIG.statusEffects.push(
       {
         id: "surprised", _id: "surprised0000000", name: `${MODULE_ID}.Surprised`, img: "icons/surprised.svg",
-        statuses: ["stun"], duration: { rounds: 1 }, changes: [{ key: "system.dodge", value: -2, mode: 2 }],
-        flags: { [MODULE_ID]: { source: "surprise" } },
+        statuses: ["stun"], duration: { rounds: 1 }, flags: { [MODULE_ID]: { source: "surprise" } },
       },
       { id: "dazed", name: "Dazed", statuses: ["stun"] },
       { id: "badid", _id: "too-short", name: "Bad" },
@@ -374,7 +308,6 @@ test("status matching: static _id when configured, else statuses exactly {id}; e
   assert.equal(effect.name, "Surprised");
   assert.deepEqual([...effect.statuses].sort(), ["stun", "surprised"]);
   assert.equal(effect.duration.rounds, 1);
-  assert.deepEqual(effect.changes, [{ key: "system.dodge", value: "-2", mode: 2, priority: null }]);
   assert.equal(effect.getFlag(MODULE_ID, "source"), "surprise");
   assert.equal(await actor.toggleStatusEffect("surprised"), false);
   assert.ok(actor.effects.has(manual.id), "the hand-made effect is untouched");
@@ -382,54 +315,34 @@ test("status matching: static _id when configured, else statuses exactly {id}; e
   await assert.rejects(actor.toggleStatusEffect("badid"), /not a valid id/);
 });
 
-test("created effects get startTime from world time, plus combat/startRound/startTurn when a combat exists", async (t) => {
-  const { env, actors, combat } = await bootedWithCombat(t, { systemId: "ars", worldTime: 100 });
-  const before = await actors[0].toggleStatusEffect("prone");
-  assert.deepEqual(
-    { ...before.duration },
-    { startTime: 100, seconds: null, combat: combat.id, rounds: null, turns: null, startRound: 0, startTurn: 0, type: "none", remaining: null },
-  );
-  await combat.startCombat();
-  await combat.nextTurn();
-  const [during] = await actors[1].createEmbeddedDocuments("ActiveEffect", [{ name: "Held", duration: { rounds: 1 } }]);
-  assert.equal(during.duration.startRound, 1);
-  assert.equal(during.duration.startTurn, 1);
-  assert.equal(during.duration.type, "turns");
-  assert.equal(during.isTemporary, true);
-  await env.settle();
-});
-
-test("core does not expire effects: round and world-time changes leave them in place (docs/dev/foundry.md §8)", async (t) => {
+test("V13 core does not expire effects: a one-round effect stays rounds later (docs/dev/foundry.md §8)", async (t) => {
   const { env, actors, combat } = await bootedWithCombat(t);
   await combat.startCombat();
   await actors[0].createEmbeddedDocuments("ActiveEffect", [
-    { name: "One round", statuses: ["stun"], duration: { rounds: 1 } },
-    { name: "Six seconds", duration: { seconds: 6 } },
+    { name: "One round", statuses: ["stun"], duration: { combat: combat.id, rounds: 1, startRound: 1, startTurn: 0 } },
   ]);
   for (let i = 0; i < 9; i++) await combat.nextTurn();
-  await env.advanceTime(60);
   await env.settle();
   assert.equal(combat.round, 4);
-  assert.equal(actors[0].effects.size, 2);
+  assert.equal(actors[0].effects.size, 1);
   assert.ok(actors[0].statuses.has("stun"));
-  assert.ok(actors[0].effects.getName("Six seconds").duration.remaining < 0);
+  assert.equal(actors[0].effects.contents[0].duration.expired, undefined);
 });
 
 // -- ActiveEffect validation ---------------------------------------------------------------------
 
-test("ActiveEffect: name required, label/icon deprecated, transfer defaults true, V14 duration keys dropped", async (t) => {
+test("ActiveEffect: name required, label/icon deprecated, changes not emulated, V14 duration keys dropped", async (t) => {
   const env = setup(t);
   const actor = await env.createActor({ name: "Ann" });
   await env.boot();
   await assert.rejects(actor.createEmbeddedDocuments("ActiveEffect", [{ img: "x.svg" }]), /name: may not be undefined/);
   await assert.rejects(actor.createEmbeddedDocuments("ActiveEffect", [{ name: " " }]), /name: may not be a blank string/);
-  await assert.rejects(actor.createEmbeddedDocuments("ActiveEffect", [{ name: "A", changes: [{ key: "k", mode: 9 }] }]), /mode/);
+  await assert.rejects(actor.createEmbeddedDocuments("ActiveEffect", [{ name: "A", changes: [{ key: "k", mode: 2 }] }]), /changes/);
   const [legacy] = await actor.createEmbeddedDocuments("ActiveEffect", [
     { label: "Old", icon: "old.svg", duration: { value: 1, units: "rounds", expiry: "turnStart", rounds: 2 } },
   ]);
   assert.equal(legacy.name, "Old");
   assert.equal(legacy.img, "old.svg");
-  assert.equal(legacy.transfer, true);
   assert.equal(legacy._source.duration.expiry, undefined);
   assert.equal(legacy.duration.rounds, 2);
   assert.equal(env.deprecations.length, 2);
@@ -490,19 +403,15 @@ test("Collection iterates values and offers contents, find, filter, map, some, g
   await env.boot();
   assert.ok(game.actors instanceof Collection);
   assert.deepEqual([...game.actors].map((a) => a.name), ["Ann", "Bob"]);
-  assert.deepEqual(game.actors.contents.map((a) => a.name), ["Ann", "Bob"]);
-  assert.equal(game.actors.getName("Bob").name, "Bob");
-  assert.equal(game.actors.get(game.actors.getName("Ann").id).name, "Ann");
-  assert.equal(game.actors.find((a) => a.name === "Bob").name, "Bob");
+  assert.deepEqual(game.actors.contents.map((a) => a.name), game.actors.map((a) => a.name));
+  assert.equal(game.actors.get(game.actors.getName("Bob").id), game.actors.find((a) => a.name === "Bob"));
   assert.deepEqual(game.actors.filter((a) => a.name !== "Bob").map((a) => a.name), ["Ann"]);
-  assert.deepEqual(game.actors.map((a) => a.name), ["Ann", "Bob"]);
   assert.equal(game.actors.some((a) => a.name === "Cid"), false);
-  assert.throws(() => game.actors.get("nope", { strict: true }), /does not exist/);
 });
 
 // -- combat --------------------------------------------------------------------------------------
 
-const COMBAT_HOOKS = ["combatStart", "combatTurn", "combatRound", "preUpdateCombat", "updateCombat", "combatTurnChange", "updateWorldTime"];
+const COMBAT_HOOKS = ["combatStart", "combatTurn", "combatRound", "preUpdateCombat", "updateCombat", "combatTurnChange"];
 
 test("combat state before start: round 0, turn null, not started, given order kept", async (t) => {
   const { combat, tokens } = await bootedWithCombat(t);
@@ -544,7 +453,7 @@ test("nextTurn: combatTurn before the update, then preUpdateCombat, updateCombat
   await combat.nextTurn();
   assert.deepEqual(seen.map((s) => s.name), ["combatTurn", "preUpdateCombat", "updateCombat", "combatTurnChange"]);
   assert.equal(turnSeenByCombatTurn, 0, "combatTurn fires before the update");
-  assert.deepEqual(seen[0].args.slice(1), [{ round: 1, turn: 1 }, { direction: 1, advanceTime: 0 }]);
+  assert.deepEqual(seen[0].args.slice(1), [{ round: 1, turn: 1 }, { direction: 1 }]);
   const changed = seen[2].args[1];
   assert.ok("turn" in changed && !("round" in changed));
   assert.equal(seen[2].args[3], GM);
@@ -553,19 +462,18 @@ test("nextTurn: combatTurn before the update, then preUpdateCombat, updateCombat
   await env.settle();
 });
 
-test("nextTurn on the last turn advances the round: combatRound (not combatTurn), turn 0, world time +roundTime", async (t) => {
+test("nextTurn on the last turn advances the round: combatRound (not combatTurn), turn 0", async (t) => {
   const { env, combat } = await bootedWithCombat(t);
   await combat.startCombat();
   await combat.nextTurn();
   await combat.nextTurn();
   const seen = recordHooks(COMBAT_HOOKS);
   await combat.nextTurn();
-  assert.deepEqual(seen.map((s) => s.name), ["combatRound", "preUpdateCombat", "updateCombat", "combatTurnChange", "updateWorldTime"]);
+  assert.deepEqual(seen.map((s) => s.name), ["combatRound", "preUpdateCombat", "updateCombat", "combatTurnChange"]);
   assert.deepEqual(seen[0].args[1], { round: 2, turn: 0 });
   assert.deepEqual(seen[2].args[1], { round: 2, turn: 0, _id: combat.id });
   assert.equal(combat.round, 2);
   assert.equal(combat.turn, 0);
-  assert.equal(game.time.worldTime, 6);
   const seenRound = recordHooks(["combatRound", "combatTurn"]);
   await combat.nextRound();
   assert.deepEqual(seenRound.map((s) => s.name), ["combatRound"]);
@@ -616,16 +524,17 @@ test("a combatant whose actor or token was deleted: actor null / token null", as
   await env.settle();
 });
 
-test("isDefeated follows the defeated flag or the DEFEATED status; skipDefeated honours it", async (t) => {
-  const { env, combat, actors } = await bootedWithCombat(t, {
-    settings: { "core.combatTrackerConfig": { resource: "", skipDefeated: true } },
-  });
-  await actors[1].toggleStatusEffect("dead");
-  assert.equal(combat.turns[1].isDefeated, true);
-  await combat.startCombat();
-  await combat.nextTurn();
-  assert.equal(combat.combatant.name, "Cid");
-  await env.settle();
+test("deleteCombatant and deleteCombat fire on every client, after the removal (docs/dev/foundry.md §7)", async (t) => {
+  const { env, combat } = await bootedWithCombat(t, { userId: PLAYER });
+  const seen = [];
+  Hooks.on("deleteCombatant", (combatant, options, userId) => seen.push(["deleteCombatant", combatant.parent === combat,
+    combat.combatants.has(combatant.id), userId]));
+  Hooks.on("deleteCombat", (deleted, options, userId) => seen.push(["deleteCombat", deleted === combat, game.combats.has(combat.id), userId]));
+  await env.remote(GM, () => combat.turns[0].delete());
+  await env.remote(GM, () => combat.delete());
+  assert.deepEqual(seen, [["deleteCombatant", true, false, GM], ["deleteCombat", true, false, GM]]);
+  assert.equal(game.combat, undefined);
+  await assert.rejects(combat.update({ turn: 0 }), /does not exist/);
 });
 
 // -- clients -------------------------------------------------------------------------------------
@@ -662,23 +571,15 @@ test("Roll with scripted dice: NdM, dice[0].results, JSON round trip, evaluated 
   assert.equal(r1.total, undefined);
   await r1.evaluate();
   assert.equal(r1.total, 12);
-  assert.equal(r1.formula, "3d6");
   assert.deepEqual(r1.dice[0].results, [{ result: 3, active: true }, { result: 4, active: true }, { result: 5, active: true }]);
   const copy = Roll.fromJSON(JSON.stringify(r1.toJSON()));
   assert.equal(copy.total, 12);
   assert.deepEqual(copy.dice[0].results.map((r) => r.result), [3, 4, 5]);
   assert.deepEqual(env.pendingDice, []);
   await assert.rejects(r1.evaluate(), /already been evaluated/);
-  await new Roll("1d6").evaluate({ async: true }).catch(() => {});
+  env.scriptDice(1);
+  await new Roll("1d6").evaluate({ async: true });
   assert.equal(env.deprecations.length, 1, "the async option is deprecated");
-});
-
-test("Roll faces come from CONFIG.Dice.randomUniform as ceil(u * faces)", async (t) => {
-  setup(t);
-  const draws = [0.01, 0.5, 1];
-  CONFIG.Dice.randomUniform = () => draws.shift();
-  const roll = await new Roll("3d6").evaluate();
-  assert.deepEqual(roll.dice[0].values, [1, 3, 6]);
 });
 
 test("dice script errors: exhausted, face too large, nothing scripted, a formula that is not NdM", async (t) => {
@@ -694,36 +595,28 @@ test("dice script errors: exhausted, face too large, nothing scripted, a formula
   }
 });
 
-test("a randomUniform option serves rolls when nothing is scripted", async (t) => {
-  setup(t, { randomUniform: () => 0.999 });
-  assert.equal((await new Roll("2d10").evaluate()).total, 20);
-});
-
 // -- chat ----------------------------------------------------------------------------------------
 
 test("ChatMessage.create records the message, fires hooks and validates whisper and rolls", async (t) => {
   const env = setup(t);
-  const actor = await env.createActor({ name: "Ann" });
-  const token = await env.createToken({ actor, name: "Ann's token" });
   await env.boot();
   const seen = recordHooks(["preCreateChatMessage", "createChatMessage"]);
   env.scriptDice(4);
   const roll = await new Roll("1d6").evaluate();
   const message = await ChatMessage.create({
     content: "<p>Surprise!</p>",
-    speaker: ChatMessage.getSpeaker({ token }),
-    whisper: ChatMessage.getWhisperRecipients("GM"),
+    speaker: ChatMessage.getSpeaker({ alias: "Ambush" }),
+    whisper: ChatMessage.getWhisperRecipients("GM").map((user) => user.id),
     rolls: [roll],
     flags: { [MODULE_ID]: { kind: "surprise" } },
   });
   assert.deepEqual(seen.map((s) => s.name), ["preCreateChatMessage", "createChatMessage"]);
   assert.deepEqual(env.messages, [message]);
-  assert.deepEqual(message.speaker, { scene: token.parent.id, actor: actor.id, token: token.id, alias: "Ann's token" });
+  assert.deepEqual(message.speaker, { scene: game.scenes.active.id, actor: null, token: null, alias: "Ambush" });
   assert.deepEqual(message.whisper, [GM]);
-  assert.equal(message.rolls[0].total, 4);
-  assert.equal(message.author.id, GM);
+  assert.equal(message.rolls[0].dice[0].results[0].result, 4);
+  assert.equal(message.toObject().author, GM);
   assert.equal(message.getFlag(MODULE_ID, "kind"), "surprise");
-  assert.deepEqual(ChatMessage.getSpeaker({ actor }), { scene: token.parent.id, actor: actor.id, token: null, alias: "Ann" });
   await assert.rejects(ChatMessage.create({ content: "x", whisper: ["GM"] }), /whisper: "GM" is not a User id/);
   await assert.rejects(ChatMessage.create({ content: "x", rolls: [new Roll("1d6")] }), /must be evaluated/);
   await ChatMessage.create({ content: "x", user: GM });
@@ -823,26 +716,31 @@ test("A scripted answer sets the real form's fields, fires input and change, and
   assert.deepEqual(await DialogV2.wait({ content, buttons }), ["3", false, "x"]);
 });
 
-test("DialogV2 records the fields a module asks its form for that the form lacks, and calls close after any answer", async (t) => {
+test("DialogV2 records the fields a module asks its form for that the form lacks; options it does not emulate throw", async (t) => {
   const env = setup(t);
   await env.boot();
   const { DialogV2 } = foundry.applications.api;
-  const closed = [];
-  env.dialogAnswers.push("ok", null);
+  env.dialogAnswers.push("ok");
   const config = {
     content: '<input name="here" value="1">',
     buttons: [{ action: "ok", label: "OK", callback: (event, button) => [button.form.elements.here?.value, button.form.elements.gone, button.form.elements.namedItem("lost")] }],
-    close: (event, dialog) => closed.push([event.type, dialog instanceof DialogV2]),
   };
   assert.deepEqual(await DialogV2.wait(config), ["1", undefined, null]);
   assert.deepEqual(env.dialogs[0].absentFields, ["gone", "lost"]);
-  assert.equal(await DialogV2.wait(config), null);
-  assert.deepEqual(closed, [["close", true], ["close", true]], "closed after a button and after a dismissal");
+  await assert.rejects(DialogV2.wait({ ...config, close: () => {} }), /DialogV2.wait close not emulated/);
+  await assert.rejects(DialogV2.wait({ buttons: [{ action: "ok", icon: "fa-x" }] }), /DialogV2 button icon not emulated/);
 });
 
-test("foundry.utils.saveDataToFile records the download; anything but three strings is refused", async (t) => {
+test("foundry.utils: getProperty, deepClone, saveDataToFile recording the download of three strings; no global aliases", async (t) => {
   const env = setup(t);
   await env.boot();
+  assert.throws(() => getProperty({}, "a"), ReferenceError); // eslint-disable-line no-undef
+  const object = { a: { b: 1 } };
+  assert.equal(foundry.utils.getProperty(object, "a.b"), 1);
+  assert.equal(foundry.utils.getProperty(object, "a.c.d"), undefined);
+  const clone = foundry.utils.deepClone(object);
+  clone.a.b = 9;
+  assert.equal(object.a.b, 1);
   foundry.utils.saveDataToFile("a = 1\n", "application/toml", "x.toml");
   assert.deepEqual(env.downloads, [{ data: "a = 1\n", type: "application/toml", filename: "x.toml" }]);
   assert.throws(() => foundry.utils.saveDataToFile({ a: 1 }, "application/json", "x.json"), /data must be a string/);
@@ -854,24 +752,12 @@ test("ui.notifications are recorded; tokens validate dispositions", async (t) =>
   const env = setup(t);
   await env.boot();
   ui.notifications.warn("careful");
-  ui.notifications.info(`${MODULE_ID}.Missing`, { localize: true });
-  assert.deepEqual(env.notifications.map((n) => [n.type, n.message]), [["warning", "careful"], ["info", `${MODULE_ID}.Missing`]]);
-  assert.deepEqual(env.missingI18n, [`${MODULE_ID}.Missing`]);
+  ui.notifications.info("done");
+  assert.deepEqual(env.notifications, [{ type: "warning", message: "careful" }, { type: "info", message: "done" }]);
+  assert.throws(() => ui.notifications.info(`${MODULE_ID}.Done`, { localize: true }), /not emulated/);
   await assert.rejects(env.createToken({ name: "X", disposition: 2 }), /disposition/);
   const secret = await env.createToken({ name: "S", disposition: CONST.TOKEN_DISPOSITIONS.SECRET });
   assert.equal(secret.disposition, -2);
-});
-
-test("foundry.utils: getProperty, deepClone, randomID", (t) => {
-  setup(t);
-  const { randomID, getProperty, deepClone } = foundry.utils;
-  assert.match(randomID(), /^[a-zA-Z0-9]{16}$/);
-  const object = { a: { b: 1 } };
-  assert.equal(getProperty(object, "a.b"), 1);
-  assert.equal(getProperty(object, "a.c.d"), undefined);
-  const clone = deepClone(object);
-  clone.a.b = 9;
-  assert.equal(object.a.b, 1);
 });
 
 // -- whole modules: correct code passes, typical mistakes are caught ------------------------------
@@ -909,6 +795,10 @@ function surpriseModule({ gate = true, statusHook = "setup", legacyLabel = false
   `;
 }
 
+/** What a test of a module checks was not recorded: hook errors, missing translations, deprecations, warnings */
+const recorded = (env) => [...env.errors.map((e) => e.error.message), ...env.missingI18n,
+  ...env.deprecations.map((d) => d.message), ...env.warnings];
+
 async function surpriseWorld(t, main, options = {}) {
   const root = writeModule(t, { main, en: SURPRISE_EN });
   const env = setup(t, { modules: [], ...options });
@@ -932,7 +822,7 @@ test("a correct module passes on the GM client: surprised in round 1, removed in
   await env.settle();
   assert.ok(!orc.statuses.has("surprised"));
   assert.deepEqual(env.checkSettingsI18n(), []);
-  env.assertClean();
+  assert.deepEqual(recorded(env), []);
 });
 
 test("a correct module passes on a player client: the GM's change is seen, the player writes nothing", async (t) => {
@@ -941,14 +831,15 @@ test("a correct module passes on a player client: the GM's change is seen, the p
   await env.settle();
   assert.ok(!orc.statuses.has("surprised"), "only the GM client automates");
   assert.ok(env.writes.every((w) => w.userId === GM));
-  env.assertClean();
+  assert.deepEqual(recorded(env), []);
 });
 
 test("caught: automation without the activeGM gate writes from a player client", async (t) => {
   const { env, combat } = await surpriseWorld(t, surpriseModule({ gate: false }), { userId: PLAYER });
   await env.remote(GM, () => combat.startCombat());
   await env.settle();
-  assert.throws(() => env.assertClean(), /lacks permission to create ActiveEffect/);
+  assert.match(recorded(env).join(), /lacks permission to create ActiveEffect/);
+  assert.equal(env.deniedWrites.length, 1);
 });
 
 test("caught: automation without the activeGM gate runs twice with two GMs", async (t) => {
@@ -966,7 +857,7 @@ test("caught: a legacy label on the status entry records a deprecation", async (
   const { env, combat } = await surpriseWorld(t, surpriseModule({ legacyLabel: true }));
   await combat.startCombat();
   await env.settle();
-  assert.throws(() => env.assertClean(), /deprecations/);
+  assert.match(recorded(env).join(), /"label" is deprecated/);
 });
 
 test("caught: a status pushed at module top level is lost when the gurps system initializes", async (t) => {
@@ -974,7 +865,7 @@ test("caught: a status pushed at module top level is lost when the gurps system 
   const { env, combat } = await surpriseWorld(t, main);
   await combat.startCombat();
   await env.settle();
-  assert.throws(() => env.assertClean(), /Invalid status ID ..surprised/);
+  assert.match(recorded(env).join(), /Invalid status ID "surprised"/);
 });
 
 
@@ -1004,21 +895,21 @@ test("V14: CONFIG.statusEffects is an object keyed by id; array methods throw; g
   assert.ok(Array.isArray(CONFIG.statusEffects) && CONFIG.statusEffects.some((s) => s.id === "mentalstun"));
 });
 
-test("V14: duration {value, units, expiry, expired} and start at creation; V13 keys migrated, dropped in updates", async (t) => {
-  const { env, actors, combat } = await bootedWithCombat(t, { generation: 14, systemId: "ars", worldTime: 50 });
+test("V14: duration {value, units, expiry, expired} and start at creation; V13 keys dropped with a warning", async (t) => {
+  const { env, actors, combat } = await bootedWithCombat(t, { generation: 14, systemId: "ars" });
   await combat.startCombat();
   await combat.nextTurn();
   const [effect] = await actors[0].createEmbeddedDocuments("ActiveEffect", [
     { name: "Held", duration: { value: 2, units: "rounds", expiry: "roundEnd" } }]);
   assert.deepEqual({ ...effect.duration }, { value: 2, units: "rounds", expiry: "roundEnd", expired: false });
-  assert.deepEqual({ ...effect.start }, { time: 50, combat: combat.id, combatant: combat.turns[1].id, initiative: null, round: 1, turn: 1 });
-  assert.equal(effect.isTemporary, true);
-  const [old] = await actors[0].createEmbeddedDocuments("ActiveEffect", [{ name: "Old", duration: { rounds: 3, startRound: 2 } }]);
-  assert.deepEqual([old.duration.value, old.duration.units, old.start.round], [3, "rounds", 2]);
-  assert.match(env.deprecations.at(-1).message, /V13 keys/);
-  await old.update({ duration: { rounds: 5 } });
-  assert.equal(old.duration.value, 3);
-  assert.ok(env.warnings.some((w) => w.includes("not migrated")));
+  assert.deepEqual(effect.toObject().start, { time: null, combat: combat.id, combatant: combat.turns[1].id, initiative: null, round: 1, turn: 1 });
+  const [old] = await actors[0].createEmbeddedDocuments("ActiveEffect", [{ name: "Old", duration: { value: 3, units: "rounds", rounds: 4 } }]);
+  assert.deepEqual({ ...old.duration }, { value: 3, units: "rounds", expiry: null, expired: false });
+  assert.deepEqual(env.warnings, ["ActiveEffect: V13 duration keys are not written on V14: rounds"]);
+  const writes = env.writes.length;
+  assert.equal(await old.update({ duration: { rounds: 5, startRound: 1 } }), undefined, "nothing left to send");
+  assert.equal(env.writes.length, writes);
+  assert.match(env.warnings[1], /rounds, startRound/);
   await assert.rejects(actors[0].createEmbeddedDocuments("ActiveEffect", [{ name: "Bad", duration: { units: "ages" } }]), /units/);
 });
 
@@ -1056,7 +947,7 @@ test("V14 core expiry: run out and at its event, expired stays on the actor; sta
   assert.deepEqual(env.errors, []);
 });
 
-test("V13 core expires nothing; V14 core expires only at the effect's own event", async (t) => {
+test("V14 core expires an effect only at its own event: combatEnd when the combat is deleted", async (t) => {
   const { env, actors, combat } = await bootedWithCombat(t, { generation: 14, systemId: "ars" });
   await combat.startCombat();
   const [effect] = await actors[0].createEmbeddedDocuments("ActiveEffect", [
@@ -1071,51 +962,16 @@ test("V13 core expires nothing; V14 core expires only at the effect's own event"
   assert.equal(open.duration.expired, false);
 });
 
-test("V14: turn and round options carry worldTime.delta, not advanceTime", async (t) => {
-  const { env, combat } = await bootedWithCombat(t, { generation: 14, systemId: "ars" });
-  const seen = recordHooks(["combatRound"]);
-  await combat.startCombat();
-  await combat.nextRound();
-  await env.settle();
-  const [, , options] = seen[0].args;
-  assert.equal(options.advanceTime, undefined);
-  assert.equal(options.worldTime.delta, 6);
-  assert.equal(env.worldTime, 6);
-});
-
-test("V14 chat: renderChatMessage warns, a numeric type is rejected, core.messageMode replaces core.rollMode", async (t) => {
+test("V14: a numeric ChatMessage type is rejected (V13: deprecated), as is Roll#evaluate's async option", async (t) => {
   let env = setup(t, { generation: 14 });
   await env.boot();
-  Hooks.on("renderChatMessage", () => {});
-  Hooks.on("renderChatMessageHTML", () => {});
-  assert.equal(env.deprecations.length, 1);
   await assert.rejects(ChatMessage.create({ content: "x", type: 0 }), /type/);
-  assert.equal(game.settings.get("core", "messageMode"), "public");
-  assert.throws(() => game.settings.get("core", "rollMode"), /not a registered game setting/);
   await assert.rejects(new Roll("1d6").evaluate({ async: true }), /async/);
-  assert.deepEqual(ChatMessage.applyMode({}, "gm"), { whisper: [GM], blind: false });
-  assert.deepEqual(ChatMessage.applyMode({}, "blind"), { whisper: [GM], blind: true });
-  assert.throws(() => ChatMessage.applyRollMode({}, "gmroll"), /applyRollMode is not a function/);
   env.teardown();
   env = setup(t, { generation: 13 });
   await env.boot();
-  Hooks.on("renderChatMessage", () => {});
-  assert.equal(game.settings.get("core", "rollMode"), "publicroll");
-  assert.throws(() => game.settings.get("core", "messageMode"), /not a registered game setting/);
-  assert.deepEqual(ChatMessage.applyRollMode({}, "roll"), { whisper: [], blind: false });
-  assert.deepEqual(ChatMessage.applyRollMode({}, "selfroll"), { whisper: [GM], blind: false });
-  assert.throws(() => ChatMessage.applyMode({}, "gm"), /applyMode is not a function/);
-  assert.deepEqual(env.deprecations, []);
-});
-
-test("foundry.utils global aliases: deprecated on V13, gone on V14", (t) => {
-  let env = setup(t, { generation: 13 });
-  assert.equal(getProperty({ a: { b: 1 } }, "a.b"), 1); // eslint-disable-line no-undef
-  assert.match(env.deprecations[0].message, /global getProperty is deprecated/);
-  env.teardown();
-  env = setup(t, { generation: 14 });
-  assert.throws(() => getProperty({}, "a"), ReferenceError); // eslint-disable-line no-undef
-  assert.equal(foundry.utils.getProperty({ a: 1 }, "a"), 1);
+  await ChatMessage.create({ content: "x", type: 0 });
+  assert.match(env.deprecations[0].message, /numeric ChatMessage type/);
 });
 
 test("the Combat Tracker: encounter controls row; a popped-out tracker's nodes belong to its own document", async (t) => {

@@ -1,28 +1,19 @@
 // ChatMessage: validated creation data (author, whisper recipients, evaluated rolls, speaker ids), the V12
-// deprecations, getSpeaker and getWhisperRecipients
+// deprecations and V14's string type, getSpeaker({alias}) and getWhisperRecipients("GM"), the calls the product makes
 // (https://foundryvtt.com/api/classes/foundry.documents.ChatMessage.html).
 
-import { CONST, checkId, defineFields, env, isPlainObject, pickKnown, validationError } from "./core.mjs";
+import { checkId, defineFields, env, pickKnown, validationError } from "./core.mjs";
 import { Roll } from "./dice.mjs";
 import { Document } from "./documents.mjs";
 
-const KEYS = [
-  "_id", "type", "style", "author", "user", "content", "flavor", "speaker", "whisper", "blind", "rolls", "sound",
-  "emote", "flags", "timestamp", "system", "_stats",
-];
+const KEYS = ["_id", "type", "author", "user", "content", "speaker", "whisper", "rolls", "flags"];
 
-/** Store rolls as JSON; a Roll must be evaluated before it is posted */
+/** Store rolls as JSON; a Roll must be evaluated before it is posted (harness choice: only Roll instances) */
 function cleanRolls(rolls) {
   return rolls.map((roll, i) => {
-    if (roll instanceof Roll) {
-      if (!roll._evaluated) throw validationError("ChatMessage", `rolls.${i}`, "the Roll must be evaluated before it is posted");
-      return JSON.stringify(roll.toJSON());
-    }
-    const parsed = typeof roll === "string" ? JSON.parse(roll) : roll;
-    if (!isPlainObject(parsed) || !Array.isArray(parsed.terms)) {
-      throw validationError("ChatMessage", `rolls.${i}`, "is not Roll data");
-    }
-    return JSON.stringify(parsed);
+    if (!(roll instanceof Roll)) throw validationError("ChatMessage", `rolls.${i}`, "is not a Roll");
+    if (!roll._evaluated) throw validationError("ChatMessage", `rolls.${i}`, "the Roll must be evaluated before it is posted");
+    return JSON.stringify(roll.toJSON());
   });
 }
 
@@ -52,7 +43,7 @@ export class ChatMessage extends Document {
       throw validationError(name, "type", `${source.type} is not a valid type (a string subtype since V14)`);
     }
     if (typeof source.type === "number") {
-      env()._deprecate(name, "numeric ChatMessage type is deprecated; use style (CONST.CHAT_MESSAGE_STYLES, V12)");
+      env()._deprecate(name, "numeric ChatMessage type is deprecated; use style (V12)");
       delete source.type;
     }
     const users = env()._world.users;
@@ -63,27 +54,13 @@ export class ChatMessage extends Document {
     return {
       _id: checkId(name, source._id ?? null),
       type: source.type ?? "base",
-      style: source.style ?? CONST.CHAT_MESSAGE_STYLES.OTHER,
       author,
       content: String(source.content ?? ""),
-      flavor: String(source.flavor ?? ""),
       speaker: cleanSpeaker(source.speaker),
       whisper,
-      blind: source.blind ?? false,
       rolls: cleanRolls(source.rolls ?? []),
-      sound: source.sound ?? null,
       flags: source.flags ?? {},
-      timestamp: source.timestamp ?? Date.now(),
     };
-  }
-
-  get author() {
-    return env()._world.users.get(this._source.author) ?? null;
-  }
-
-  get user() {
-    env()._deprecate("ChatMessage", "ChatMessage#user is deprecated in favour of ChatMessage#author (V12)");
-    return this.author;
   }
 
   get rolls() {
@@ -94,61 +71,21 @@ export class ChatMessage extends Document {
     return user.isGM || this._source.author === user.id;
   }
 
-  _canUpdate(user) {
-    return user.isGM || this._source.author === user.id;
-  }
-
-  _canDelete(user) {
-    return this._canUpdate(user);
-  }
-
-  /** The speaker of a token, an actor (default: the user's character) or the user, with an alias */
-  static getSpeaker({ scene, actor, token, alias } = {}) {
-    const sceneId = (scene ?? env()._world.scenes.active)?.id ?? null;
-    if (token) {
-      const actorId = token.actor?.id ?? null;
-      return { scene: token.parent?.id ?? sceneId, actor: actorId, token: token.id, alias: alias ?? token.name };
-    }
-    actor ??= env().game.user?.character ?? null;
-    if (actor) return { scene: sceneId, actor: actor.id, token: null, alias: alias ?? actor.name };
-    return { scene: sceneId, actor: null, token: null, alias: alias ?? env().game.user?.name ?? null };
-  }
-
   /**
-   * docs/dev/foundry.md §10: V13's ChatMessage.applyRollMode(chatData, mode) with publicroll/gmroll/blindroll/selfroll, or
-   * "roll" for the user's core.rollMode. Harness choice for what each mode sets: gm and blind whisper the GMs (blind
-   * also hides the roll from its author), self whispers the user, public whispers nobody.
+   * The speaker the product asks for: an alias on the active scene. (harness choice) a token, actor or scene
+   * argument is not emulated and throws; core would also fall back on a controlled token or the user's character.
    */
-  static applyRollMode(chatData, mode) {
-    if (env().options.generation >= 14) throw new TypeError("ChatMessage.applyRollMode is not a function (V14: ChatMessage.applyMode)");
-    const chosen = mode === "roll" ? env().game.settings.get("core", "rollMode") : mode;
-    return applyVisibility(chatData, chosen.replace(/roll$/, ""));
+  static getSpeaker({ alias, ...rest } = {}) {
+    const others = Object.keys(rest).filter((key) => rest[key] !== undefined);
+    if (others.length) throw new Error(`harness: ChatMessage.getSpeaker({${others.join(", ")}}) is not emulated`);
+    const scene = env()._world.scenes.active?.id ?? null;
+    return { scene, actor: null, token: null, alias: alias ?? env().game.user?.name ?? null };
   }
 
-  /** docs/dev/foundry.md §10: V14's ChatMessage.applyMode(chatData, mode) with public/gm/blind/self (as applyRollMode) */
-  static applyMode(chatData, mode) {
-    if (env().options.generation < 14) throw new TypeError("ChatMessage.applyMode is not a function (V13: ChatMessage.applyRollMode)");
-    return applyVisibility(chatData, mode ?? env().game.settings.get("core", "messageMode"));
-  }
-
-  /** Users matching "gm", "players" or a user name; returns User documents (whisper takes their ids) */
+  /** The users "GM" names: the GMs, assistants included, as User documents (whisper takes their ids) */
   static getWhisperRecipients(name) {
-    const users = env()._world.users;
-    const lowered = String(name).toLowerCase();
-    if (lowered === "gm") return users.filter((user) => user.isGM);
-    if (lowered === "players") return users.filter((user) => !user.isGM);
-    return users.filter((user) => user.name.toLowerCase() === lowered);
+    if (String(name).toLowerCase() !== "gm") throw new Error(`harness: getWhisperRecipients("${name}") is not emulated`);
+    return env()._world.users.filter((user) => user.isGM);
   }
 }
-/** Set whisper and blind for a visibility: public, gm, blind or self */
-function applyVisibility(chatData, mode) {
-  const gms = () => ChatMessage.getWhisperRecipients("GM").map((user) => user.id);
-  if (mode === "public") Object.assign(chatData, { whisper: [], blind: false });
-  else if (mode === "gm") Object.assign(chatData, { whisper: gms(), blind: false });
-  else if (mode === "blind") Object.assign(chatData, { whisper: gms(), blind: true });
-  else if (mode === "self") Object.assign(chatData, { whisper: [env().game.user.id], blind: false });
-  else throw new Error(`"${mode}" is not a message mode`);
-  return chatData;
-}
-
-defineFields(ChatMessage, ["type", "style", "content", "flavor", "speaker", "whisper", "blind", "sound", "timestamp"]);
+defineFields(ChatMessage, ["type", "content", "speaker", "whisper"]);

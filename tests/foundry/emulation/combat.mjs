@@ -5,37 +5,20 @@ import { CONST, checkId, defineFields, env, optionalNumber, pickKnown } from "./
 import { Document } from "./documents.mjs";
 import { runExpiry, turnEvents } from "./expiry.mjs";
 
-/** docs/dev/foundry.md §7, §10: the world time a turn or round change advances, as V13 (advanceTime) or V14 (worldTime.delta) */
-function timeOptions(seconds) {
-  return env().options.generation >= 14 ? { worldTime: { delta: seconds } } : { advanceTime: seconds };
-}
-
-/** The seconds an update's options advance the world time by, in either generation's shape */
-const advancedBy = (options) => options.worldTime?.delta ?? options.advanceTime ?? 0;
-
 export class Combatant extends Document {
   static documentName = "Combatant";
 
   static _cleanData(data) {
-    const source = pickKnown("Combatant", data, [
-      "_id", "type", "actorId", "tokenId", "sceneId", "name", "img", "initiative", "hidden", "defeated", "group",
-      "system", "flags", "_stats",
-    ]);
+    const source = pickKnown("Combatant", data, ["_id", "actorId", "tokenId", "sceneId", "name", "initiative", "flags"]);
     const scene = env()._world.scenes.active;
     const token = source.tokenId ? scene?.tokens.get(source.tokenId) : null;
     return {
       _id: checkId("Combatant", source._id ?? null),
-      type: source.type ?? "base",
       actorId: source.actorId ?? token?.actorId ?? null,
       tokenId: source.tokenId ?? null,
       sceneId: source.sceneId ?? (token ? scene.id : null),
       name: source.name ?? null,
-      img: source.img ?? null,
       initiative: optionalNumber("Combatant", "initiative", source.initiative),
-      hidden: source.hidden ?? false,
-      defeated: source.defeated ?? false,
-      group: source.group ?? null,
-      system: source.system ?? {},
       flags: source.flags ?? {},
     };
   }
@@ -64,10 +47,6 @@ export class Combatant extends Document {
     return env()._world.actors.get(this.actorId) ?? null;
   }
 
-  get isDefeated() {
-    return this.defeated || Boolean(this.actor?.statuses.has(env().CONFIG.specialStatusEffects.DEFEATED));
-  }
-
   _ownershipLevel(user) {
     return this.actor?._ownershipLevel(user) ?? CONST.DOCUMENT_OWNERSHIP_LEVELS.NONE;
   }
@@ -88,14 +67,11 @@ export class Combatant extends Document {
     this.combat._refreshTurns();
   }
 }
-defineFields(Combatant, [
-  "type", "actorId", "tokenId", "sceneId", "img", "initiative", "hidden", "defeated", "group", "system",
-]);
+defineFields(Combatant, ["actorId", "tokenId", "sceneId", "initiative"]);
 
 export class Combat extends Document {
   static documentName = "Combat";
   static embedded = { Combatant: "combatants" };
-  static CONFIG_SETTING = "combatTrackerConfig";
   #turns = Object.freeze([]);
 
   constructor(source, options) {
@@ -105,17 +81,12 @@ export class Combat extends Document {
     this.setupTurns();
     /** docs/dev/foundry.md §7: CombatHistoryData {round, turn, combatantId, tokenId} */
     this.current = this._getCurrentState();
-    this.previous = undefined;
   }
 
   static _cleanData(data) {
-    const source = pickKnown("Combat", data, [
-      "_id", "type", "scene", "active", "round", "turn", "combatants", "flags", "sort", "system", "_stats",
-    ]);
+    const source = pickKnown("Combat", data, ["_id", "active", "round", "turn", "combatants", "flags"]);
     return {
       _id: checkId("Combat", source._id ?? null),
-      type: source.type ?? "base",
-      scene: source.scene ?? env()._world.scenes.active?.id ?? null,
       active: source.active ?? false,
       round: optionalNumber("Combat", "round", source.round ?? 0, { integer: true, min: 0 }),
       turn: optionalNumber("Combat", "turn", source.turn ?? null, { integer: true, min: 0 }),
@@ -132,10 +103,6 @@ export class Combat extends Document {
     };
   }
 
-  get name() {
-    return undefined;
-  }
-
   get turns() {
     return this.#turns;
   }
@@ -147,10 +114,6 @@ export class Combat extends Document {
   /** docs/dev/foundry.md §7: round is 0 before the start */
   get started() {
     return this.#turns.length > 0 && this.round > 0;
-  }
-
-  get settings() {
-    return env().game.settings.get("core", Combat.CONFIG_SETTING);
   }
 
   toObject() {
@@ -203,19 +166,17 @@ export class Combat extends Document {
     return this.update(updateData);
   }
 
-  /** docs/dev/foundry.md §7: combatTurn(combat, updateData, updateOptions) before the update; skips the defeated if set */
+  /**
+   * docs/dev/foundry.md §7: combatTurn(combat, updateData, updateOptions) before the update. (harness choice) The
+   * Skip Defeated setting is not emulated: it is off, and no turn is passed over.
+   */
   async nextTurn() {
     this.#assertStarted("nextTurn");
-    const skip = this.settings.skipDefeated;
-    let next = null;
-    for (let i = (this.turn ?? -1) + 1; i < this.#turns.length; i++) {
-      if (skip && this.#turns[i].isDefeated) continue;
-      next = i;
-      break;
-    }
-    if (next === null) return this.nextRound();
+    const next = (this.turn ?? -1) + 1;
+    if (next >= this.#turns.length) return this.nextRound();
     const updateData = { round: this.round, turn: next };
-    const updateOptions = { direction: 1, ...timeOptions(env().CONFIG.time.turnTime) };
+    // (harness choice) no world clock is emulated: the options carry no advanceTime (V13) or worldTime.delta (V14)
+    const updateOptions = { direction: 1 };
     env()._initiatingHook("combatTurn", this, updateData, updateOptions);
     return this.update(updateData, updateOptions);
   }
@@ -223,12 +184,8 @@ export class Combat extends Document {
   /** docs/dev/foundry.md §7: combatRound(combat, updateData, updateOptions) before the update */
   async nextRound() {
     this.#assertStarted("nextRound");
-    let turn = 0;
-    if (this.settings.skipDefeated) turn = Math.max(this.#turns.findIndex((c) => !c.isDefeated), 0);
-    const { turnTime, roundTime } = env().CONFIG.time;
-    const advanceTime = Math.max(this.#turns.length - (this.turn ?? 0), 0) * turnTime + roundTime;
-    const updateData = { round: this.round + 1, turn };
-    const updateOptions = { direction: 1, ...timeOptions(advanceTime) };
+    const updateData = { round: this.round + 1, turn: 0 };
+    const updateOptions = { direction: 1 };
     env()._initiatingHook("combatRound", this, updateData, updateOptions);
     return this.update(updateData, updateOptions);
   }
@@ -241,12 +198,14 @@ export class Combat extends Document {
     return turnOnly && Boolean(this.combatant?.testUserPermission(user, "OWNER"));
   }
 
-  /** docs/dev/foundry.md §7: combatTurnChange(combat, prior, current) on all clients after updateCombat */
-  _onUpdate(changed, options, userId) {
+  /**
+   * docs/dev/foundry.md §7: combatTurnChange(combat, prior, current) on all clients after the update. The docs do not
+   * order it against updateCombat: (harness choice) it follows updateCombat, or precedes it with turnChangeFirst.
+   */
+  _onUpdate() {
     const prior = this.current;
     this.current = this._getCurrentState();
     const stateChanged = ["round", "turn", "combatantId"].some((key) => prior[key] !== this.current[key]);
-    if (stateChanged) this.previous = prior;
     const current = this.current;
     const turnChange = () => env().Hooks.callAll("combatTurnChange", this, prior, current);
     // docs/dev/foundry.md §8: V14 core expires effects at the events of the change (emulation/expiry.mjs)
@@ -257,8 +216,6 @@ export class Combat extends Document {
     return () => {
       if (stateChanged) expire();
       if (stateChanged && !env().options.turnChangeFirst) turnChange();
-      const seconds = advancedBy(options);
-      if (seconds) env()._advanceWorldTime(seconds, options, userId);
     };
   }
 
@@ -267,4 +224,4 @@ export class Combat extends Document {
     if (env().options.generation >= 14) env()._track(runExpiry(env(), this, [["combatEnd", null]]), "expiry", runExpiry);
   }
 }
-defineFields(Combat, ["type", "scene", "active", "round", "turn"]);
+defineFields(Combat, ["active", "round", "turn"]);

@@ -162,7 +162,7 @@ function saveDataToFile(data, type, filename) {
 }
 
 /** The foundry.utils members the product calls */
-export const utils = Object.freeze({ getProperty, deepClone, randomID, saveDataToFile });
+export const utils = Object.freeze({ getProperty, deepClone, saveDataToFile });
 
 // ---------------------------------------------------------------------------------------------
 // CONST (https://foundryvtt.com/api/modules/CONST.html)
@@ -170,10 +170,7 @@ export const utils = Object.freeze({ getProperty, deepClone, randomID, saveDataT
 export const CONST = deepFreeze({
   USER_ROLES: { NONE: 0, PLAYER: 1, TRUSTED: 2, ASSISTANT: 3, GAMEMASTER: 4 },
   DOCUMENT_OWNERSHIP_LEVELS: { INHERIT: -1, NONE: 0, LIMITED: 1, OBSERVER: 2, OWNER: 3 },
-  // docs/dev/foundry.md §5
-  ACTIVE_EFFECT_MODES: { CUSTOM: 0, MULTIPLY: 1, ADD: 2, DOWNGRADE: 3, UPGRADE: 4, OVERRIDE: 5 },
   TOKEN_DISPOSITIONS: { SECRET: -2, HOSTILE: -1, NEUTRAL: 0, FRIENDLY: 1 },
-  CHAT_MESSAGE_STYLES: { OTHER: 0, OOC: 1, IC: 2, EMOTE: 3 },
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -250,14 +247,6 @@ export class Collection extends Map {
     return Array.from(this.values());
   }
 
-  get(key, { strict = false } = {}) {
-    const value = super.get(key);
-    if (strict && value === undefined) {
-      throw new Error(`The key ${key} does not exist in the ${this.constructor.name} Collection`);
-    }
-    return value;
-  }
-
   getName(name) {
     return this.find((entry) => entry.name === name);
   }
@@ -276,10 +265,6 @@ export class Collection extends Map {
 
   some(condition) {
     return this.contents.some(condition);
-  }
-
-  toJSON() {
-    return this.map((entry) => (typeof entry?.toJSON === "function" ? entry.toJSON() : entry));
   }
 }
 

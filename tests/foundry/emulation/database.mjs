@@ -34,9 +34,8 @@ export class Database {
     }
   }
 
-  #recordWrite(action, doc, userId, data) {
-    const parent = doc.parent?.uuid ?? null;
-    this.env.writes.push({ action, documentName: doc.documentName, id: doc.id, parent, userId, data });
+  #recordWrite(action, doc, userId) {
+    this.env.writes.push({ action, documentName: doc.documentName, id: doc.id, userId });
   }
 
   #requester() {
@@ -82,7 +81,7 @@ export class Database {
       for (const doc of created) {
         collection._set(doc.id, doc);
         if (name === "ChatMessage") this.env.messages.push(doc);
-        this.#recordWrite("create", doc, userId, doc.toObject());
+        this.#recordWrite("create", doc, userId);
         doc._onCreate(options, userId);
       }
       for (const doc of created) this.env.Hooks.callAll(`create${name}`, doc, options, userId);
@@ -97,8 +96,8 @@ export class Database {
       this.#assertExists(doc);
       const data = expandObject(deepClone(changes));
       delete data._id;
-      if (doc instanceof ActiveEffect) ActiveEffect._migrate(data, { update: true });
-      const diff = options.diff === false ? data : diffChanges(doc._source, data);
+      if (doc instanceof ActiveEffect) ActiveEffect._migrate(data);
+      const diff = diffChanges(doc._source, data);
       // An update that changes nothing is not sent and fires no hooks
       if (!Object.keys(diff).length) continue;
       doc.constructor._cleanSource(applyChanges(doc._source, diff));
@@ -115,7 +114,7 @@ export class Database {
       const sources = pending.map(({ doc, diff }) => doc.constructor._cleanSource(applyChanges(doc._source, diff)));
       for (const [i, { doc, diff }] of pending.entries()) {
         doc._replaceSource(sources[i]);
-        this.#recordWrite("update", doc, userId, deepClone(diff));
+        this.#recordWrite("update", doc, userId);
         const after = doc._onUpdate(diff, options, userId);
         this.env.Hooks.callAll(`update${doc.documentName}`, doc, diff, options, userId);
         after?.();

@@ -44,10 +44,6 @@ export class Document {
     return this.#source._id ?? null;
   }
 
-  get _id() {
-    return this.#source._id ?? null;
-  }
-
   get name() {
     return this.#source.name;
   }
@@ -60,23 +56,15 @@ export class Document {
     return this.constructor.documentName;
   }
 
-  get uuid() {
-    const own = `${this.documentName}.${this.id}`;
-    return this.parent ? `${this.parent.uuid}.${own}` : own;
-  }
-
   /** The collection this document lives in */
   get collection() {
     if (this.parent) return this.parent.getEmbeddedCollection(this.documentName);
     return env()._worldCollection(this.documentName);
   }
 
-  testUserPermission(user, permission, { exact = false } = {}) {
+  testUserPermission(user, permission) {
     if (!user) return false;
-    const level = typeof permission === "string" ? CONST.DOCUMENT_OWNERSHIP_LEVELS[permission] : permission;
-    if (user.isGM) return true;
-    const actual = this._ownershipLevel(user);
-    return exact ? actual === level : actual >= level;
+    return user.isGM || this._ownershipLevel(user) >= CONST.DOCUMENT_OWNERSHIP_LEVELS[permission];
   }
 
   _ownershipLevel(user) {
@@ -114,17 +102,17 @@ export class Document {
   }
 
   async update(data = {}, operation = {}) {
-    const [updated] = await env()._updateDocuments([{ doc: this, changes: data }], operation);
+    const [updated] = await env().db.update([{ doc: this, changes: data }], operation);
     return updated;
   }
 
   async delete(operation = {}) {
-    const [deleted] = await env()._deleteDocuments([this], operation);
+    const [deleted] = await env().db.delete([this], operation);
     return deleted;
   }
 
   static async create(data, operation = {}) {
-    const created = await env()._createDocuments(this, [data], operation);
+    const created = await env().db.create(this, [data], operation);
     return created[0];
   }
 
@@ -136,7 +124,7 @@ export class Document {
 
   async createEmbeddedDocuments(embeddedName, data = [], operation = {}) {
     this.getEmbeddedCollection(embeddedName);
-    return env()._createDocuments(env()._documentClass(embeddedName), data, { ...operation, parent: this });
+    return env().db.create(env()._documentClass(embeddedName), data, { ...operation, parent: this });
   }
 
   async updateEmbeddedDocuments(embeddedName, updates = [], operation = {}) {
@@ -146,7 +134,7 @@ export class Document {
       if (!doc) throw new Error(`${embeddedName} [${_id}] does not exist in the ${this.documentName} [${this.id}]`);
       return { doc, changes };
     });
-    return env()._updateDocuments(entries, operation);
+    return env().db.update(entries, operation);
   }
 
   async deleteEmbeddedDocuments(embeddedName, ids = [], operation = {}) {
@@ -156,7 +144,7 @@ export class Document {
       if (!doc) throw new Error(`${embeddedName} [${id}] does not exist in the ${this.documentName} [${this.id}]`);
       return doc;
     });
-    return env()._deleteDocuments(docs, operation);
+    return env().db.delete(docs, operation);
   }
 
   /** Build an embedded collection from source data, as the world loads it */
@@ -207,8 +195,6 @@ export class User extends Document {
       _id: requireString("User", "_id", data.id ?? data._id),
       name: requireString("User", "name", data.name),
       role,
-      character: data.character ?? null,
-      flags: data.flags ?? {},
       active: data.active ?? false,
     };
   }
@@ -229,23 +215,13 @@ export class User extends Document {
   get isSelf() {
     return this.id === env().localUserId;
   }
-
-  get character() {
-    const id = this._source.character;
-    return id ? env()._world.actors.get(id) ?? null : null;
-  }
-
-  _canUpdate(user) {
-    return user.isGM || user.id === this.id;
-  }
 }
 defineFields(User, ["role"]);
 
 const STATUS_EFFECT_FIELDS = ["id", "hud", "order"];
-const EFFECT_KEYS = [
-  "_id", "name", "img", "type", "system", "changes", "disabled", "duration", "description", "origin",
-  "tint", "transfer", "statuses", "sort", "flags", "_stats",
-];
+// docs/dev/foundry.md §5, the fields the product and core's status effects use; (harness choice) any other is dropped with
+// a warning
+const EFFECT_KEYS = ["_id", "name", "img", "changes", "disabled", "duration", "statuses", "flags"];
 // docs/dev/foundry.md §5: the V13 duration shape; V14's {value, units, expiry, expired} is not valid there
 const DURATION_KEYS = ["startTime", "seconds", "combat", "rounds", "turns", "startRound", "startTurn"];
 // docs/dev/foundry.md §8: the V14 duration and, beside it, where it started (harness choice: `start` is a field of the
@@ -255,52 +231,23 @@ const V14_START_KEYS = ["time", "combat", "combatant", "initiative", "round", "t
 const V14_UNITS = ["seconds", "minutes", "hours", "days", "weeks", "months", "years", "rounds", "turns"];
 // CONST.ACTIVE_EFFECT_EXPIRY_EVENTS (docs/dev/foundry.md §8)
 export const EXPIRY_EVENTS = ["combatStart", "roundStart", "turnStart", "combatEnd", "roundEnd", "turnEnd"];
-const V13_TO_V14 = { rounds: "rounds", turns: "turns", seconds: "seconds" };
-const V13_TO_START = { startTime: "time", combat: "combat", startRound: "round", startTurn: "turn" };
 
 /** Tell whether the emulated client is V14 */
 const v14 = () => env().options.generation >= 14;
-
-/**
- * docs/dev/foundry.md §8: V14 migrates the V13 duration keys in source data (foundryvtt#14112). Recorded as a deprecation
- * (harness choice: the module should write the V14 shape on V14).
- */
-function migrateV13Duration(data) {
-  const duration = { ...data.duration };
-  const old = Object.keys(duration).filter((key) => DURATION_KEYS.includes(key));
-  if (!old.length) return;
-  env()._deprecate("ActiveEffect", `ActiveEffect duration keys ${old.join(", ")} are V13 keys (V14: value, units, start)`);
-  const start = { ...data.start };
-  for (const [key, unit] of Object.entries(V13_TO_V14)) {
-    if (duration[key] && duration.value === undefined) {
-      duration.value = duration[key];
-      duration.units = unit;
-    }
-  }
-  for (const [key, target] of Object.entries(V13_TO_START)) if (duration[key] !== undefined) start[target] ??= duration[key];
-  for (const key of old) delete duration[key];
-  data.duration = duration;
-  data.start = start;
-}
 
 export class ActiveEffect extends Document {
   static documentName = "ActiveEffect";
 
   /**
-   * docs/dev/foundry.md §5: legacy label/icon are migrated with a deprecation warning. On V14 the V13 duration keys of new
-   * data are migrated (§8); in an update they are dropped with a warning (harness choice: that migration is
-   * unconfirmed).
+   * docs/dev/foundry.md §5: legacy label/icon are migrated with a deprecation warning. docs/dev/foundry.md §8: V14
+   * migrates V13 duration keys when source data is loaded (foundryvtt#14112), whether in an update is unconfirmed;
+   * (harness choice) the emulation drops them with a warning in both, as the module must write the V14 shape on V14.
    */
-  static _migrate(data, { update = false } = {}) {
-    if (v14() && isPlainObject(data.duration)) {
-      if (!update) migrateV13Duration(data);
-      else {
-        const old = Object.keys(data.duration).filter((key) => DURATION_KEYS.includes(key));
-        if (old.length) {
-          env().warnings.push(`ActiveEffect: V13 duration keys in an update are not migrated on V14: ${old.join(", ")}`);
-          data.duration = Object.fromEntries(Object.entries(data.duration).filter(([key]) => !old.includes(key)));
-        }
-      }
+  static _migrate(data) {
+    const old = v14() && isPlainObject(data.duration) ? Object.keys(data.duration).filter((key) => DURATION_KEYS.includes(key)) : [];
+    if (old.length) {
+      env().warnings.push(`ActiveEffect: V13 duration keys are not written on V14: ${old.join(", ")}`);
+      data.duration = Object.fromEntries(Object.entries(data.duration).filter(([key]) => !old.includes(key)));
     }
     if ("label" in data) {
       env()._deprecate("ActiveEffect", `ActiveEffect "label" is deprecated in favour of "name" (docs/dev/foundry.md §5)`);
@@ -322,41 +269,21 @@ export class ActiveEffect extends Document {
       _id: checkId("ActiveEffect", source._id ?? null),
       name: source.name,
       img: source.img ?? null,
-      type: source.type ?? "base",
-      system: source.system ?? {},
       changes: source.changes ?? [],
       disabled: source.disabled ?? false,
       duration: source.duration ?? {},
       ...(v14() ? { start: source.start ?? {} } : {}),
-      description: source.description ?? "",
-      origin: source.origin ?? null,
-      tint: source.tint ?? "#ffffff",
-      transfer: source.transfer ?? true, // docs/dev/foundry.md §5: schema default true
       statuses: source.statuses ?? [],
-      sort: source.sort ?? 0,
       flags: source.flags ?? {},
     });
   }
 
-  /** docs/dev/foundry.md §5: the field types and change modes of an ActiveEffect */
+  /** docs/dev/foundry.md §5: the field types of an ActiveEffect */
   static _validate(source) {
     const name = "ActiveEffect";
     requireString(name, "name", source.name);
-    if (!Array.isArray(source.changes)) throw validationError(name, "changes", "must be an array");
-    const modes = Object.values(CONST.ACTIVE_EFFECT_MODES);
-    source.changes = source.changes.map((change, i) => {
-      if (!isPlainObject(change)) throw validationError(name, `changes.${i}`, "must be an object");
-      const mode = change.mode ?? CONST.ACTIVE_EFFECT_MODES.ADD;
-      if (!modes.includes(mode)) {
-        throw validationError(name, `changes.${i}.mode`, `${mode} is not a valid ACTIVE_EFFECT_MODES value`);
-      }
-      return {
-        key: requireString(name, `changes.${i}.key`, change.key),
-        value: String(change.value ?? ""),
-        mode,
-        priority: optionalNumber(name, `changes.${i}.priority`, change.priority),
-      };
-    });
+    // (harness choice) changes are not emulated: ambush's statuses have none (docs/dev/foundry.md §10)
+    if (!Array.isArray(source.changes) || source.changes.length) throw validationError(name, "changes", "harness: only [] is emulated");
     if (!isPlainObject(source.duration)) throw validationError(name, "duration", "must be an object");
     if (v14()) this._validateV14Duration(source);
     else this._validateV13Duration(source);
@@ -365,18 +292,9 @@ export class ActiveEffect extends Document {
       throw validationError(name, "statuses", "must be an array of status ids");
     }
     source.statuses = [...new Set(statuses)];
-    for (const key of ["disabled", "transfer"]) {
-      if (typeof source[key] !== "boolean") throw validationError(name, key, "must be a boolean");
-    }
-    for (const key of ["img", "origin", "tint"]) {
-      if (source[key] !== null && typeof source[key] !== "string") {
-        throw validationError(name, key, "must be a string or null");
-      }
-    }
-    if (typeof source.description !== "string") throw validationError(name, "description", "must be a string");
-    for (const key of ["flags", "system"]) {
-      if (!isPlainObject(source[key])) throw validationError(name, key, "must be an object");
-    }
+    if (typeof source.disabled !== "boolean") throw validationError(name, "disabled", "must be a boolean");
+    if (source.img !== null && typeof source.img !== "string") throw validationError(name, "img", "must be a string or null");
+    if (!isPlainObject(source.flags)) throw validationError(name, "flags", "must be an object");
     return source;
   }
 
@@ -406,9 +324,8 @@ export class ActiveEffect extends Document {
     const units = duration.units ?? null;
     if (units !== null && !V14_UNITS.includes(units)) throw validationError(name, "duration.units", `"${units}" is not a unit`);
     const expiry = duration.expiry ?? null;
-    if (expiry !== null && !EXPIRY_EVENTS.includes(expiry) && !Object.hasOwn(env().CONFIG.ActiveEffect.expiryEvents ?? {}, expiry)) {
-      throw validationError(name, "duration.expiry", `"${expiry}" is not an expiry event`);
-    }
+    // (harness choice) no package registers expiry events of its own in CONFIG.ActiveEffect.expiryEvents
+    if (expiry !== null && !EXPIRY_EVENTS.includes(expiry)) throw validationError(name, "duration.expiry", `"${expiry}" is not an expiry event`);
     source.duration = {
       value: optionalNumber(name, "duration.value", duration.value, { min: 0 }),
       units,
@@ -459,92 +376,39 @@ export class ActiveEffect extends Document {
     return new Set(this._source.statuses);
   }
 
-  get label() {
-    env()._deprecate("ActiveEffect", "ActiveEffect#label is deprecated in favour of ActiveEffect#name (docs/dev/foundry.md §5)");
-    return this.name;
-  }
-
-  get icon() {
-    env()._deprecate("ActiveEffect", "ActiveEffect#icon is deprecated in favour of ActiveEffect#img (docs/dev/foundry.md §5)");
-    return this.img;
-  }
-
   get active() {
     return !this.disabled;
   }
 
-  /** docs/dev/foundry.md §5: temporary means a rounds, turns or seconds duration (V14: a value with units) */
-  get isTemporary() {
-    if (v14()) return Boolean(this._source.duration.value && this._source.duration.units);
-    const { seconds, rounds, turns } = this._source.duration;
-    return Boolean(seconds || rounds || turns);
-  }
-
-  /** docs/dev/foundry.md §8: where a V14 duration started (not a V13 field) */
-  get start() {
-    return this._source.start;
-  }
-
-  /**
-   * Stored duration plus the display-only type and remaining (docs/dev/foundry.md §5); V13 core never expires it, V14 core
-   * sets `expired` (§8, emulation/expiry.mjs)
-   */
+  /** The stored duration, read-only; V13 core never expires it, V14 core sets `expired` (docs/dev/foundry.md §8, emulation/expiry.mjs) */
   get duration() {
-    if (v14()) return Object.freeze({ ...this._source.duration });
-    const stored = this._source.duration;
-    const derived = { ...stored, type: "none", remaining: null };
-    if (stored.seconds) {
-      derived.type = "seconds";
-      derived.remaining = (stored.startTime ?? 0) + stored.seconds - env().worldTime;
-    } else if (stored.rounds || stored.turns) {
-      derived.type = "turns";
-      const combat = env()._world.combats.get(stored.combat) ?? env()._world.combats.active;
-      const count = Math.max(combat?.turns.length ?? 1, 1);
-      const end = (stored.startRound ?? 0) + (stored.rounds ?? 0) + ((stored.startTurn ?? 0) + (stored.turns ?? 0)) / count;
-      const now = combat ? combat.round + (combat.turn ?? 0) / count : end;
-      derived.remaining = end - now;
-    }
-    return Object.freeze(derived);
+    return Object.freeze({ ...this._source.duration });
   }
 
   /**
-   * docs/dev/foundry.md §5: core fills startTime, plus combat/startRound/startTurn when a combat exists. V14 (§8) fills
-   * `start` instead, its combatant whoever's turn it is.
+   * docs/dev/foundry.md §8: V14 fills `start` when the effect is made, its combatant whoever's turn it is: what core
+   * expiry anchors to. (harness choice) No world clock is emulated, so start.time stays null, and V13's fill of the
+   * display-only startTime, startRound and startTurn is left out: the product writes its V13 durations whole.
    */
   _preCreate() {
-    if (!(this.parent instanceof Actor)) return;
-    if (v14()) {
-      const start = { ...this._source.start };
-      start.time ??= env().worldTime;
-      const combat = env()._world.combats.active;
-      if (combat) {
-        start.combat ??= combat.id;
-        start.combatant ??= combat.combatant?.id ?? null;
-        start.initiative ??= combat.combatant?.initiative ?? null;
-        start.round ??= combat.round;
-        start.turn ??= combat.turn ?? 0;
-      }
-      this._replaceSource({ ...this._source, start });
-      return;
-    }
-    const duration = { ...this._source.duration };
-    duration.startTime ??= env().worldTime;
+    if (!(this.parent instanceof Actor) || !v14()) return;
+    const start = { ...this._source.start };
     const combat = env()._world.combats.active;
     if (combat) {
-      duration.combat ??= combat.id;
-      duration.startRound ??= combat.round;
-      duration.startTurn ??= combat.turn ?? 0;
+      start.combat ??= combat.id;
+      start.combatant ??= combat.combatant?.id ?? null;
+      start.initiative ??= combat.combatant?.initiative ?? null;
+      start.round ??= combat.round;
+      start.turn ??= combat.turn ?? 0;
     }
-    this._replaceSource({ ...this._source, duration });
+    this._replaceSource({ ...this._source, start });
   }
 
   _canCreate(user) {
     return this.testUserPermission(user, "OWNER");
   }
 }
-defineFields(ActiveEffect, [
-  "img", "type", "system", "changes", "disabled", "description", "origin", "tint", "transfer", "sort",
-]);
+defineFields(ActiveEffect, ["img", "changes", "disabled"]);
 
 export class Actor extends Document {
   static documentName = "Actor";
@@ -557,15 +421,11 @@ export class Actor extends Document {
   }
 
   static _cleanData(data) {
-    const source = pickKnown("Actor", data, [
-      "_id", "name", "type", "img", "system", "flags", "ownership", "effects", "items", "folder", "sort",
-      "prototypeToken", "_stats",
-    ]);
+    const source = pickKnown("Actor", data, ["_id", "name", "type", "system", "flags", "ownership", "effects"]);
     return {
       _id: checkId("Actor", source._id ?? null),
       name: requireString("Actor", "name", source.name),
       type: requireString("Actor", "type", source.type),
-      img: source.img ?? "icons/svg/mystery-man.svg",
       system: source.system ?? {},
       flags: source.flags ?? {},
       ownership: source.ownership ?? { default: CONST.DOCUMENT_OWNERSHIP_LEVELS.NONE },
@@ -615,7 +475,7 @@ export class Actor extends Document {
     return ActiveEffect.create(effect, { parent: this, keepId: true });
   }
 }
-defineFields(Actor, ["type", "img", "system"]);
+defineFields(Actor, ["type", "system"]);
 
 export class Scene extends Document {
   static documentName = "Scene";
@@ -628,16 +488,7 @@ export class Scene extends Document {
   }
 
   static _cleanData(data) {
-    return {
-      _id: checkId("Scene", data._id ?? null),
-      name: requireString("Scene", "name", data.name),
-      active: data.active ?? false,
-      flags: data.flags ?? {},
-    };
-  }
-
-  toObject() {
-    return { ...super.toObject(), tokens: this.tokens.map((token) => token.toObject()) };
+    return { _id: checkId("Scene", data._id ?? null), name: requireString("Scene", "name", data.name), active: data.active ?? false };
   }
 }
 defineFields(Scene, ["active"]);
@@ -646,9 +497,7 @@ export class TokenDocument extends Document {
   static documentName = "Token";
 
   static _cleanData(data) {
-    const source = pickKnown("Token", data, [
-      "_id", "name", "actorId", "actorLink", "disposition", "hidden", "x", "y", "elevation", "texture", "flags", "_stats",
-    ]);
+    const source = pickKnown("Token", data, ["_id", "name", "actorId", "actorLink", "disposition", "flags"]);
     if (source.actorLink === false) throw new Error("harness: unlinked (synthetic-actor) tokens are not emulated");
     // (harness choice) new tokens default to HOSTILE when no disposition is given
     const disposition = source.disposition ?? CONST.TOKEN_DISPOSITIONS.HOSTILE;
@@ -661,10 +510,6 @@ export class TokenDocument extends Document {
       actorId: source.actorId ?? null,
       actorLink: true,
       disposition,
-      hidden: source.hidden ?? false,
-      x: source.x ?? 0,
-      y: source.y ?? 0,
-      elevation: source.elevation ?? 0,
       flags: source.flags ?? {},
     };
   }
@@ -673,16 +518,8 @@ export class TokenDocument extends Document {
   get actor() {
     return env()._world.actors.get(this.actorId) ?? null;
   }
-
-  _ownershipLevel(user) {
-    return this.actor?._ownershipLevel(user) ?? CONST.DOCUMENT_OWNERSHIP_LEVELS.NONE;
-  }
-
-  _canDelete(user) {
-    return user.isGM;
-  }
 }
-defineFields(TokenDocument, ["actorId", "actorLink", "disposition", "hidden", "x", "y", "elevation"]);
+defineFields(TokenDocument, ["actorId", "actorLink", "disposition"]);
 
 // ---------------------------------------------------------------------------------------------
 // CONFIG.statusEffects (docs/dev/foundry.md §6)

@@ -4,8 +4,8 @@
 // own: its nodes come from that window's document and are not instances of this window's HTMLElement (Node has no
 // HTMLElement global at all, so code that tests `instanceof HTMLElement` finds nothing either way).
 //
-// A small element tree: tag and class selectors, the descendant combinator and selector lists are supported;
-// innerHTML is kept as text, not parsed.
+// A small element tree: tag and class selectors and the descendant combinator are supported; innerHTML is kept as
+// text, not parsed.
 
 /** Parse one compound selector ("div.a.b", ".a", "header") into a tag and classes */
 function compound(text) {
@@ -34,17 +34,15 @@ class FakeElement {
 
   /** Tell whether this element matches a selector of descendant compounds, e.g. ".encounter-controls .right" */
   matches(selector) {
-    return selector.split(",").some((one) => {
-      const parts = one.trim().split(/\s+/).map(compound);
-      if (!this.#matchesCompound(parts.at(-1))) return false;
-      let node = this.parentElement;
-      for (let index = parts.length - 2; index >= 0; index -= 1) {
-        while (node && !node.#matchesCompound(parts[index])) node = node.parentElement;
-        if (!node) return false;
-        node = node.parentElement;
-      }
-      return true;
-    });
+    const parts = selector.trim().split(/\s+/).map(compound);
+    if (!this.#matchesCompound(parts.at(-1))) return false;
+    let node = this.parentElement;
+    for (let index = parts.length - 2; index >= 0; index -= 1) {
+      while (node && !node.#matchesCompound(parts[index])) node = node.parentElement;
+      if (!node) return false;
+      node = node.parentElement;
+    }
+    return true;
   }
 
   *#descendants() {

@@ -1,12 +1,12 @@
 // FoundryEnvironment wires the parts into one emulated client: the globals, the start-up sequence, the
-// users and other clients, world time, and the records tests assert on.
+// users and other clients, and the records tests assert on.
 
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 
-import { CONST, Collection, acting, deepClone, installedEnv, mergeInto, requireString, serverRoundTrip, setInstalled, utils } from "./core.mjs";
+import { CONST, Collection, acting, installedEnv, mergeInto, requireString, serverRoundTrip, setInstalled, utils } from "./core.mjs";
 import { ChatMessage } from "./chat.mjs";
 import { Combatant } from "./combat.mjs";
 import { Database } from "./database.mjs";
@@ -22,10 +22,12 @@ import { renderCombatTracker } from "./dom.mjs";
 const WORLD_COLLECTIONS = { Actor: "actors", Combat: "combats", Scene: "scenes", ChatMessage: "messages", User: "users" };
 const EMBEDDED_CLASSES = { ActiveEffect, Combatant, Token: TokenDocument };
 
-/** The globals a module sees; the product reads Hooks, game, CONFIG, CONST, foundry, ui, Roll and ChatMessage */
+/**
+ * The globals a module sees; the product reads Hooks, game, CONFIG, CONST, foundry, ui, Roll and ChatMessage.
+ * docs/dev/foundry.md §10: V14 removed the global aliases of foundry.utils (a ReferenceError); (harness choice) V13's
+ * deprecated ones are left out too, so a bare getProperty fails on both.
+ */
 const GLOBAL_NAMES = ["Hooks", "game", "CONFIG", "CONST", "foundry", "ui", "Roll", "ChatMessage"];
-// docs/dev/foundry.md §10: V13 still has the deprecated global aliases of foundry.utils; V14 removed them (ReferenceError)
-const UTILS_ALIASES = ["getProperty", "deepClone", "randomID"];
 // docs/dev/foundry.md §1.1: the builds the emulation claims to be (14.369 is V14's stable build of October 2026)
 const RELEASES = { 13: { generation: 13, build: 351 }, 14: { generation: 14, build: 369 } };
 
@@ -45,10 +47,9 @@ export class FoundryEnvironment {
   warnings = [];
   writes = [];
   deniedWrites = [];
-  hookCalls = [];
 
-  /** How far start-up has got: booted, Documents and Settings ready (setup), translations, ready */
-  phase = { booted: false, documents: false, translations: false, ready: false };
+  /** How far start-up has got: booted, translations loaded, Documents and Settings ready (setup) */
+  phase = { booted: false, translations: false, documents: false };
   _activity = 0;
   _inflight = 0;
   #pending = new Set();
@@ -60,24 +61,17 @@ export class FoundryEnvironment {
       throw new Error(`createFoundry: generation ${options.generation} is not emulated (13 or 14)`);
     }
     this.options = options;
-    this._worldTime = options.worldTime;
     this._world = createWorld(options.users);
     this._localUserId = options.userId ?? this._world.users.find((u) => u.isGM)?.id ?? this._world.users.contents[0]?.id;
     if (!this._world.users.has(this._localUserId)) throw new Error(`userId "${this._localUserId}" is not one of the users`);
     this._world.users.get(this._localUserId)._setActive(true);
     this.db = new Database(this);
-    this.dice = new DiceScript(options.randomUniform);
+    this.dice = new DiceScript();
     this.Hooks = createHooks(this);
     this.CONFIG = {
       statusEffects: coreStatusEffects(options.generation),
-      // docs/dev/foundry.md §8: V14's world-wide expiryAction, "update" by default; packages may add expiryEvents
-      ActiveEffect: options.generation >= 14 ? { expiryAction: "update", expiryEvents: {} } : {},
-      // docs/dev/foundry.md §6
-      specialStatusEffects: {
-        DEFEATED: "dead", INVISIBLE: "invisible", BLIND: "blind", BURROW: "burrow", HOVER: "hover", FLY: "fly",
-      },
-      Dice: { randomUniform: () => this.dice.uniform() },
-      time: { turnTime: 0, roundTime: 6 },
+      // docs/dev/foundry.md §8: V14's world-wide expiryAction, "update" by default
+      ActiveEffect: options.generation >= 14 ? { expiryAction: "update" } : {},
     };
     this.foundry = { utils, applications: { api: { DialogV2 } } };
     this.ui = {};
@@ -95,10 +89,6 @@ export class FoundryEnvironment {
     return this._localUserId;
   }
 
-  get worldTime() {
-    return this._worldTime;
-  }
-
   get booted() {
     return this.phase.booted;
   }
@@ -113,29 +103,6 @@ export class FoundryEnvironment {
     this.dice.push(faces);
   }
 
-  /**
-   * Throw if anything was recorded that correct module code never causes: hook errors, missing or
-   * early translations, deprecations, dropped fields, denied writes, unused dialog answers or dice.
-   */
-  assertClean() {
-    const problems = {
-      errors: this.errors.map((e) => `${e.hook}: ${e.error?.message ?? e.error}`),
-      missingI18n: this.missingI18n,
-      earlyI18n: this.earlyI18n,
-      i18nFormatErrors: this.i18nFormatErrors,
-      deprecations: this.deprecations.map((d) => d.message),
-      warnings: this.warnings,
-      deniedWrites: this.deniedWrites,
-      unusedDialogAnswers: this.dialogAnswers,
-      unusedDice: this.pendingDice,
-    };
-    const found = Object.entries(problems).filter(([, list]) => list.length);
-    if (found.length) {
-      const lines = found.map(([name, list]) => `  ${name}: ${JSON.stringify(list)}`);
-      throw new Error(`The Foundry emulation recorded problems:\n${lines.join("\n")}`);
-    }
-  }
-
   // -- globals -------------------------------------------------------------------------------
 
   _install() {
@@ -143,22 +110,13 @@ export class FoundryEnvironment {
     for (const name of GLOBAL_NAMES) {
       Object.defineProperty(globalThis, name, { value: values[name], configurable: true, writable: true });
     }
-    if (this.options.generation < 14) {
-      for (const name of UTILS_ALIASES) {
-        const alias = (...args) => {
-          this._deprecate("foundry.utils", `The global ${name} is deprecated; use foundry.utils.${name} (docs/dev/foundry.md §10)`);
-          return utils[name](...args);
-        };
-        Object.defineProperty(globalThis, name, { value: alias, configurable: true, writable: true });
-      }
-    }
     setInstalled(this);
   }
 
   /** Remove the globals and temporary module copies */
   teardown() {
     if (installedEnv() === this) {
-      for (const name of [...GLOBAL_NAMES, ...UTILS_ALIASES]) delete globalThis[name];
+      for (const name of GLOBAL_NAMES) delete globalThis[name];
       setInstalled(null);
     }
     for (const dir of this.#tmpDirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
@@ -224,16 +182,6 @@ export class FoundryEnvironment {
     return user;
   }
 
-  /** Connect or disconnect a user; fires userConnected(user, connected) on this client */
-  setUserActive(userId, active) {
-    const user = this._world.users.get(userId);
-    if (!user) throw new Error(`setUserActive: no user "${userId}"`);
-    if (userId === this._localUserId && !active) throw new Error("setUserActive: the local user stays connected");
-    user._setActive(active);
-    if (this.phase.documents) this.Hooks.callAll("userConnected", user, Boolean(active));
-    return user;
-  }
-
   /**
    * Emulate another client's request: document changes made inside fn are attributed to userId,
    * are permission-checked as that user, and only the hooks that fire on every client run here.
@@ -241,7 +189,7 @@ export class FoundryEnvironment {
   async remote(userId, fn) {
     const user = this._world.users.get(userId);
     if (!user) throw new Error(`remote: no user "${userId}"`);
-    if (!user.active) throw new Error(`remote: user "${user.name}" is not connected (setUserActive first)`);
+    if (!user.active) throw new Error(`remote: user "${user.name}" is not connected`);
     if (userId === this._localUserId) throw new Error("remote: that is the local user; call fn directly");
     return acting.run({ userId }, fn);
   }
@@ -249,58 +197,31 @@ export class FoundryEnvironment {
   // -- boot ----------------------------------------------------------------------------------
 
   /**
-   * Import a module's esmodules (a module.json, its folder, or one entry script) from a private copy
-   * so state never leaks between environments, then boot unless { boot: false }.
+   * Import the esmodules of a module folder, in the order its module.json lists them, from a private copy so state
+   * never leaks between environments, then boot.
    */
-  async loadModule(target, { boot = true } = {}) {
-    const resolved = path.resolve(target);
-    const stat = fs.statSync(resolved);
-    let manifestPath;
-    if (stat.isDirectory()) manifestPath = path.join(resolved, "module.json");
-    else if (path.basename(resolved) === "module.json") manifestPath = resolved;
-    else manifestPath = findManifest(path.dirname(resolved));
-    let manifest = null;
-    let root;
-    let entries;
-    if (manifestPath && fs.existsSync(manifestPath)) {
-      manifest = JSON.parse(fs.readFileSync(manifestPath, "utf8"));
-      root = path.dirname(manifestPath);
-      const listed = (manifest.esmodules ?? []).map((p) => path.resolve(root, p));
-      if (stat.isFile() && resolved !== manifestPath) {
-        if (!listed.includes(resolved)) throw new Error(`${resolved} is not listed in ${manifestPath} esmodules`);
-        entries = [resolved];
-      } else entries = listed;
-      this.#registerManifest(manifest, root);
-    } else {
-      if (!stat.isFile()) throw new Error(`loadModule: no module.json in ${resolved}`);
-      root = path.dirname(resolved);
-      entries = [resolved];
-    }
+  async loadModule(folder) {
+    const root = path.resolve(folder);
+    const manifest = JSON.parse(fs.readFileSync(path.join(root, "module.json"), "utf8"));
+    this.#registerManifest(manifest, root);
     const copy = fs.mkdtempSync(path.join(os.tmpdir(), "foundry-harness-"));
     this.#tmpDirs.push(copy);
     fs.cpSync(root, copy, { recursive: true });
-    const namespaces = [];
-    for (const entry of entries) {
-      namespaces.push(await import(pathToFileURL(path.join(copy, path.relative(root, entry))).href));
-    }
-    if (boot) await this.boot();
-    return { manifest, exports: namespaces };
+    const exports = [];
+    for (const entry of manifest.esmodules ?? []) exports.push(await import(pathToFileURL(path.join(copy, entry)).href));
+    await this.boot();
+    return { manifest, exports };
   }
 
-  /** docs/dev/foundry.md §1: the module must be active, its systems and requirements met; its lang files load */
+  /** docs/dev/foundry.md §1: the module must be active and made for the world's system; its lang files load */
   #registerManifest(manifest, root) {
     const id = requireString("module.json", "id", manifest.id);
     const existing = this.game.modules.get(id);
     if (existing && !existing.active) throw new Error(`module "${id}" is installed but not active in this world`);
-    if (!existing) this.game.modules.set(id, makeModule({ id, title: manifest.title, version: manifest.version }));
-    const relationships = manifest.relationships ?? {};
-    const systems = (relationships.systems ?? []).map((s) => s.id);
+    if (!existing) this.game.modules.set(id, { id, active: true, api: undefined });
+    const systems = (manifest.relationships?.systems ?? []).map((s) => s.id);
     if (systems.length && !systems.includes(this.options.systemId)) {
       throw new Error(`module "${id}" supports systems ${systems.join(", ")}, not "${this.options.systemId}" (docs/dev/foundry.md §1)`);
-    }
-    for (const required of relationships.requires ?? []) {
-      const ok = required.type === "system" ? required.id === this.options.systemId : this.game.modules.get(required.id)?.active;
-      if (!ok) throw new Error(`module "${id}" requires "${required.id}", which is not active`);
     }
     for (const language of manifest.languages ?? []) {
       if (language.lang !== this.options.language && language.lang !== "en") continue;
@@ -312,7 +233,7 @@ export class FoundryEnvironment {
 
   /**
    * The documented start-up sequence: init, i18nInit, setup, ready, with translations loaded before
-   * i18nInit, Documents and Settings before setup, UI before ready, and game.ready true for ready
+   * i18nInit, Documents and Settings before setup and the UI before ready
    * (https://foundryvtt.com/api/modules/hookEvents.html, hookEvents.setup, hookEvents.i18nInit).
    */
   async boot() {
@@ -324,7 +245,6 @@ export class FoundryEnvironment {
     this.phase.documents = true;
     this.Hooks.callAll("setup");
     this.ui.notifications = createNotifications(this);
-    this.phase.ready = true;
     this.Hooks.callAll("ready");
     await this.settle();
   }
@@ -334,21 +254,12 @@ export class FoundryEnvironment {
   #makeGame() {
     const environment = this;
     const docs = (name) => (environment.phase.documents ? environment._world[name] : undefined);
-    const modules = new Collection(this.options.modules.map((data) => [data.id, makeModule(data)]));
+    const modules = new Collection(this.options.modules.map(({ id, active = true }) => [id, { id, active, api: undefined }]));
     return {
-      get ready() {
-        return environment.phase.ready;
-      },
       release: Object.freeze({ ...RELEASES[this.options.generation], version: `${this.options.generation}.${RELEASES[this.options.generation].build}` }),
-      system: Object.freeze({ id: this.options.systemId, title: this.options.systemId, version: "0.0.0-harness" }),
-      world: Object.freeze({ id: "harness-world", title: "Harness World" }),
       modules,
-      settings: createSettings(this, new Map(Object.entries(deepClone(this.options.settings)))),
+      settings: createSettings(this),
       i18n: createI18n(this),
-      time: this.#makeTime(),
-      get userId() {
-        return environment._localUserId;
-      },
       get user() {
         return environment.phase.documents ? environment._world.users.get(environment._localUserId) : null;
       },
@@ -363,9 +274,6 @@ export class FoundryEnvironment {
       },
       get scenes() {
         return docs("scenes");
-      },
-      get messages() {
-        return docs("messages");
       },
       get combat() {
         return environment.phase.documents ? environment._world.combats.active : undefined;
@@ -413,77 +321,12 @@ export class FoundryEnvironment {
   checkSettingsI18n() {
     const before = this.missingI18n.length;
     for (const config of this.game.settings.settings.values()) {
-      if (!config.config || config.namespace === "core") continue;
+      if (!config.config) continue;
       for (const text of [config.name, config.hint, ...Object.values(config.choices ?? {})]) {
         if (text) this.game.i18n.localize(text);
       }
     }
     return this.missingI18n.slice(before);
   }
-
-  // -- time (https://foundryvtt.com/api/classes/foundry.helpers.GameTime.html) ----------------
-
-  #makeTime() {
-    const environment = this;
-    return {
-      get worldTime() {
-        return environment._worldTime;
-      },
-      async advance(seconds, options = {}) {
-        const user = environment._world.users.get(environment._actingUserId());
-        return environment._server(() => {
-          if (!user.isGM) throw environment._denied(user, "advance", "the world time", "worldTime");
-          environment._advanceWorldTime(seconds, options, user.id);
-          return environment._worldTime;
-        });
-      },
-    };
-  }
-
-  _advanceWorldTime(seconds, options, userId) {
-    this._worldTime += seconds;
-    this.writes.push({ action: "time", documentName: "Setting", id: "core.time", userId, data: { delta: seconds } });
-    this.Hooks.callAll("updateWorldTime", this._worldTime, seconds, options, userId);
-  }
-
-  // -- database ------------------------------------------------------------------------------
-
-  _server(fn) {
-    return this.db.server(fn);
-  }
-
-  _denied(user, action, documentName, id) {
-    return this.db.denied(user, action, documentName, id);
-  }
-
-  _createDocuments(cls, data, operation) {
-    return this.db.create(cls, data, operation);
-  }
-
-  _updateDocuments(entries, options) {
-    return this.db.update(entries, options);
-  }
-
-  _deleteDocuments(docs, options) {
-    return this.db.delete(docs, options);
-  }
 }
 Object.assign(FoundryEnvironment.prototype, worldHelpers);
-
-/** A game.modules entry */
-function makeModule({ id, title, version, active = true }) {
-  return { id, title: title ?? id, version: version ?? "0.0.0", active: Boolean(active), api: undefined };
-}
-
-/** The module.json above an entry script, up to four folders up */
-function findManifest(start) {
-  let dir = start;
-  for (let depth = 0; depth < 4; depth++) {
-    const candidate = path.join(dir, "module.json");
-    if (fs.existsSync(candidate)) return candidate;
-    const parent = path.dirname(dir);
-    if (parent === dir) break;
-    dir = parent;
-  }
-  return null;
-}

@@ -45,10 +45,11 @@ function makeRegexPatternFrom(text, end = true, start = true) {
 }
 
 /**
- * Install GGA's actor behaviour: its toggleStatusEffect that returns undefined, and its finders: GurpsActor#findAdvantage (module/actor/actor.js: the name as a case-insensitive pattern
- * anywhere in an entry's name of system.ads) and GURPS.findSkillSpell (module/gurps.js: the best level among
- * system.skills entries whose name starts with the pattern; with isSkillOnly spells are not searched). The
- * harness's Actor stands in for GurpsActor. Returns the function that removes them again.
+ * Install GGA's actor behaviour: its toggleStatusEffect that returns undefined, and its finders: GurpsActor#findAdvantage
+ * (module/actor/actor.js: the name as a case-insensitive pattern anywhere in an entry's name of system.ads) and
+ * GURPS.findSkillSpell (module/gurps.js: the best level among system.skills entries whose name starts with the
+ * pattern; spells are searched too unless isSkillOnly, which the product always passes, so that branch is left out).
+ * The harness's Actor stands in for GurpsActor. Returns the function that removes them again.
  */
 export function installGgaFinders() {
   Object.defineProperty(Actor.prototype, "findAdvantage", {
@@ -59,6 +60,7 @@ export function installGgaFinders() {
   });
   globalThis.GURPS = {
     findSkillSpell(actor, sname, isSkillOnly = false) {
+      if (!isSkillOnly) throw new Error("harness: GURPS.findSkillSpell without isSkillOnly is not emulated");
       if (!actor) return undefined;
       const data = actor instanceof Actor ? actor.system : actor;
       const skillRegExp = new RegExp(`^ *(\\[ ?["'])?${makeRegexPatternFrom(sname, false, false)}`, "i");
@@ -70,14 +72,6 @@ export function installGgaFinders() {
           best = parseInt(s.level, 10);
         }
       });
-      if (!found && !isSkillOnly) {
-        recurselist(data.spells, (s) => {
-          if (s.name?.match(skillRegExp) && s.level > best) {
-            found = s;
-            best = parseInt(s.level, 10);
-          }
-        });
-      }
       return found;
     },
   };

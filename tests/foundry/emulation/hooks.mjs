@@ -9,7 +9,6 @@ export function createHooks(environment) {
   let nextId = 1;
 
   const run = (hook, args, stoppable) => {
-    environment.hookCalls.push({ hook, args });
     environment._activity++;
     for (const entry of [...(events.get(hook) ?? [])]) {
       if (entry.once) Hooks.off(hook, entry.id);
@@ -28,16 +27,8 @@ export function createHooks(environment) {
   };
 
   class Hooks {
-    static get events() {
-      return Object.fromEntries([...events].map(([hook, list]) => [hook, [...list]]));
-    }
-
     static on(hook, fn, { once = false } = {}) {
       if (typeof fn !== "function") throw new Error(`Hooks.on("${hook}") needs a function`);
-      if (hook === "renderChatMessage" && environment.options.generation >= 14) {
-        // docs/dev/foundry.md §10: V14 renders chat through renderChatMessageHTML only; the jQuery hook warns
-        environment._deprecate("Hooks", 'The "renderChatMessage" hook is deprecated; use "renderChatMessageHTML" (V14)');
-      }
       const id = nextId++;
       if (!events.has(hook)) events.set(hook, []);
       events.get(hook).push({ hook, id, fn, once });

@@ -48,13 +48,13 @@ export function createI18n(environment) {
   return i18n;
 }
 
-/** Load the translations: core strings, the module's lang files, then the test's own dictionaries */
+/** Load the translations: core strings, the module's lang files, then the test's own; English is the fallback */
 export function loadTranslations(environment, langFiles) {
-  const { language, lang, fallbackLang } = environment.options;
+  const { language, lang } = environment.options;
   const i18n = environment.game.i18n;
   const merged = (...sources) => sources.reduce((all, source) => mergeInto(all, deepClone(source ?? {})), {});
   i18n.translations = merged(CORE_TRANSLATIONS, langFiles[language], lang);
-  i18n._fallback = language === "en" ? {} : merged(CORE_TRANSLATIONS, langFiles.en, fallbackLang);
+  i18n._fallback = language === "en" ? {} : merged(CORE_TRANSLATIONS, langFiles.en);
   environment.phase.translations = true;
 }
 

@@ -1,37 +1,15 @@
-// game.settings: register, get and set with their documented errors (https://foundryvtt.com/api/classes/
-// foundry.helpers.ClientSettings.html; hookEvents.setup: Settings are initialized with Documents).
+// game.settings: register and get as the product calls them, set as the tests change a setting
+// (https://foundryvtt.com/api/classes/foundry.helpers.ClientSettings.html; hookEvents.setup: Settings are initialized
+// with Documents).
 
 import { deepClone } from "./core.mjs";
 
-const SCOPES = ["world", "client"];
+const SCOPES = ["world", "client", "user"]; // "user" since V13
 
-/** Cast a stored value to the setting's type */
-function cast(config, value) {
-  if (value === undefined || value === null) return value;
-  if (config.type === Number) return Number(value);
-  if (config.type === String) return String(value);
-  if (config.type === Boolean) return Boolean(value);
-  return deepClone(value);
-}
-
-/** Build game.settings for one environment; `values` seeds stored world and client values by "ns.key" */
-export function createSettings(environment, values) {
+/** Build game.settings for one environment */
+export function createSettings(environment) {
   const settings = new Map();
-  // The one core setting the product reads, through Combat#settings (skipDefeated)
-  settings.set("core.combatTrackerConfig", {
-    namespace: "core", key: "combatTrackerConfig", scope: "world", config: false, type: Object,
-    default: { resource: "", skipDefeated: false },
-  });
-
-  // docs/dev/foundry.md §10: the roll visibility a user picks in chat, V13's core.rollMode or V14's core.messageMode (the
-  // other one is not registered there)
-  const [modeKey, modes] = environment.options.generation >= 14
-    ? ["messageMode", ["public", "gm", "blind", "self"]]
-    : ["rollMode", ["publicroll", "gmroll", "blindroll", "selfroll"]];
-  settings.set(`core.${modeKey}`, {
-    namespace: "core", key: modeKey, scope: "client", config: false, type: String, default: modes[0],
-    choices: Object.fromEntries(modes.map((mode) => [mode, mode])),
-  });
+  const values = new Map();
 
   const lookup = (namespace, key) => {
     const id = `${namespace}.${key}`;
@@ -46,50 +24,27 @@ export function createSettings(environment, values) {
     register(namespace, key, config = {}) {
       if (!namespace || !key) throw new Error("You must specify both namespace and key portions of the setting");
       const validNamespace = namespace === "core" || namespace === environment.options.systemId
-        || namespace === environment.game.world.id || environment.game.modules.get(namespace)?.active;
+        || environment.game.modules.get(namespace)?.active;
       if (!validNamespace) throw new Error(`Setting namespace "${namespace}" is not an active package id`);
       const scope = config.scope ?? "client";
-      const scopes = [...SCOPES, "user"]; // V13+
-      if (!scopes.includes(scope)) throw new Error(`Invalid setting scope "${scope}" for "${namespace}.${key}"`);
+      if (!SCOPES.includes(scope)) throw new Error(`Invalid setting scope "${scope}" for "${namespace}.${key}"`);
       settings.set(`${namespace}.${key}`, { ...config, namespace, key, scope });
     },
     get(namespace, key) {
       const [id, config] = lookup(namespace, key);
       if (config.scope === "world" && !environment.phase.documents) {
         environment.warnings.push(`world setting "${id}" read before setup; its stored value is not loaded yet`);
-        return cast(config, deepClone(config.default));
+        return deepClone(config.default);
       }
-      return cast(config, values.has(id) ? values.get(id) : deepClone(config.default));
+      return deepClone(values.has(id) ? values.get(id) : config.default);
     },
-    async set(namespace, key, value, options = {}) {
+    /** (harness choice) applied at once, without the server round trip or its permission check: tests call it as a GM */
+    async set(namespace, key, value) {
       const [id, config] = lookup(namespace, key);
-      const user = environment._world.users.get(environment._actingUserId());
-      if (config.scope === "world" && !environment.phase.ready) {
-        // Quoted from the V11 error in dev7355608/vision-5e#34
-        throw new Error("You may not set a World-level Setting before the Game is ready.");
-      }
-      const clean = cast(config, value);
-      if (config.type === Number && !Number.isFinite(clean)) throw new Error(`Setting "${id}" needs a number, got ${value}`);
-      if (config.choices && !Object.hasOwn(config.choices, clean)) {
-        throw new Error(`Setting "${id}": ${clean} is not one of its choices`);
-      }
-      const apply = () => {
-        values.set(id, deepClone(clean));
-        environment.writes.push({ action: "setting", documentName: "Setting", id, userId: user.id, data: clean });
-        if (config.onChange) {
-          try {
-            config.onChange(cast(config, clean), options, user.id);
-          } catch (error) {
-            environment._recordHookError(`onChange ${id}`, config.onChange, error);
-          }
-        }
-        return cast(config, clean);
-      };
-      if (config.scope !== "world") return apply();
-      return environment._server(() => {
-        if (!user.isGM) throw environment._denied(user, "update", "Setting", id);
-        return apply();
-      });
+      const clean = config.type === Boolean || config.type === String || config.type === Number ? config.type(value) : value;
+      if (config.choices && !Object.hasOwn(config.choices, clean)) throw new Error(`Setting "${id}": ${clean} is not one of its choices`);
+      values.set(id, deepClone(clean));
+      return clean;
     },
   };
 }

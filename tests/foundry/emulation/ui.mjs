@@ -12,26 +12,24 @@
 //   sheet.ts `dialog.element.querySelector('textarea')`).
 // - DialogV2Configuration.content: "a HTML string or a <div> element. If string, the content is cleaned with
 //   foundry.utils.cleanHTML" ("closing unbalanced tags and stripping some undesirable properties", cleanHTML).
-// - DialogV2Button: action, label ("Will be localized"), callback, class, default, disabled, icon, style, type.
+// - DialogV2Button: action, label ("Will be localized"), callback, default; (harness choice) class, disabled, icon,
+//   style and type, which the product never sets, are not emulated.
 // - DialogV2WaitOptions.render: "A synchronous function to invoke whenever the dialog is rendered";
 //   DialogV2RenderCallback(event: Event "The render event", dialog: DialogV2 "The DialogV2 instance"). V12 passed
 //   the element instead (crnormand/gurps select-target.js: `game.release.generation >= 13 ? dialog.element : dialog`).
 // - DialogV2ButtonCallback(event: PointerEvent | SubmitEvent, button: HTMLButtonElement "the button that was
-//   clicked", dialog: DialogV2); DialogV2SubmitCallback(result, dialog): "the result returned by that button's
-//   callback" or else the button's action; DialogV2CloseCallback(event, dialog) "when the dialog is closed under any
-//   circumstances"; DialogV2WaitOptions.rejectClose "Throw a Promise rejection if the dialog is dismissed".
+//   clicked", dialog: DialogV2); wait resolves with "the result returned by that button's callback" or else the
+//   button's action; DialogV2WaitOptions.rejectClose "Throw a Promise rejection if the dialog is dismissed".
 // The frame's class names and the exact wrappers (header, .dialog-content, footer) are the harness's own: the pages
 // name none of them, so a module that relies on one fails here.
 
 import { env } from "./core.mjs";
 
-/** Build ui.notifications; every notification is recorded on the environment */
+/** Build ui.notifications; every notification is recorded on the environment (harness choice: no options emulated) */
 export function createNotifications(environment) {
-  const record = (type) => (message, options = {}) => {
-    let text = String(message);
-    if (options.format) text = environment.game.i18n.format(message, options.format);
-    else if (options.localize) text = environment.game.i18n.localize(message);
-    const notification = { id: environment.notifications.length + 1, type, message: text, options };
+  const record = (type) => (message, options) => {
+    if (options !== undefined) throw new Error(`harness: ui.notifications.${type} options are not emulated`);
+    const notification = { type, message: String(message) };
     environment.notifications.push(notification);
     return notification;
   };
@@ -77,9 +75,17 @@ function cleanHTML(document, raw) {
   return template.innerHTML;
 }
 
+/** Throw for the keys of an object that the emulation does not implement */
+function onlyEmulated(what, object, keys) {
+  const others = Object.keys(object).filter((key) => !keys.includes(key));
+  if (others.length) throw new Error(`harness: ${what} ${others.join(", ")} not emulated`);
+}
+
 /** The buttons of a wait dialog: at least one, each with a unique action id */
 function checkedButtons(config) {
+  onlyEmulated("DialogV2.wait", config, ["window", "content", "buttons", "render", "rejectClose"]);
   const buttons = config.buttons ?? [];
+  for (const button of buttons) onlyEmulated("DialogV2 button", button, ["action", "label", "default", "callback"]);
   if (!buttons.length) throw new Error("DialogV2.wait needs at least one button");
   const actions = buttons.map((b) => b.action);
   if (actions.some((a) => typeof a !== "string" || !a) || new Set(actions).size !== actions.length) {
@@ -103,12 +109,11 @@ function renderFrame(environment, document, config, title, buttons) {
   const content = make(document, "div", "dialog-content");
   const footer = make(document, "footer", "form-footer");
   for (const button of buttons) {
-    const element = make(document, "button", button.class ?? "");
-    element.type = button.type ?? "submit"; // (harness choice) the page names the type, not its default
+    const element = make(document, "button", "");
+    element.type = "submit"; // (harness choice) the page names the type, not its default
     element.dataset.action = button.action;
     element.textContent = environment._softLocalize(button.label ?? "");
     if (button.default) element.autofocus = true;
-    if (button.disabled) element.disabled = true;
     footer.append(element);
   }
   const form = make(document, "form", "window-content dialog-form", content, footer);
@@ -119,8 +124,8 @@ function renderFrame(environment, document, config, title, buttons) {
   element.open = true;
   document.body.append(element);
   // The content is parsed in place, inside the form, as a browser parses markup set there (a nested <form> is dropped)
-  if (typeof config.content === "string") content.innerHTML = cleanHTML(document, config.content);
-  else if (config.content !== undefined && config.content !== null) content.append(config.content);
+  if (config.content !== undefined && typeof config.content !== "string") throw new Error("harness: DialogV2 content as an element is not emulated");
+  content.innerHTML = cleanHTML(document, config.content ?? "");
   return { element, form };
 }
 
@@ -182,10 +187,9 @@ export function fillForm(form, values = {}) {
 /**
  * Open a wait dialog: render it, call config.render(event, dialog), record it, take the next scripted answer and
  * resolve as the clicked button's callback does. An answer is an action id, {action, form: {name: value}} (the
- * fields set on the real form first), null or {dismiss: true, form?} to close without a choice, or a function of
- * the dialog record (called after the render callback; it may edit the form with record.fill and click with
- * record.click) that returns one of those. record.absentFields lists the names the module asked the form for that
- * it lacks.
+ * fields set on the real form first), null to close without a choice, or a function of the dialog record (called
+ * after the render callback; it may edit the form with record.fill and click with record.click) that returns one of
+ * those. record.absentFields lists the names the module asked the form for that it lacks.
  */
 export async function openDialog(environment, config) {
   const buttons = checkedButtons(config);
@@ -198,8 +202,7 @@ export async function openDialog(environment, config) {
   const absentFields = [];
   watchLookups(form, absentFields);
   const record = {
-    kind: "wait", title, content: config.content ?? "", buttons: buttons.map((b) => b.action), config, dialog, element, form,
-    absentFields,
+    title, content: config.content ?? "", buttons: buttons.map((b) => b.action), config, dialog, element, form, absentFields,
     fill: (values) => fillForm(form, values),
     click: (selector) => {
       const target = element.querySelector(selector);
@@ -209,7 +212,6 @@ export async function openDialog(environment, config) {
   };
   environment.dialogs.push(record);
   const closed = (result) => {
-    config.close?.(new window.Event("close"), dialog);
     element.remove();
     record.result = result;
     return result;
@@ -221,9 +223,8 @@ export async function openDialog(environment, config) {
   }
   let answer = environment.dialogAnswers.shift();
   if (typeof answer === "function") answer = answer(record);
-  record.answer = answer;
   if (answer?.form) fillForm(form, answer.form);
-  if (answer === null || answer?.dismiss) {
+  if (answer === null) {
     closed(null);
     if (rejectClose) throw new Error("Dialog was dismissed without a choice being made.");
     return null;
@@ -235,12 +236,9 @@ export async function openDialog(environment, config) {
     throw new Error(`DialogV2.wait "${title}": answer "${action}" is not one of ${record.buttons.join(", ")}`);
   }
   const clicked = form.querySelector(`footer button[data-action="${action}"]`);
-  if (clicked.disabled) throw new Error(`DialogV2.wait "${title}": button "${action}" is disabled`);
   const event = new window.PointerEvent("click", { bubbles: true, cancelable: true });
   clicked.dispatchEvent(event);
-  const result = (await button.callback?.(event, clicked, dialog)) ?? button.action;
-  await config.submit?.(result, dialog);
-  return closed(result);
+  return closed((await button.callback?.(event, clicked, dialog)) ?? button.action);
 }
 
 /** foundry.applications.api.DialogV2: wait (the product's one dialog call) and the instance its callbacks get */

@@ -74,9 +74,9 @@ export const worldHelpers = {
     return asWorld(this, () => Actor.create({ type: "character", ...data }, { keepId: Boolean(data._id) }));
   },
 
-  async createToken({ actor = null, name, disposition, hidden = false, ...rest } = {}) {
+  async createToken({ actor = null, name, disposition, ...rest } = {}) {
     const scene = this._world.scenes.active;
-    const data = { ...rest, name: name ?? actor?.name, actorId: actor?.id ?? null, disposition, hidden };
+    const data = { ...rest, name: name ?? actor?.name, actorId: actor?.id ?? null, disposition };
     if (!this.booted) {
       const token = new TokenDocument(TokenDocument._cleanData({ ...data, _id: data._id ?? randomID() }), { parent: scene });
       scene.tokens._set(token.id, token);
@@ -120,15 +120,6 @@ export const worldHelpers = {
 
   async deleteCombat(combat) {
     return worldDelete(this, combat);
-  },
-
-  /** Advance the world time as a GM (fires updateWorldTime) */
-  async advanceTime(seconds) {
-    if (!this.booted) {
-      this._worldTime += seconds;
-      return this._worldTime;
-    }
-    return asWorld(this, () => this.game.time.advance(seconds));
   },
 };
 
