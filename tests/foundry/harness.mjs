@@ -24,8 +24,8 @@
 //          the system has them (emulation/game-systems.mjs)
 //   ActiveEffect: id, statuses, disabled, duration.expired (V14), update({duration: {combat, rounds, startRound,
 //          startTurn}}) (V13)
-//   Not emulated: `canvas` (api.recoveryRoll reads canvas?.tokens?.controlled as a GM; no test calls it so here) and
-//          actor.prototypeToken (a combatant without a token takes no side).
+//   canvas.tokens.controlled (api.recoveryRoll: the tokens the GM selected; env.controlTokens selects them)
+//   Not emulated: actor.prototypeToken (a combatant without a token takes no side).
 //
 // The generations (createFoundry({generation: 13 | 14}), docs/dev/foundry.md §10) differ where the product does:
 // CONFIG.statusEffects an array or an object keyed by id; V14's duration {value, units, expiry, expired} with `start`,

@@ -339,6 +339,37 @@ test("clear removes the module's statuses and the surprise state", async () => {
   }
 });
 
+test("the recovery macro plays the selected tokens' turns now: the frozen second, then the IQ roll", async () => {
+  const env = await boot(GURPS);
+  try {
+    const { combat, orc } = await gurpsCombat(env);
+    const api = game.modules.get(GURPS).api;
+    await api.recoveryRoll(combat);
+    await env.settle();
+    assert.equal(env.notifications.at(-1)?.message, "No surprise has been resolved in this combat.");
+    env.scriptDice(1); // frozen for 1 second
+    await api.resolve(api.draft(combat, "total"), combat);
+    await env.settle();
+    env.controlTokens([combat.turns.find((combatant) => combatant.actor === orc).token]);
+    env.scriptDice(3, 3, 3); // a 9 against IQ 10
+    await api.recoveryRoll(combat);
+    await env.settle();
+    await api.recoveryRoll(combat);
+    await env.settle();
+    const [track] = api.state(combat).tracks;
+    assert.deepEqual(track.turns.map((turn) => [turn.turn, turn.state, turn.roll ?? null]), [[1, "frozen", null], [2, "stunned", 9]]);
+    assert.equal(track.lost, 2);
+    assert.deepEqual([env.pendingDice, env.errors], [[], []]);
+    env.controlTokens([]);
+    const cards = env.messages.length;
+    await api.recoveryRoll(combat);
+    await env.settle();
+    assert.equal(env.messages.length, cards, "nothing selected: no turn played");
+  } finally {
+    env.teardown();
+  }
+});
+
 test("the dialog's input is checked as a scenario file is: a leader of the other side, a member twice, both Dex and an adjustment", async () => {
   const env = await boot(GURPS);
   try {

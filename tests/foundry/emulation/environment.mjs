@@ -27,7 +27,7 @@ const EMBEDDED_CLASSES = { ActiveEffect, Combatant, Token: TokenDocument };
  * docs/dev/foundry.md §10: V14 removed the global aliases of foundry.utils (a ReferenceError); (harness choice) V13's
  * deprecated ones are left out too, so a bare getProperty fails on both.
  */
-const GLOBAL_NAMES = ["Hooks", "game", "CONFIG", "CONST", "foundry", "ui", "Roll", "ChatMessage"];
+const GLOBAL_NAMES = ["Hooks", "game", "CONFIG", "CONST", "foundry", "ui", "Roll", "ChatMessage", "canvas"];
 // docs/dev/foundry.md §1.1: the builds the emulation claims to be (14.369 is V14's stable build of October 2026)
 const RELEASES = { 13: { generation: 13, build: 351 }, 14: { generation: 14, build: 369 } };
 
@@ -75,6 +75,9 @@ export class FoundryEnvironment {
     };
     this.foundry = { utils, applications: { api: { DialogV2 } } };
     this.ui = {};
+    // The canvas's token layer and the tokens the user controls (selects), placeables whose `document` is the
+    // TokenDocument (API v13/v14 classes/foundry.canvas.layers.TokenLayer.html, `controlled`; Token#document)
+    this.canvas = { tokens: { controlled: [] } };
     this.game = this.#makeGame();
     if (options.systemId === "gurps") {
       // The system's scripts load before any module's, so its init hook is registered first (docs/dev/foundry.md §6); it
@@ -98,6 +101,11 @@ export class FoundryEnvironment {
     return this.dice.pending;
   }
 
+  /** Control (select) these tokens on the canvas, as a click and shift-clicks do, releasing the others */
+  controlTokens(tokens) {
+    this.canvas.tokens.controlled = tokens.map((document) => ({ id: document.id, document }));
+  }
+
   /** Queue the faces the next Die terms draw, in order */
   scriptDice(...faces) {
     this.dice.push(faces);
@@ -106,7 +114,10 @@ export class FoundryEnvironment {
   // -- globals -------------------------------------------------------------------------------
 
   _install() {
-    const values = { Hooks: this.Hooks, game: this.game, CONFIG: this.CONFIG, CONST, foundry: this.foundry, ui: this.ui, Roll, ChatMessage };
+    const values = {
+      Hooks: this.Hooks, game: this.game, CONFIG: this.CONFIG, CONST, foundry: this.foundry, ui: this.ui, Roll, ChatMessage,
+      canvas: this.canvas,
+    };
     for (const name of GLOBAL_NAMES) {
       Object.defineProperty(globalThis, name, { value: values[name], configurable: true, writable: true });
     }
