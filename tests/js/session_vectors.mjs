@@ -10,6 +10,7 @@
 import { readFile } from "node:fs/promises";
 import { pathToFileURL } from "node:url";
 import { renamed, runVectors } from "./compare.mjs";
+import { completeDraft } from "./drafts.mjs";
 import { checkedAdnd, checkedGurps, rebuildAdnd, rebuildFallout, rebuildGurps } from "./outcomes.mjs";
 
 const MAX_ROUNDS = 40;
@@ -82,25 +83,6 @@ class FakeTable {
   }
 }
 
-/** Fill the draft the table starts from with the vector's values, as a GM would */
-function completeDraft(draft, scenario) {
-  for (const key of Object.keys(draft).filter((k) => !["system", "procedure", "sides", "out"].includes(k))) {
-    if (key === "openers") {
-      draft.openers = (scenario.openers ?? (scenario.attacker === undefined ? [] : [
-        { name: scenario.attacker, attack_bonus: scenario.attack_bonus, target_number: scenario.target_number }]));
-    } else if (scenario[key] !== undefined) draft[key] = scenario[key];
-  }
-  for (const sideKey of ["a", "b"]) {
-    const side = scenario.sides[sideKey];
-    const drafted = draft.sides[sideKey];
-    for (const key of Object.keys(drafted).filter((k) => k !== "members")) {
-      if (key === "leader") drafted.leader = side.leader ?? null;
-      else if (side[key] !== undefined) drafted[key] = side[key];
-    }
-  }
-  return draft;
-}
-
 /** Play one vector through the session of a loaded tree */
 async function play(tree, vector) {
   const { draftScenario } = tree.inputs;
@@ -111,7 +93,9 @@ async function play(tree, vector) {
   const combatants = members.map(({ key, member }) => ({
     id: idOf.get(member.name), label: member.name, side: key, read: (input) => member[input],
   }));
-  const draft = completeDraft(draftScenario(scenario.procedure, combatants), scenario);
+  const draft = draftScenario(scenario.procedure, combatants);
+  const problems = completeDraft(draft, scenario, [...new Set(members.flatMap(({ member }) => Object.keys(member)))]);
+  if (problems.length) throw new Error(problems.join("; "));
   const dice = scriptedDice(vector.dice);
   const table = new FakeTable(members.map(({ member }) => idOf.get(member.name)), dice);
   const session = tree.session.tableSession(table.host());
