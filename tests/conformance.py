@@ -3,7 +3,7 @@
 A group is one campaign built for both targets with the group's rules options. The vectors then play through the
 table session on a fake host (its modules as the Foundry module ships them), through the Foundry module in the
 emulated V13 and V14 clients, and through the Roll20 script in the emulated sandbox: one Node process per runner,
-every group and vector in it.
+every group and vector in it (one per generation for the Foundry clients), two at a time.
 """
 
 from __future__ import annotations
@@ -68,9 +68,9 @@ def build_groups(root: Path, vectors: Iterable[Path] = VECTORS) -> list[Group]:
     return groups
 
 
-def run_runner(root: Path, runner: str, entries: list[dict]) -> list[dict]:
+def run_runner(root: Path, runner: str, entries: list[dict], label: str = "") -> list[dict]:
     """Run a Node runner once over its groups file and return every report line it printed"""
-    listing = root / f"{Path(runner).parent.name}-groups.json"
+    listing = root / f"{Path(runner).parent.name}{label}-groups.json"
     listing.write_text(json.dumps(entries), encoding="utf-8")
     done = run_node(runner, str(listing))
     assert done.returncode == 0, done.stderr
@@ -96,16 +96,11 @@ def game_system(module: Path) -> str:
     return systems[0]["id"] if systems else ANY_GAME_SYSTEM
 
 
-def run_foundry(root: Path, groups: list[Group], generations: Iterable[int] = FOUNDRY_GENERATIONS
-                ) -> dict[int, dict[str, dict]]:
-    """Play every group's vectors through its Foundry module in the emulated clients, by generation"""
+def run_foundry(root: Path, groups: list[Group], generation: int) -> dict[str, dict]:
+    """Play every group's vectors through its Foundry module in the emulated client of one generation"""
     entries = [{"module": str(group.built / "foundry"), "gameSystem": game_system(group.built / "foundry"),
-                "generation": generation, "vectors": [str(path) for path in group.vectors]}
-               for generation in generations for group in groups]
-    reports: dict[int, dict[str, dict]] = {generation: {} for generation in generations}
-    for report in run_runner(root, FOUNDRY_RUNNER, entries):
-        reports[report.pop("generation")][report["vector"]] = report
-    return reports
+                "generation": generation, "vectors": [str(path) for path in group.vectors]} for group in groups]
+    return by_vector(run_runner(root, FOUNDRY_RUNNER, entries, f"-v{generation}"))
 
 
 def roll20_entry(group: Group) -> dict:
@@ -130,10 +125,9 @@ def run_roll20(root: Path, groups: list[Group]) -> dict[str, dict]:
 def run_everywhere(root: Path, vectors: Iterable[Path] = VECTORS) -> dict[str, dict[str, dict]]:
     """Play vectors through the session, the Foundry module (V13, V14) and the Roll20 script, side by side"""
     groups = build_groups(root, vectors)
-    with ThreadPoolExecutor(max_workers=3) as pool:
-        session = pool.submit(run_session, root, groups)
-        foundry = pool.submit(run_foundry, root, groups)
-        roll20 = pool.submit(run_roll20, root, groups)
-        by_generation = foundry.result()
-        return {"session": session.result(), **{f"foundry-v{g}": found for g, found in by_generation.items()},
-                "roll20": roll20.result()}
+    runs = {"session": (run_session, root, groups), "roll20": (run_roll20, root, groups),
+            **{f"foundry-v{g}": (run_foundry, root, groups, g) for g in FOUNDRY_GENERATIONS}}
+    with ThreadPoolExecutor(max_workers=2) as pool:  # the emulated Foundry clients take the longest: first
+        order = sorted(runs, key=lambda name: "foundry" not in name)
+        started = {name: pool.submit(*runs[name]) for name in order}
+        return {name: started[name].result() for name in runs}
