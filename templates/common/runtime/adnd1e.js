@@ -8,7 +8,7 @@ import { scenarioOptions } from "../scenario.js";
 import { mark, names, unmarkAll } from "../surprise.js";
 
 /** The catalogue keys this module shows, which the build ships (exporter/targets/strings.py) */
-const STRING_KEYS = ["Adnd.*", "Chat.NobodySurprised", "Procedure.{procedure}", "Roll20.Status.Segment"];
+const STRING_KEYS = ["Adnd.*", "Chat.NobodySurprised", "Procedure.{procedure}", "Tracking.Segment"];
 
 /** Return the segment being played: the table rounds begun since the roll, counting from 1; 0 before the first */
 const segmentOf = (surprise) => surprise.rounds;
@@ -117,7 +117,7 @@ async function left(table, surprise, id) {
 function roundName(table, surprise) {
   const segment = segmentOf(surprise);
   const count = surprise.outcome.timeline.length;
-  return segment >= 1 && segment <= count ? table.t("Roll20.Status.Segment", { segment, count }) : null;
+  return segment >= 1 && segment <= count ? table.t("Tracking.Segment", { segment, count }) : null;
 }
 
 /** Return the segment being played and who is still frozen in it, with the segments each has left */

@@ -7,8 +7,8 @@ import { mark, unmarkAll } from "../surprise.js";
 
 /** The catalogue keys this module shows, which the build ships (exporter/targets/strings.py) */
 const STRING_KEYS = [
-  "Chat.NobodySurprised", "Gurps.*", "Procedure.{procedure}", "Roll20.Status.Never", "Roll20.Status.Recovered",
-  "Roll20.Status.Stunned"
+  "Chat.NobodySurprised", "Gurps.*", "Procedure.{procedure}", "Tracking.Never", "Tracking.Recovered",
+  "Tracking.Stunned"
 ];
 
 /** Return the rules member behind a combatant id */
@@ -145,8 +145,8 @@ async function left(table, surprise, id) {
 /** Return one line per stunned combatant: recovered after how long, never, or stunned for how many turns */
 function statusLines(table, surprise) {
   return (surprise.tracks ?? []).map((track) => `${surprise.labels[track.name] ?? "?"}: ${
-    track.lost !== null ? table.t("Roll20.Status.Recovered", { seconds: track.lost })
-      : track.never ? table.t("Roll20.Status.Never") : table.t("Roll20.Status.Stunned", { turns: track.turns.length })}`);
+    track.lost !== null ? table.t("Tracking.Recovered", { seconds: track.lost })
+      : track.never ? table.t("Tracking.Never") : table.t("Tracking.Stunned", { turns: track.turns.length })}`);
 }
 
 /** Name the table round being played: never, GURPS rounds are one second each and carry only their number */
