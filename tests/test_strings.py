@@ -88,7 +88,7 @@ def test_every_key_a_module_shows_is_declared(path):
 
 def test_a_module_declaring_an_unknown_key_stops_the_build():
     defs = build_definitions(load_campaign(CAMPAIGNS[0]))
-    [module] = [m for m in Roll20Writer().modules(defs, {}) if m.path == "common/session.js"]
+    [module] = [m for m in Roll20Writer().modules(defs) if m.path == "common/session.js"]
     broken = type(module)(module.path, module.text.replace('"Chat.ForGM"', '"Chat.NoSuchKey"'), (), ())
     with pytest.raises(StringsError, match=r"templates/common/session\.js declares 'Chat\.NoSuchKey'"):
         build_keys(defs, [broken])
@@ -108,7 +108,7 @@ def test_one_table_per_language_with_the_campaigns_texts(shipped, system, target
 @pytest.mark.parametrize("system", SYSTEM_IDS)
 def test_each_target_carries_what_its_modules_declare(shipped, system):
     defs = definitions(system)
-    roll20 = build_keys(defs, Roll20Writer().modules(defs, {}))
+    roll20 = build_keys(defs, Roll20Writer().modules(defs))
     foundry = build_keys(defs, FoundryWriter().modules(defs))
     assert sorted(shipped[system]["roll20"]["en"]) == roll20
     assert sorted(shipped[system]["foundry"]["en"]) == foundry

@@ -14,7 +14,7 @@ from exporter.definitions import Definitions
 from exporter.dist import given_source_date, write_text
 from exporter.targets.config_js import CONFIG_MODULE, ConfigEntry, render_config
 from exporter.targets.environment import make_environment
-from exporter.targets.modules import JsModule, bundle, module_constant, module_graph
+from exporter.targets.modules import JsModule, bundle, module_constant, module_graph, read_module
 from exporter.targets.roll20.macros import chat_macros
 from exporter.targets.roll20.markers import status_markers
 from exporter.targets.strings import build_strings
@@ -93,19 +93,25 @@ class Roll20Writer:
             ConfigEntry("STRINGS", "Every string the script shows, per language; the first is the default", strings),
         ]
 
-    def modules(self, defs: Definitions, strings: dict[str, dict[str, str]]) -> list[JsModule]:
-        """Return the script's modules in running order, the configuration rendered for defs"""
-        config = render_config(self.env, defs, f"the Roll20 script {script_name(defs.module.id)}",
-                               self.config_entries(defs, strings))
+    def render_config(self, defs: Definitions, strings: dict[str, dict[str, str]]) -> str:
+        """Render the script's configuration module, carrying these strings"""
+        return render_config(self.env, defs, f"the Roll20 script {script_name(defs.module.id)}",
+                             self.config_entries(defs, strings))
+
+    def modules(self, defs: Definitions) -> list[JsModule]:
+        """Return the script's modules in running order, the configuration carrying the strings they declare"""
+        config = self.render_config(defs, {})
 
         def source(path: str) -> str:
             return config if path == CONFIG_MODULE else (self.root / path).read_text(encoding="utf-8")
 
-        return module_graph(entry_modules(defs.system), source)
+        modules = module_graph(entry_modules(defs.system), source)
+        shipped = read_module(CONFIG_MODULE, self.render_config(defs, build_strings(defs, modules)))
+        return [shipped if module.path == CONFIG_MODULE else module for module in modules]
 
     def script(self, defs: Definitions) -> str:
-        """Return the Mod script, carrying the strings its modules declare"""
-        return script_text(defs, self.modules(defs, build_strings(defs, self.modules(defs, {}))))
+        """Return the Mod script"""
+        return script_text(defs, self.modules(defs))
 
     def context(self, defs: Definitions) -> dict[str, Any]:
         """Return what the README template reads"""
