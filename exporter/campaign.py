@@ -47,6 +47,8 @@ MarkerName = Annotated[str, StringConstraints(min_length=1, max_length=100), Aft
 Roll20Attribute = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_|-]+$", max_length=100)]
 EntryName = Annotated[str, StringConstraints(min_length=1, max_length=100, pattern=r"^[^\x00-\x1f\x7f`]+$")]
 UserId = Annotated[str, StringConstraints(pattern=r"^[0-9]{1,12}$")]
+# docs/dev/roll20.md §3: an API command is a chat message starting with "!"; kept to letters, digits, - and _.
+ChatCommand = Annotated[str, StringConstraints(pattern=r"^![A-Za-z0-9_-]{1,30}$")]
 
 
 def foundry_defaults(system: str) -> dict[str, Any]:
@@ -187,6 +189,7 @@ class Roll20Target(StrictModel):
     user_ids: list[UserId | Annotated[int, Field(ge=1, le=999_999_999_999)]] | None = None
     marker: MarkerName | None = None  # None: the target's own
     side_rule: Literal["controlled-by", "turn-order-split"] = "controlled-by"
+    command: ChatCommand = "!surprise"  # the chat command the script answers; two scripts must not share one
 
     @field_validator("attributes", mode="before")
     @classmethod

@@ -144,6 +144,7 @@ def target_settings(campaign: Campaign) -> dict[str, TargetSettings]:
             "download": campaign.release_url(foundry.download),
         }),
         "roll20": TargetSettings(campaign.roll20_attributes, {"marker": roll20.marker, "side_rule": roll20.side_rule,
+                                                              "command": roll20.command,
                                                               "user_ids": campaign.roll20_user_ids}),
     }
 

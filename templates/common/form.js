@@ -129,15 +129,21 @@ function draftForm(draft, t, { openerRows = 0 } = {}) {
   return { procedure: draft.procedure, encounter, openers, sides, combatants };
 }
 
-/** Read a value typed as text (a chat command, a roll query) as a field of a type wants it */
+/**
+ * Read a value typed as text (a chat command, a roll query) as a field of a type wants it: a boolean only from true
+ * or false, a number only from decimal digits; anything else stays text, which applyEdits refuses for such a field
+ */
 function parseValue(type, raw) {
   const text = String(raw ?? "").trim();
-  if (type === "boolean") return ["true", "yes", "1", "on"].includes(text.toLowerCase());
+  if (type === "boolean") return { true: true, false: false }[text.toLowerCase()] ?? text;
   if (text === "" || text === "none") return null;
-  if (type === "member" || type === "side" || type === "place") return text;
-  const number = Number(text);
-  return Number.isInteger(number) ? number : Number.NaN;
+  if (type === "number" && /^[+-]?\d{1,15}$/.test(text)) return Number(text);
+  return text;
 }
+
+/** Tell whether an edit's value has its field's type: a boolean, a whole number, or text; none (null) fits any */
+const typed = (type, value) => value === null
+  || (type === "boolean" ? typeof value === "boolean" : type === "number" ? Number.isInteger(value) : typeof value === "string");
 
 /** Return the name of the combatant a member value names, by his id or his name; undefined when none */
 function memberName(draft, value) {
@@ -205,6 +211,9 @@ function applyEdits(draft, edits, t) {
   for (const [path, value] of edits) {
     const found = target(edited, path, t);
     if (found.problem) return { problem: found.problem };
+    if (!typed(found.type, isEmpty(value) ? null : value)) {
+      return { problem: t("Notify.Invalid", { name: t("Dialog.Title"), field: String(value) }) };
+    }
     if (found.type === "place") {
       if (!PLACES.includes(value)) return { problem: t("Notify.Invalid", { name: t("Dialog.Title"), field: String(value) }) };
       places.set(found.place, value);

@@ -1,8 +1,9 @@
 // The table session: everything between a system's table runtime and a virtual tabletop that is not the tabletop's own
-// business. It turns a draft into a surprise and resolves it, follows the turns, clears, tells who leaves, writes the
-// status lines, decides who sees which part of a card, and runs the work of one table one event at a time. It talks
-// to the tabletop only through its host (below): Foundry's hooks and Roll20's events become session calls.
+// business. It turns a draft into a surprise and resolves it, follows the table (follow.js), clears, tells who leaves,
+// writes the status lines, decides who sees which part of a card, and runs the work of one table one event at a time.
+// It talks to the tabletop only through its host (below): Foundry's hooks and Roll20's events become session calls.
 import { SIDE_KEYS } from "./config.js";
+import { newRecord, plan } from "./follow.js";
 import { buildScenario } from "./inputs.js";
 import { oddsLines } from "./odds/shared.js";
 import { scenarioToml } from "./scenario-file.js";
@@ -10,7 +11,7 @@ import { clearMarks, newSurprise } from "./surprise.js";
 import { rulesSystem } from "./system.js";
 
 /** The catalogue keys this module shows, which the build ships (exporter/targets/strings.py) */
-const STRING_KEYS = ["Chat.ForGM"];
+const STRING_KEYS = ["Chat.ForGM", "Follow.PassedOver", "Follow.Title"];
 
 /**
  * What the session asks of a virtual tabletop, written once for every host.
@@ -25,15 +26,14 @@ const STRING_KEYS = ["Chat.ForGM"];
  * @property {() => import("./surprise.js").Surprise | null} load  The surprise being played, to change and save.
  * @property {(surprise: import("./surprise.js").Surprise | null) => Promise<boolean>} save
  *   Keep the surprise (null: drop it); false when the host can no longer keep it, its fight being gone.
- * @property {() => TurnOrder} turnOrder  Read the turn order.
+ * @property {() => TurnOrder} turnOrder  Read the turn order as a surprise is resolved.
  * @property {() => Settings} settings  The table's settings.
  */
 
 /**
- * The turn order as the session reads it.
+ * The turn order as the session reads it when a surprise is resolved.
  * @typedef {object} TurnOrder
- * @property {boolean} started  whether the fight's rounds are being counted
- * @property {number} round  the round being played (0 before the first)
+ * @property {number | null} round  the round the table counts (0 before the fight starts), null where it counts none
  */
 
 /**
@@ -52,13 +52,13 @@ const STRING_KEYS = ["Chat.ForGM"];
  * @property {string[]} lines  plain text: the host escapes it
  * @property {boolean} gm  whispered to the GMs
  * @property {boolean} dice  carries the dice rolled since the last card
- * @property {object | null} record  what the card says, kept with the message as data
+ * @property {object[]} records  what the card says, as data: one record, or a summary's, one per card it sums up
  */
 
 /**
- * What a step of the turns asks of the host afterwards.
- * @typedef {object} Step
- * @property {boolean} restart  the order changed under the round's first turn: start the round again there
+ * What a look at the table asks of the host afterwards.
+ * @typedef {object} Followed
+ * @property {boolean} restart  the rules put the order in another order as the round began: look again
  * @property {boolean} skip  the combatant whose turn began may not act, and the table passes such turns on
  */
 
@@ -74,10 +74,37 @@ function queued(task, report) {
   return run;
 }
 
-/** Build the Table the runtime plays on: the host's, with the cards sent by the table's choice of who sees what */
-function tableOf(host, surprise) {
+/**
+ * Split a card into its messages: what happened to everyone and the rolls, targets and attributes behind it to the
+ * GMs alone ("split"), all of it to everyone ("public"), or all of it to the GMs ("gm"). The records go with the
+ * message that carries the details, so that they reach whoever may read them.
+ */
+function messagesOf({ title, lines, details, records }, dice, cards, t) {
+  if (cards !== "split") return [{ title, lines: [...lines, ...details], gm: cards === "gm", dice, records }];
+  const secret = details.length > 0 || dice;
+  const messages = [];
+  if (lines.length) messages.push({ title, lines, gm: false, dice: false, records: secret ? [] : records });
+  if (secret) messages.push({ title: t("Chat.ForGM", { title }), lines: details, gm: true, dice, records });
+  return messages;
+}
+
+/** Sum cards up as one: the first one's title, then every card's lines, details and records in order */
+const summed = (cards) => cards.reduce((all, card) => ({
+  title: all.title, lines: [...all.lines, ...card.lines], details: [...all.details, ...card.details],
+  records: [...all.records, ...card.records],
+}));
+
+/**
+ * Build the Table the runtime plays on: the host's, with the cards sent by the table's choice of who sees what. While
+ * `holding()` (the turns of those who may not act, one after another), cards wait in the surprise and go out as one
+ * when the session flushes them: one GM action posts a few cards, however many turns it passes on.
+ */
+function tableOf(host, surprise, holding = () => false) {
   let rolled = false;
-  return {
+  const send = async (card, dice) => {
+    for (const message of messagesOf(card, dice, host.settings().cards, host.t)) await host.send(message, surprise);
+  };
+  const table = {
     t: host.t,
     async roll(count, sides, purpose) {
       rolled = true;
@@ -86,27 +113,25 @@ function tableOf(host, surprise) {
     mark: (id, status, on, lasts = null) => host.mark(id, status, on, lasts, surprise),
     arrange: (order) => host.arrange(order),
     async post({ title, lines, details = [], record = null }) {
+      const card = { title, lines, details, records: record ? [record] : [] };
       const dice = rolled;
       rolled = false;
-      for (const message of messagesOf({ title, lines, details, record }, dice, host.settings().cards, host.t)) {
-        await host.send(message, surprise);
+      if (holding()) {
+        const held = surprise.held ?? { cards: [], dice: false };
+        surprise.held = { cards: [...held.cards, card], dice: held.dice || dice };
+        return;
       }
+      await table.flush();
+      await send(card, dice);
+    },
+    /** Send the cards held back as one card (the key stays: a VTT may merge a stored surprise into the one before) */
+    async flush() {
+      const held = surprise.held;
+      surprise.held = null;
+      if (held?.cards.length) await send(summed(held.cards), held.dice);
     },
   };
-}
-
-/**
- * Split a card into its messages: what happened to everyone and the rolls, targets and attributes behind it to the
- * GMs alone ("split"), all of it to everyone ("public"), or all of it to the GMs ("gm"). The record goes with the
- * message that carries the details, so that it reaches whoever may read them.
- */
-function messagesOf({ title, lines, details, record }, dice, cards, t) {
-  if (cards !== "split") return [{ title, lines: [...lines, ...details], gm: cards === "gm", dice, record }];
-  const secret = details.length > 0 || dice;
-  const messages = [];
-  if (lines.length) messages.push({ title, lines, gm: false, dice: false, record: secret ? null : record });
-  if (secret) messages.push({ title: t("Chat.ForGM", { title }), lines: details, gm: true, dice, record });
-  return messages;
+  return table;
 }
 
 /** Return the lines the GM reads before rolling: who gets the jump and each member's loss, or what is wrong */
@@ -138,6 +163,9 @@ function nextRoundNumber(surprise, proposed) {
   return surprise && !surprise.done ? rulesSystem().Runtime.nextRoundNumber(surprise, proposed) : proposed;
 }
 
+/** Tell whether a combatant is a member of a surprise */
+const isMember = (surprise, id) => Object.prototype.hasOwnProperty.call(surprise.labels, id);
+
 /**
  * Return the session of one table: what its host does, played by the rules. Each call loads the surprise, changes
  * it and saves it; the host runs the calls of one event inside queued().
@@ -151,18 +179,44 @@ function tableSession(host) {
     if (!(await host.save(surprise))) await clearMarks(tableOf(host, surprise), surprise);
   }
 
-  /** Return the surprise the turns follow: one being played, with the automation on */
-  function following() {
-    const surprise = host.load();
-    return surprise && !surprise.done && host.settings().automation ? surprise : null;
+  /**
+   * Carry out the steps a look at the table asked for (follow.js). The turns started are held back and summed up in
+   * one card, which goes out once a turn is played at the table, or before a new round's card.
+   */
+  async function carryOut(surprise, steps) {
+    let holding = false;
+    const table = tableOf(host, surprise, () => holding);
+    let skip = false;
+    for (const step of steps) {
+      if (step.kind === "left") await runtime().left(table, surprise, step.id);
+      else if (step.kind === "end") await runtime().turnEnded(table, surprise, step.id);
+      else if (step.kind === "round") {
+        await table.flush();
+        if (await runtime().roundStarted(table, surprise)) {
+          // The rules put the order in another order under the round's first turn: nothing of the round has started.
+          Object.assign(surprise.follow, { started: [], active: null });
+          await keep(surprise);
+          return { restart: true, skip: false };
+        }
+      } else {
+        holding = true;
+        if (step.kind === "late") {
+          const name = surprise.labels[step.id] ?? "?";
+          await table.post({ title: host.t("Follow.Title"), lines: [host.t("Follow.PassedOver", { name })] });
+          await runtime().turnStarted(table, surprise, step.id);
+          await runtime().turnEnded(table, surprise, step.id);
+        } else skip = (await runtime().turnStarted(table, surprise, step.id)) && host.settings().skip;
+        holding = false;
+      }
+    }
+    if (!skip || surprise.done) await table.flush();
+    await keep(surprise);
+    return { restart: false, skip };
   }
 
   return {
     /** Return the surprise being played, or null */
     current: () => host.load(),
-
-    /** Tell whether the turns are being followed: a surprise is being played and the automation is on */
-    isFollowing: () => following() !== null,
 
     /**
      * Resolve a draft: check it, clear the surprise before it, roll, post the card, mark, and keep the surprise with
@@ -175,8 +229,9 @@ function tableSession(host) {
       if (previous) await clearMarks(tableOf(host, previous), previous);
       const surprise = { ...newSurprise(scenario), ...extra(scenario) };
       // The surprise comes before round 1, or before the next round of a fight already running.
-      const order = host.turnOrder();
-      await runtime().resolve(tableOf(host, surprise), surprise, order.started ? order.round + 1 : 1);
+      const { round } = host.turnOrder();
+      surprise.follow = newRecord(round);
+      await runtime().resolve(tableOf(host, surprise), surprise, (round ?? 0) + 1);
       await keep(surprise);
       return { surprise };
     },
@@ -193,44 +248,44 @@ function tableSession(host) {
     /** A combatant left the fight: his statuses go, and the rules stop waiting for him */
     async left(id) {
       const surprise = host.load();
-      if (!surprise || !Object.prototype.hasOwnProperty.call(surprise.labels, id)) return;
+      if (!surprise || !isMember(surprise, id) || surprise.follow.gone.includes(id)) return;
+      surprise.follow.gone.push(id);
       await runtime().left(tableOf(host, surprise), surprise, id);
       await keep(surprise);
     },
 
     /**
-     * Follow one change of turn: the turn that ended, whether a round began, the turn that began. Nothing happens
-     * without a surprise being followed.
-     * @returns {Promise<Step>}
+     * Follow the table: compare what it shows now with what the session played, and play what the rules say should
+     * have happened (follow.js). With the automation off, or the surprise over, only a member leaving counts.
+     * @param {import("./follow.js").Observation} seen
+     * @returns {Promise<Followed>}
      */
-    async follow({ ended = null, roundBegan = false, started = null }) {
-      const surprise = following();
+    async observe(seen) {
+      const surprise = host.load();
       if (!surprise) return { restart: false, skip: false };
-      const table = tableOf(host, surprise);
-      if (ended) await runtime().turnEnded(table, surprise, ended);
-      if (roundBegan && await runtime().roundStarted(table, surprise)) {
-        await keep(surprise);
-        return { restart: true, skip: false };
-      }
-      const passes = started ? await runtime().turnStarted(table, surprise, started) : false;
-      await keep(surprise);
-      return { restart: false, skip: passes && host.settings().skip };
+      const idle = surprise.done || !host.settings().automation;
+      const { steps, record } = plan(surprise.follow, Object.keys(surprise.labels), seen, idle);
+      surprise.follow = record;
+      return carryOut(surprise, steps);
     },
 
-    /** Begin a round the host counts itself, whether or not the turns are followed (the Roll20 script's first) */
-    async roundStarted() {
+    /** Send the cards held back for a summary now: the host passes no more turns on in this action */
+    async flush() {
       const surprise = host.load();
-      if (!surprise || surprise.done) return false;
-      const restart = await runtime().roundStarted(tableOf(host, surprise), surprise);
+      if (!surprise?.held) return;
+      await tableOf(host, surprise).flush();
       await keep(surprise);
-      return restart;
     },
 
     /** Play these combatants' turns now, for tables that move the turns by hand; false without a surprise */
     async playTurns(ids) {
       const surprise = host.load();
       if (!surprise) return false;
-      for (const id of ids) await runtime().turnStarted(tableOf(host, surprise), surprise, id);
+      const table = tableOf(host, surprise);
+      for (const id of ids) {
+        await runtime().turnStarted(table, surprise, id);
+        if (isMember(surprise, id) && !surprise.follow.started.includes(id)) surprise.follow.started.push(id);
+      }
       await keep(surprise);
       return true;
     },

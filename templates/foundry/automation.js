@@ -1,64 +1,54 @@
-// The combat's hooks as session calls: a change of turn, a round about to begin, a combatant or a combat deleted.
+// The combat's hooks as session calls: every change of the combat (a turn, a round, a re-sort, a combatant added or
+// removed) is a look at the table the session reconciles with what it played (common/follow.js); a round about to
+// begin gets the number the rules give it; a deleted combatant or combat leaves.
 import { nextRoundNumber } from "../common/session.js";
-import { combatSession, isAutomationClient, serialized, storedState } from "./host.js";
 import { LOG_PREFIX } from "./constants.js";
-import { setting } from "./settings.js";
+import { combatSession, isAutomationClient, serialized, storedState } from "./host.js";
+
+/** Return what the combat shows now, as the session reads it; forward is the direction of the change, where known */
+const lookAt = (combat, forward) => ({
+  order: combat.turns.map((combatant) => combatant.id),
+  current: combat.started && Number.isInteger(combat.turn) ? combat.turn : -1,
+  round: combat.round,
+  forward,
+  rotating: false,
+});
+
+/** The combat's state that a skip must find unchanged: the current combatant, the round and the order */
+const signature = (combat) => JSON.stringify([combat.combatant?.id ?? null, combat.round, combat.turns.map((c) => c.id)]);
 
 /**
- * Tell whether a turn change begins a round: the round number changed, or the turn went back to the first one under
- * the number the round before carried, which only the AD&D renumbering does (a one-segment surprise in round 1 is
- * followed by the first normal round, round 1 again: see onPreUpdateCombat). A turn back to the first one of an
- * order just re-sorted (ARS re-rolls initiative, then sets turn 0) begins no round.
+ * Let the session follow a combat after a change (docs/dev/foundry.md §7: the hooks run on every client after the
+ * update; only the active GM acts). Passes on the turn of one who may not act, unless the table changed meanwhile (a
+ * game system re-sorting as the round begins: its own change of turn starts the right one).
  */
-function roundBegan(surprise, prior, current, resorted) {
-  if (current.round !== prior?.round) return true;
-  const wrapped = current.turn === 0 && (prior?.turn ?? 0) > 0 && !resorted;
-  return wrapped && nextRoundNumber(surprise, current.round + 1) === current.round;
-}
-
-/** Tell whether a change of turn moved on to a later turn of the round, not back or to a re-sorted order's top */
-function isStepForward(prior, current) {
-  return current.round === prior?.round && (current.turn ?? -1) > (prior?.turn ?? -1);
-}
-
-/** The turn order each combat had at its last change of turn, to tell a re-sort (ARS re-rolls) from a new round */
-const lastOrders = new Map();
-
-/** The combat's turn order with its initiative values, as one comparable text */
-function orderOf(combat) {
-  return combat.turns.map((combatant) => `${combatant.id}:${combatant.initiative ?? ""}`).join(",");
-}
-
-/**
- * Follow the rules turn by turn (docs/dev/foundry.md §7: combatTurnChange runs on every client after the update; only
- * the active GM acts): the previous combatant's turn ends, a round may begin, then the new turn.
- */
-export function onCombatTurnChange(combat, prior, current) {
-  if (!isAutomationClient() || !setting("automation")) return undefined;
+function follow(combat, forward) {
+  if (!isAutomationClient() || !combat) return undefined;
   return serialized(async () => {
-    const surprise = storedState(combat);
-    if (!surprise || surprise.done) return;
-    const order = orderOf(combat);
-    const resorted = lastOrders.has(combat.id) && lastOrders.get(combat.id) !== order;
-    lastOrders.set(combat.id, order);
-    const began = roundBegan(surprise, prior, current, resorted);
-    const present = (id) => Boolean(id) && combat.combatants.has(id);
-    const ended = present(prior?.combatantId) && (began || isStepForward(prior, current)) ? prior.combatantId : null;
-    const id = current.combatantId;
-    const step = await combatSession(combat).follow({ ended, roundBegan: began, started: present(id) ? id : null });
-    if (step.restart) {
-      // The order changed under the round's first turn: the round starts again there, as a change of its own.
-      if (game.combats.has(combat.id)) await combat.update({ turn: 0 });
-      return;
-    }
-    // A game system may re-roll and re-sort the order as the round begins (ARS rollInitEachRound, then turn 0): a
-    // skip sent while it does would land on another combatant's turn, so only a turn whose order held is skipped;
-    // the system's own change of turn then starts the right one.
-    const held = game.combats.has(combat.id) && combat.combatant?.id === id && combat.round === current.round
-      && orderOf(combat) === order;
-    if (step.skip && held) await combat.nextTurn();
+    if (!game.combats.has(combat.id)) return;
+    const before = signature(combat);
+    const step = await combatSession(combat).observe(lookAt(combat, forward));
+    if (!game.combats.has(combat.id)) return;
+    if (step.restart) await combat.update({ turn: 0 });
+    else if (step.skip && signature(combat) === before) await combat.nextTurn();
   });
 }
+
+/** The direction of an update, as nextTurn, nextRound and their reverse give it (docs/dev/foundry.md §7); else null */
+const directionOf = (options) => (options?.direction > 0 ? true : options?.direction < 0 ? false : null);
+
+/** A change of turn or round */
+export function onUpdateCombat(combat, changed, options) {
+  if ("turn" in changed || "round" in changed) follow(combat, directionOf(options));
+}
+
+/** A combatant's initiative changed (the order is sorted again), or one joined */
+export function onUpdateCombatant(combatant, changed) {
+  if ("initiative" in changed) follow(combatant.parent, null);
+}
+
+/** A combatant joined the combat */
+export const onCreateCombatant = (combatant) => follow(combatant.parent, null);
 
 /**
  * Give the round about to begin the number the rules give it (the AD&D surprise segments are no rounds of the
@@ -66,8 +56,7 @@ export function onCombatTurnChange(combat, prior, current) {
  * (docs/dev/foundry.md §7), so the tracker, the game system and every module see the right number in one change.
  */
 export function onPreUpdateCombat(combat, changed) {
-  if (!("round" in changed) || !(changed.round > combat.round)) return;
-  changed.round = nextRoundNumber(storedState(combat), changed.round);
+  if ("round" in changed && changed.round > combat.round) changed.round = nextRoundNumber(storedState(combat), changed.round);
 }
 
 /**

@@ -12,16 +12,16 @@ export const escapeHtml = (text) => String(text).replace(/[&<>"']/g, (ch) => HTM
 
 /**
  * Create the chat message of one message of a card: a title and plain-text lines (escaped here), to everyone or to
- * the GMs, with the Foundry rolls behind it. The record goes into the message's flags (players' clients never
+ * the GMs, with the Foundry rolls behind it. The records go into the message's flags (players' clients never
  * receive a whisper), so the card can be read back, and tested, as data.
  */
-export function postMessage({ title, lines, gm, record }, rolls = []) {
+export function postMessage({ title, lines, gm, records }, rolls = []) {
   const body = lines.map((line) => `<p>${escapeHtml(line)}</p>`).join("");
   return ChatMessage.create({
     content: `<div class="${MODULE_ID}-card"><h3>${escapeHtml(title)}</h3>${body}</div>`,
     speaker: ChatMessage.getSpeaker({ alias: localize("Chat.Speaker") }),
     rolls,
     whisper: gm ? ChatMessage.getWhisperRecipients("GM").map((user) => user.id) : [],
-    flags: record ? { [MODULE_ID]: record } : {},
+    flags: records.length ? { [MODULE_ID]: { records } } : {},
   });
 }

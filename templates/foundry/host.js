@@ -105,12 +105,21 @@ async function arrangeInitiative(combat, order) {
   return Boolean(combat.started) && combat.turn !== 0;
 }
 
+/** The dice rolled in each combat since its last card that carries dice: a card may sum up several events' turns */
+const pendingRolls = new Map();
+
+/** Return the dice rolled in a combat and not yet shown */
+function rollsOf(combat) {
+  if (!pendingRolls.has(combat.id)) pendingRolls.set(combat.id, []);
+  return pendingRolls.get(combat.id);
+}
+
 /**
  * Return the host of one combat: `known` gives the actors of combatants that just left it, by id.
  * @returns {import("../common/session.js").Host}
  */
 export function foundryHost(combat, known = {}) {
-  const rolls = [];
+  const rolls = rollsOf(combat);
   return {
     t,
     async roll(count, sides) {
@@ -125,7 +134,7 @@ export function foundryHost(combat, known = {}) {
     },
     load: () => workingCopy(combat),
     save: (surprise) => store(combat, surprise),
-    turnOrder: () => ({ started: Boolean(combat.started), round: combat.round ?? 0 }),
+    turnOrder: () => ({ round: combat.started ? combat.round : 0 }),
     settings: () => ({ automation: setting("automation"), skip: setting("skipSurprisedTurns"), cards: setting("chatVisibility") }),
   };
 }

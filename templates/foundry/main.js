@@ -3,7 +3,9 @@
 // listed beside this one in module.json.
 import { MODULE_ID } from "../common/config.js";
 import { buildApi } from "./api.js";
-import { onCombatTurnChange, onDeleteCombat, onDeleteCombatant, onPreUpdateCombat } from "./automation.js";
+import {
+  onCreateCombatant, onDeleteCombat, onDeleteCombatant, onPreUpdateCombat, onUpdateCombat, onUpdateCombatant,
+} from "./automation.js";
 import { LOG_PREFIX } from "./constants.js";
 import { registerSettings } from "./settings.js";
 import { addStatusEffects } from "./statuses.js";
@@ -23,7 +25,9 @@ Hooks.once("ready", () => {
 });
 
 Hooks.on("preUpdateCombat", onPreUpdateCombat);
-Hooks.on("combatTurnChange", onCombatTurnChange);
+Hooks.on("updateCombat", onUpdateCombat);
+Hooks.on("updateCombatant", onUpdateCombatant);
+Hooks.on("createCombatant", onCreateCombatant);
 Hooks.on("deleteCombat", onDeleteCombat);
 Hooks.on("deleteCombatant", onDeleteCombatant);
 Hooks.on("renderCombatTracker", addTrackerButton);

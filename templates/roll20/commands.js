@@ -1,4 +1,5 @@
-// The chat commands: `!surprise help`, and for GMs resolve, set, draft, odds, export, roll, clear, status, config, turn.
+// The chat commands (the campaign's command, !surprise by default): help, and for GMs resolve, set, draft, odds, export,
+// roll, clear, status, config, turn.
 import { PROCEDURES, SCRIPT_NAME, VERSION } from "../common/config.js";
 import { procedureDef } from "../common/inputs.js";
 import { draftCard, editDraft, exportCard, oddsCard, present, startDraft } from "./draft.js";
@@ -10,21 +11,33 @@ import { readTurnorder, turnorderTokens } from "./turnorder.js";
 
 /** The catalogue keys this module shows, which the build ships (exporter/targets/strings.py) */
 export const STRING_KEYS = [
-  "Dialog.Roll", "Dialog.Title", "Export.Button", "Export.Help", "Notify.GMOnly", "Notify.NoSurprise", "Odds.Help",
+  "Dialog.Roll", "Dialog.Title", "Export.Button", "Export.Help", "Notify.GMOnly", "Notify.Invalid", "Notify.NoSurprise", "Odds.Help",
   "Odds.Title", "Procedure.{procedure}", "Roll20.Cleared", "Roll20.Config.*", "Roll20.Help.*", "Roll20.No",
   "Roll20.NoDraft", "Roll20.NoTokens", "Roll20.ShowDraft", "Roll20.Yes", "Settings.chatVisibility.Choices.*"
 ];
 
-/** Parse "--key value" pairs of a command; keys are data, never properties of an object's prototype */
+/** Names a key from chat may not take: they are an object's own machinery, never data */
+const FORBIDDEN_KEYS = new Set(["__proto__", "constructor", "prototype"]);
+
+/**
+ * Parse "--key value" pairs of a command into an object without a prototype, so that no key from chat reaches
+ * Object.prototype of the game's shared sandbox; returns {args}, or {problem} for a key that names object machinery
+ */
 function parseArgs(content) {
   const args = Object.create(null);
   const parts = content.replace(/<br\/>\n/g, " ").split(/\s+--/).slice(1);
   for (const part of parts) {
     const [key, ...rest] = part.trim().split(/\s+/);
-    if (key) args[key.toLowerCase()] = rest.join(" ");
+    if (!key) continue;
+    const name = key.toLowerCase();
+    if (FORBIDDEN_KEYS.has(name)) return { problem: t("Notify.Invalid", { name: t("Dialog.Title"), field: name }) };
+    args[name] = rest.join(" ");
   }
-  return args;
+  return { args };
 }
+
+/** Read a setting switched in chat: true or false, nothing else */
+const switchValue = (text) => ({ true: true, false: false })[String(text).trim().toLowerCase()];
 
 /** Replace $[[n]] inline roll markers with their totals (docs/dev/roll20.md §3) */
 const withInlineRolls = (msg) =>
@@ -63,10 +76,11 @@ const withDraft = (show) => toGM(store().draft ? show(store().draft) : card(t("D
 async function handleCommand(msg) {
   const content = withInlineRolls(msg);
   const [, sub = "help"] = content.trim().split(/\s+/);
-  const args = parseArgs(content);
+  const { args, problem: badArgs } = parseArgs(content);
   const isGM = playerIsGM(msg.playerid) || msg.playerid === "API";
   if (sub === "help") return toPlayer(msg.playerid, helpCard());
   if (!isGM) return toPlayer(msg.playerid, card(t("Dialog.Title"), [HE(t("Notify.GMOnly"))]));
+  if (badArgs) return notice(badArgs);
   const saved = store();
   switch (sub) {
     case "resolve": {
@@ -107,7 +121,11 @@ async function handleCommand(msg) {
       return toGM(card(t("Roll20.Help.Status"), lines ? lines.map(HE) : [HE(t("Notify.NoSurprise"))]));
     }
     case "config": {
-      for (const key of ["automation", "skip"]) if (key in args) saved.config[key] = args[key] === "true";
+      for (const key of ["automation", "skip"]) {
+        if (!(key in args)) continue;
+        if (switchValue(args[key]) === undefined) return notice(t("Notify.Invalid", { name: t(`Roll20.Config.${key}`), field: args[key] }));
+        saved.config[key] = switchValue(args[key]);
+      }
       if (CARDS.includes(args.cards)) saved.config.cards = args.cards;
       if (args.marker) saved.config.marker = args.marker.trim();
       if (LANGUAGES.includes(args.language)) saved.config.language = args.language;
@@ -123,8 +141,8 @@ async function handleCommand(msg) {
   }
 }
 
-/** Route chat: only api messages that start with !surprise */
+/** Route chat: only api messages whose first word is the script's command */
 export function onChat(msg) {
-  if (msg.type !== "api" || !/^!surprise(\b|$)/.test(msg.content)) return;
+  if (msg.type !== "api" || String(msg.content).trim().split(/\s+/)[0] !== COMMAND) return;
   serialized(() => handleCommand(msg));
 }

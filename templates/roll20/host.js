@@ -1,28 +1,29 @@
 // The Roll20 host of the table session (common/session.js): statuses are token markers with a count badge, cards are
 // chat messages with the dice written out, the turn order is the Campaign's, and the surprise lives in the script's
-// state. The script counts its own rounds with a row of its own in the turn order, and since its changes to the order
-// fire no events (docs/dev/roll20.md §4), it plays on as long as it moves the order itself.
+// state. A Roll20 turn order counts no rounds and turns round; other scripts move it without telling anyone, and the
+// script's own changes fire no events either (docs/dev/roll20.md §4): so the script looks at the order as it is after
+// every change and lets the session reconcile (common/follow.js), and plays on as long as it moves the order itself.
 import { SCRIPT_NAME } from "../common/config.js";
 import { queued, tableSession } from "../common/session.js";
 import { setMarker } from "./markers.js";
 import { store } from "./state.js";
 import { card, HE, notice, t, toAll, toGM } from "./text.js";
+import { arrangeTurnorder, dropRoundRow, isRoundRow, readTurnorder, roundRow, writeTurnorder } from "./turnorder.js";
 
 /** The catalogue keys this module shows, which the build ships (exporter/targets/strings.py) */
 export const STRING_KEYS = ["Dialog.Title", "Roll20.Dice", "Roll20.Error", "Roll20.NobodyCanAct"];
-import {
-  arrangeTurnorder, dropRoundRow, isAdvance, isRoundRow, parseTurnorder, readTurnorder, roundRow, writeTurnorder,
-} from "./turnorder.js";
 
 /** Write the dice of a message as text: 3d6 (4, 2, 6) */
 const diceText = (rolls) => rolls.map((roll) => `${roll.count}d${roll.sides} (${roll.faces.join(", ")})`).join("; ");
+
+/** The dice rolled since the last card that carries dice: a card may sum up several events' turns */
+const rolls = [];
 
 /**
  * Return the host of the game's table.
  * @returns {import("../common/session.js").Host}
  */
 function roll20Host() {
-  const rolls = [];
   return {
     t,
     async roll(count, sides) {
@@ -30,13 +31,15 @@ function roll20Host() {
       rolls.push({ count, sides, faces });
       return faces;
     },
-    mark: async (id, status, on, lasts) => setMarker(id, status, on, lasts ? lasts.left : null),
+    // Only what ambush set: a marker the token already showed stays the GM's (docs/dev/roll20.md §5).
+    mark: async (id, status, on, lasts, surprise) =>
+      setMarker(id, status, on, lasts ? lasts.left : null, (surprise.applied[id] ?? []).includes(status)),
     async arrange(order) {
       arrangeTurnorder(order);
-      return false; // the script plays the new top itself
+      return false; // the script looks at the order again itself
     },
-    async send({ title, lines, gm, dice, record }, surprise) {
-      if (record) surprise.log.push(record);
+    async send({ title, lines, gm, dice, records }, surprise) {
+      surprise.log.push(...records);
       const rolled = dice ? rolls.splice(0) : [];
       const html = card(title, [...lines.map(HE), ...(rolled.length ? [HE(`${t("Roll20.Dice")}: ${diceText(rolled)}`)] : [])]);
       if (gm) toGM(html);
@@ -49,8 +52,8 @@ function roll20Host() {
       if (!surprise || surprise.done) dropRoundRow();
       return true;
     },
-    // The script counts its own rounds: a surprise begins in its round 1.
-    turnOrder: () => ({ started: false, round: 0 }),
+    // A Roll20 turn order counts no rounds (docs/dev/roll20.md §4): the session counts them as the order comes round.
+    turnOrder: () => ({ round: null }),
     settings: () => ({ automation: store().config.automation, skip: store().config.skip, cards: store().config.cards }),
   };
 }
@@ -58,49 +61,48 @@ function roll20Host() {
 /** Return the session of the game's table */
 export const gameSession = () => tableSession(roll20Host());
 
-/** Tell whether a token is a member of the surprise being played */
-const isMember = (surprise, id) => Object.prototype.hasOwnProperty.call(surprise?.labels ?? {}, id);
-
-/** Put the script's round row at the end of the turn order, named for the round the surprise is in */
-function placeRoundRow(session) {
-  const surprise = session.current();
-  writeTurnorder([...readTurnorder().filter((row) => !isRoundRow(row)), roundRow(session.roundName(), surprise.round)]);
+/** Look at the turn order as the session reads it: the rows' ids, the top one's turn, no round counter */
+function lookAt() {
+  const order = readTurnorder();
+  return { order: order.map((row) => String(row.id)), current: order.length ? 0 : -1, round: null, forward: null, rotating: true };
 }
 
+/** Put the script's round row at the end of the turn order, named for the round being played */
+function placeRoundRow(session) {
+  const surprise = session.current();
+  if (!surprise || surprise.done) return;
+  writeTurnorder([...readTurnorder().filter((row) => !isRoundRow(row)), roundRow(session.roundName(), surprise.follow.round)]);
+}
+
+/** Move the top row to the end, as the tracker's Next does (a script's change: nobody else hears it) */
+const rotate = () => {
+  const order = readTurnorder();
+  writeTurnorder([...order.slice(1), order[0]]);
+};
+
 /**
- * Play the turn order's top row, and go on as long as the script itself moves on (its changes fire no events): past
- * its round row, which starts the next round, and past every combatant the rules do not let act. It stops at the
- * first turn someone plays, or when the same rows come round again with nothing changed, in the rules or on the
- * table: then nobody left in the turn order can ever act, and the GM is told.
+ * Let the session follow the turn order as it is, and go on as long as the script itself moves it (its changes fire
+ * no events): past its own round row, which takes no turn, and past every member the rules do not let act. When a
+ * whole round goes by and nobody could act, nobody left in the order ever can: the GM is told, and the script stops.
  */
-async function playTop(session) {
-  const seen = new Set();
-  for (;;) {
-    const row = readTurnorder()[0];
-    if (!session.isFollowing() || !row) return;
-    const surprise = session.current();
-    if (isRoundRow(row)) {
-      surprise.round += 1;
-      await session.follow({ roundBegan: true });
-      // The row goes to the end, named once the rules know which round this is (they may have arranged the order).
-      if (!surprise.done) placeRoundRow(session);
+async function play(session) {
+  const round = () => session.current()?.follow.round ?? 0;
+  const first = round();
+  for (let looks = 0; looks < 4 * (readTurnorder().length + 2); looks += 1) {
+    if (isRoundRow(readTurnorder()[0]) && readTurnorder().length > 1) {
+      rotate();
       continue;
     }
-    if (!getObj("graphic", row.id) || !isMember(surprise, row.id)) return;
-    const { skip } = await session.follow({ started: row.id });
+    const before = round();
+    const { skip, restart } = await session.observe(lookAt());
+    if (round() !== before) placeRoundRow(session);
+    if (restart) continue;
     if (!skip) return;
-    const now = readTurnorder();
-    if (now[0]?.id !== row.id) return;
-    // What the rules keep and what the GM sees (the status lines), apart from the round count and the log.
-    const kept = { ...session.current(), round: undefined, log: undefined };
-    const signature = JSON.stringify([now.map((r) => r.id), kept, session.statusLines()]);
-    if (seen.has(signature)) {
+    if (round() > first + 1) {
       notice(t("Roll20.NobodyCanAct"));
       return;
     }
-    seen.add(signature);
-    writeTurnorder([...now.slice(1), now[0]]);
-    await session.follow({ ended: row.id });
+    rotate();
   }
 }
 
@@ -113,31 +115,26 @@ function reportError(error) {
 /** Run the script's work one task after another: a Next may arrive while a command is still rolling */
 export const serialized = (task) => queued(task, reportError);
 
+/**
+ * Look at the turn order once every handler of the event that changed it has run: other scripts move the order in
+ * their handlers, through the API, and nobody hears those changes (docs/dev/roll20.md §4).
+ */
+export function followSoon() {
+  setTimeout(() => serialized(() => play(gameSession())), 0);
+}
+
 /** Resolve the draft: roll, post the card, set markers, start following the turn order. Returns {surprise} or {problem} */
 export async function resolveDraft(draft) {
   const session = gameSession();
-  const resolved = await session.resolve(draft, () => ({ round: 1, log: [] }));
+  const resolved = await session.resolve(draft, () => ({ log: [] }));
   if (resolved.problem) return resolved;
   store().draft = null;
-  if (!resolved.surprise.done) {
-    await session.roundStarted(); // the script's round 1 begins with the top of the order
-    placeRoundRow(session);
-    await playTop(session);
-  }
+  await play(session);
   return resolved;
 }
 
-/** Turn order changes made by people: a Next is the end of one turn and the start of the next */
-export function onTurnorderChange(campaign, prev) {
-  const previous = parseTurnorder(prev?.turnorder);
-  if (!isAdvance(readTurnorder(), previous)) return;
-  serialized(async () => {
-    const session = gameSession();
-    const row = previous[0];
-    if (row && !isRoundRow(row) && isMember(session.current(), row.id)) await session.follow({ ended: row.id });
-    await playTop(session);
-  });
-}
+/** The turn order changed: by a person's click, or by another script that tells its observers */
+export const onTurnorderChange = () => followSoon();
 
 /** Tokens removed mid-fight leave the surprise: their markers go with them, and the rules stop waiting for them */
 export function onTokenDestroyed(token) {

@@ -1,11 +1,12 @@
 // The script's start in a game: its banner, its state created or migrated from an older schema, the GM's macros.
-import { LAST_UPDATE, PROCEDURES, SCRIPT_NAME, VERSION } from "../common/config.js";
+import { COMMAND, LAST_UPDATE, PROCEDURES, SCRIPT_NAME, VERSION } from "../common/config.js";
+import { newRecord } from "../common/follow.js";
 import { warnUnknownMarkers } from "./markers.js";
 import { CARDS, defaultConfig, isDraft, isRecord, isSurprise, SCHEMA_VERSION } from "./state.js";
 import { COMMAND, LANGUAGES, notice, promptText, t } from "./text.js";
 
 /** The catalogue keys this module shows, which the build ships (exporter/targets/strings.py) */
-export const STRING_KEYS = ["Dialog.ChooseProcedure", "Procedure.{procedure}", "Roll20.StateReset"];
+export const STRING_KEYS = ["Dialog.ChooseProcedure", "Procedure.{procedure}", "Roll20.SameCommand", "Roll20.StateReset"];
 
 /** Create the GM macros for the commands, unless they exist (docs/dev/roll20.md §6) */
 function createMacros() {
@@ -27,7 +28,7 @@ function createMacros() {
 
 /**
  * Create or migrate the script's state (schema 1 kept the marker as a top-level key; schema 2 kept drafts in another
- * shape, and surprises without their first round). Damaged parts are replaced and the GM is told: the markers of a
+ * shape, and surprises without their first round; schema 3 counted a surprise's rounds itself). Damaged parts are replaced and the GM is told: the markers of a
  * surprise that was lost can only be removed by hand.
  */
 export function checkInstall() {
@@ -54,7 +55,16 @@ export function checkInstall() {
       stored.draft = null;
       stored.version = 3;
       // falls through
-    case 3: {
+    case 3:
+      // Schema 4: the session follows the turn order by its record of the turns played (common/follow.js), not by the
+      // round a surprise kept; a surprise being played goes on from the start of its round.
+      if (isRecord(stored.surprise) && Number.isInteger(stored.surprise.round)) {
+        stored.surprise.follow = { ...newRecord(null), round: stored.surprise.round };
+        delete stored.surprise.round;
+      }
+      stored.version = 4;
+      // falls through
+    case 4: {
       const given = isRecord(stored.config) ? stored.config : {};
       const defaults = defaultConfig();
       const fits = (key) => typeof given[key] === typeof defaults[key];
@@ -78,4 +88,16 @@ export function checkInstall() {
   }
   createMacros();
   warnUnknownMarkers();
+}
+
+/**
+ * Tell whether this script answers its command: the first script of the game that says it does (API_Meta, in load
+ * order). A second one tells the GM and answers nothing, so that one command never gets two answers.
+ */
+export function firstToAnswer() {
+  const first = Object.entries(API_Meta).find(([, meta]) => meta?.command === COMMAND)?.[0];
+  if (first === SCRIPT_NAME) return true;
+  log(`${SCRIPT_NAME}: ${first} already answers ${COMMAND}; this script answers nothing`);
+  notice(t("Roll20.SameCommand", { command: COMMAND, other: first }));
+  return false;
 }

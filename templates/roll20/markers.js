@@ -41,11 +41,16 @@ export function warnUnknownMarkers() {
   }
 }
 
-/** Show or hide a status marker on a token, with a count badge when it is 1..9; false when the token is gone */
-export function setMarker(tokenId, status, active, count = null) {
+/**
+ * Show or hide a status marker on a token, with a count badge when it is 1..9. `owned` tells that the script set the
+ * marker it shows: one the token showed before (the GM's, another script's) is left as it is. True when the marker
+ * now shows because the script set it; false when the token is gone or the marker was someone else's.
+ */
+export function setMarker(tokenId, status, active, count = null, owned = false) {
   const token = getObj("graphic", tokenId);
   if (!token) return false;
-  const tag = markerTag(status === "surprised" ? state[SCRIPT_NAME].config.marker : MARKERS[status]);
-  token.set(`status_${tag}`, active ? (count !== null && count >= 1 && count <= 9 ? count : true) : false);
+  const key = `status_${markerTag(status === "surprised" ? state[SCRIPT_NAME].config.marker : MARKERS[status])}`;
+  if (active && !owned && token.get(key) !== false) return false;
+  token.set(key, active ? (count !== null && count >= 1 && count <= 9 ? count : true) : false);
   return true;
 }

@@ -5,7 +5,7 @@ import { procedureDef } from "../common/inputs.js";
 import { LANGUAGES } from "./text.js";
 
 /** The version of the state's shape; install.js migrates older ones */
-export const SCHEMA_VERSION = 3;
+export const SCHEMA_VERSION = 4;
 
 /** Return the setting of a key, as the campaign gives it to every target */
 const settingOf = (key) => SETTINGS.find((setting) => setting.key === key);
@@ -26,8 +26,8 @@ export const defaultConfig = () => ({
 export const isRecord = (value) => Boolean(value) && typeof value === "object" && !Array.isArray(value);
 
 /** Tell whether a stored surprise has the parts every step reads */
-export const isSurprise = (surprise) => isRecord(surprise) && Number.isInteger(surprise.round)
-  && ["scenario", "labels", "applied", "outcome"].every((key) => isRecord(surprise[key]));
+export const isSurprise = (surprise) => isRecord(surprise) && Array.isArray(surprise.log)
+  && ["scenario", "labels", "applied", "outcome", "follow"].every((key) => isRecord(surprise[key]));
 
 /** Tell whether a stored draft has the parts the commands read */
 export const isDraft = (draft) => isRecord(draft) && Boolean(procedureDef(draft.procedure)) && Array.isArray(draft.out)

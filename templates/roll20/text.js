@@ -1,12 +1,12 @@
 // Text in chat: the script's strings in the GM's language, and cards, buttons and prompts that nothing in a name or a
 // translation can turn into markup, rolls, queries or attribute references.
-import { SCRIPT_NAME, STRINGS } from "../common/config.js";
+import { COMMAND, SCRIPT_NAME, STRINGS } from "../common/config.js";
 
 /** The catalogue keys this module shows, which the build ships (exporter/targets/strings.py) */
 export const STRING_KEYS = ["Dialog.Title"];
 
-/** The command every chat command of the script starts with */
-export const COMMAND = "!surprise";
+/** The command every chat command of the script starts with: the campaign's ([roll20] command) */
+export { COMMAND };
 
 /** The languages the script speaks; the first is the default */
 export const LANGUAGES = Object.keys(STRINGS);

@@ -10,7 +10,7 @@ export const STRING_KEYS = ["Roll20.RoundRow"];
  * Parse a turn order; "" and damaged JSON count as empty (docs/dev/roll20.md §4). Rows without an id are kept, so that
  * a Next over them still reads as one and writing the order back keeps them; they play no turn.
  */
-export function parseTurnorder(raw) {
+function parseTurnorder(raw) {
   if (!raw) return [];
   try {
     const order = JSON.parse(raw);
@@ -53,10 +53,4 @@ export function arrangeTurnorder(order) {
   const place = (row) => (isRoundRow(row) ? order.length + 1 : rank.has(row.id) ? rank.get(row.id) : order.length);
   const rows = readTurnorder().map((row) => (sequence.has(row.id) ? { ...row, pr: String(sequence.get(row.id)) } : row));
   writeTurnorder(rows.sort((x, y) => place(x) - place(y)));
-}
-
-/** Tell whether the new order is the old one rotated left by one row: the tracker's Next */
-export function isAdvance(current, previous) {
-  if (current.length !== previous.length || current.length < 2) return false;
-  return current.every((row, index) => row.id === previous[(index + 1) % previous.length].id);
 }

@@ -149,7 +149,7 @@ function observeTurns(env, combat, nameOf) {
 
 /** Rebuild the vector's expected shape from what the module posted and did. */
 function rebuild(scenario, env, combat, observed, nameOf, moduleId) {
-  const records = env.messages.map((m) => m.flags?.[moduleId]).filter(Boolean).map((r) => renamed(r, nameOf));
+  const records = env.messages.flatMap((m) => m.flags?.[moduleId]?.records ?? []).map((r) => renamed(r, nameOf));
   const resolved = records.find((r) => r.type === "resolve");
   if (!resolved) throw new Error("no resolve card was posted");
   if (scenario.system === "gurps4e") return checkedGurps(rebuildGurps(resolved.outcome, records), observed);

@@ -472,7 +472,7 @@ test("who sees what: the table gets who is surprised, the GMs alone the rolls be
     assert.ok(secret.whisper.length > 0 && secret.whisper.every((id) => game.users.get(id).isGM), "the rolls go to the GMs");
     assert.match(secret.content, /initiative 1d6 = 6, higher IQ \+1: 7/);
     assert.equal(secret.rolls.length, 2);
-    assert.equal(secret.flags[GURPS].type, "resolve", "the outcome's record travels with the GM's card only");
+    assert.equal(secret.flags[GURPS].records[0].type, "resolve", "the outcome's record travels with the GM's card only");
     assert.equal(outcome.flags[GURPS], undefined);
     const [all, ...none] = await resolve("public");
     assert.deepEqual([all.whisper, none.length], [[], 0]);

@@ -10,24 +10,13 @@
 import { readFile } from "node:fs/promises";
 import { pathToFileURL } from "node:url";
 import { renamed, runVectors } from "./compare.mjs";
+import { scriptedDice } from "./dice.mjs";
 import { completeDraft } from "./drafts.mjs";
 import { checkedAdnd, checkedGurps, rebuildAdnd, rebuildFallout, rebuildGurps } from "./outcomes.mjs";
 
 const MAX_ROUNDS = 40;
 const [groupsFile] = process.argv.slice(2);
 const groups = JSON.parse(await readFile(groupsFile, "utf8"));
-
-/** Return the dice of a vector as a roller that refuses to run out or to show a face its die cannot */
-function scriptedDice(faces) {
-  const left = [...faces];
-  const roll = async (count, sides) => Array.from({ length: count }, () => {
-    if (!left.length) throw new Error(`the dice script ran out (${count}d${sides})`);
-    const face = left.shift();
-    if (!Number.isInteger(face) || face < 1 || face > sides) throw new Error(`a d${sides} cannot show ${face}`);
-    return face;
-  });
-  return { roll, left };
-}
 
 /**
  * A plain table: combatants in a turn order, rounds counted from the start of the fight, statuses shown as sets, cards
@@ -49,7 +38,7 @@ class FakeTable {
   host() {
     return {
       t: (key, data) => (data ? `${key} ${JSON.stringify(data)}` : key),
-      roll: (count, sides) => this.dice.roll(count, sides),
+      roll: (count, sides, purpose) => this.dice.roll(count, sides, purpose),
       mark: async (id, status, on) => {
         const shown = this.statuses.get(id);
         if (!shown) return false;
@@ -72,7 +61,7 @@ class FakeTable {
         this.stored = surprise === null ? null : JSON.stringify(surprise);
         return true;
       },
-      turnOrder: () => ({ started: this.started, round: this.round }),
+      turnOrder: () => ({ round: this.round }),
       settings: () => ({ automation: true, skip: true, cards: "split" }),
     };
   }
@@ -101,34 +90,33 @@ async function play(tree, vector) {
   const session = tree.session.tableSession(table.host());
   const resolved = await session.resolve(draft);
   if (resolved.problem) throw new Error(`the session refused the draft: ${resolved.problem}`);
-  const observed = { turns: [], round: 0, afterTrigger: table.shown(nameOf) };
-  table.started = true;
-  let prior = null;
+  const observed = { turns: [], round: 1, afterTrigger: table.shown(nameOf) };
+  // The fight starts: round 1, its first turn; then each turn moves on, by the GM or by the session's skip.
+  Object.assign(table, { started: true, round: 1, turn: 0 });
+  let forward = true;
   while (observed.round <= MAX_ROUNDS && !finished(scenario, session.current(), observed)) {
-    const began = prior === null || table.turn === 0 && prior.turn !== null;
-    if (began) {
-      table.round += 1;
-      observed.round += 1;
-    }
-    const id = table.order[table.turn];
-    const turn = { round: observed.round, name: nameOf.get(id), passed: false, statuses: null };
+    const turn = { round: observed.round, name: nameOf.get(table.order[table.turn]), passed: false, statuses: null };
     observed.turns.push(turn);
-    const step = await session.follow({ ended: prior?.id ?? null, roundBegan: began, started: id });
+    const step = await session.observe({ order: [...table.order], current: table.turn, round: table.round, forward,
+      rotating: false });
     turn.statuses = table.shown(nameOf);
     if (step.restart) {
       // The session put the order back under the round's first turn: the round goes on from its new top.
       turn.passed = true;
       table.turn = 0;
-      prior = { id: null, turn: null };
+      forward = null;
       continue;
     }
     turn.passed = step.skip;
-    prior = { id, turn: table.turn };
-    table.turn = (table.turn + 1) % table.order.length;
+    table.turn += 1;
+    if (table.turn === table.order.length) Object.assign(table, { turn: 0, round: table.round + 1 });
+    if (table.turn === 0) observed.round += 1;
+    forward = true;
   }
+  await session.flush(); // the host's action ends: what was held back for a summary goes out
   observed.end = table.shown(nameOf);
-  if (dice.left.length) throw new Error(`scripted faces never rolled: ${dice.left.join(", ")}`);
-  const records = table.messages.map((message) => message.record).filter(Boolean).map((record) => renamed(record, nameOf));
+  if (dice.left().length) throw new Error(`scripted faces never rolled: ${dice.left().join(", ")}`);
+  const records = table.messages.flatMap((message) => message.records).map((record) => renamed(record, nameOf));
   return rebuild(scenario, records, observed);
 }
 

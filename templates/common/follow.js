@@ -1,0 +1,136 @@
+// Following a real table (docs/dev/architecture.md, following the table): the record of which turns of which round the
+// session has played, and what one look at the turn order asks it to play now. Pure: the session carries the steps out
+// with the system's runtime.
+//
+// A real table is not a row of "next turn" clicks: other scripts and game systems move, skip, re-sort and re-roll the
+// order, GMs step back, combatants leave. So the session never counts events: at every look it compares what the table
+// shows with its record, and plays what the rules say should have happened.
+//   1. A member of the surprise gets exactly one start of his turn per round: at his turn, or, when his row was jumped
+//      over or sorted behind the current one, as soon as the session sees it (a late start, which the card says).
+//   2. Stepping back never starts a turn again and never begins a round; going forward again to where the table was
+//      replays nothing.
+//   3. A round begins when the table's round counter moves on, or the table moves forward to an earlier row under the
+//      same count (a VTT that counts rounds, where the rules may number a round as the one before: AD&D's first round
+//      after the surprise segments); or, on a table without a counter (a Roll20 turn order turns round), when a member
+//      whose turn this round already started comes to the top again after every member present had his turn: never
+//      because a row of ours or another script's reached the top.
+//   4. A row that is no member of the surprise is never a turn; a member whose row leaves the order leaves the fight.
+//   5. A turn in progress ends when another row's turn is shown, or a round begins.
+
+/**
+ * What the session keeps of the turns it played, with the surprise.
+ * @typedef {object} FollowRecord
+ * @property {number} round  rounds begun since the surprise, as the session counts them (0 before the first)
+ * @property {number | null} tableRound  the table's round counter in the session's round, where it has one
+ * @property {boolean} back  the table shows an earlier round than the session's, stepped back to
+ * @property {string[]} started  the members whose turn started this round, in that order
+ * @property {string | null} active  the member whose turn is in progress
+ * @property {string[]} seen  the members the turn order showed, so that one who leaves it can be told
+ * @property {string[]} gone  the members who left the order
+ * @property {string | null} row  the row whose turn the table showed at the last look, member or not
+ */
+
+/**
+ * One look at the turn order.
+ * @typedef {object} Observation
+ * @property {string[]} order  the rows' ids as the table shows them, members of the surprise and others
+ * @property {number} current  the index of the row whose turn it is, -1 when none
+ * @property {number | null} round  the table's round counter, null where it has none
+ * @property {boolean | null} forward  the direction of the change where the table tells it: true forward, false back
+ * @property {boolean} rotating  the order turns round (Roll20): the current row is the top, passed rows go last
+ */
+
+/**
+ * A step the session carries out, in order: a member leaves, a turn ends, a passed-over turn starts late (and ends),
+ * a round begins, the current turn starts.
+ * @typedef {{kind: "left" | "end" | "late" | "round" | "start", id?: string}} Step
+ */
+
+/** Return a fresh record, the table's round counter as it stands when the surprise is resolved */
+const newRecord = (tableRound = null) => ({
+  round: 0, tableRound, back: false, started: [], active: null, seen: [], gone: [], row: null,
+});
+
+/** Return the rows a rotating table passed this round: those from the first member started this round to the end */
+function passedRotating(order, record) {
+  const places = record.started.map((id) => order.indexOf(id)).filter((index) => index > 0);
+  return places.length ? order.slice(Math.min(...places)) : [];
+}
+
+/**
+ * Plan what a look at the table asks of the session: the steps to carry out, in order, and the record after them.
+ * `members` are the surprise's members; once the surprise is `done`, only a member leaving still counts.
+ * @param {FollowRecord} given
+ * @param {string[]} members
+ * @param {Observation} seen
+ * @returns {{steps: Step[], record: FollowRecord}}
+ */
+function plan(given, members, seen, done = false) {
+  const record = JSON.parse(JSON.stringify(given));
+  const steps = [];
+  const inFight = new Set(members.filter((id) => !record.gone.includes(id)));
+  const present = [...new Set(seen.order.filter((id) => inFight.has(id)))];
+  const start = (kind, id) => {
+    steps.push({ kind, id });
+    record.started.push(id);
+  };
+  const endActive = () => {
+    if (record.active !== null) steps.push({ kind: "end", id: record.active });
+    record.active = null;
+  };
+  const beginRound = () => {
+    steps.push({ kind: "round" });
+    record.round += 1;
+    record.started = [];
+  };
+  // 4: a member the order showed and no longer shows has left the fight.
+  for (const id of record.seen.filter((id) => !present.includes(id))) {
+    steps.push({ kind: "left", id });
+    record.gone.push(id);
+    record.started = record.started.filter((other) => other !== id);
+    if (record.active === id) record.active = null;
+  }
+  record.seen = [...record.seen.filter((id) => present.includes(id)), ...present.filter((id) => !record.seen.includes(id))];
+  if (done) return { steps, record };
+  const onRow = seen.current >= 0 ? seen.order[seen.current] : null;
+  const current = inFight.has(onRow) ? onRow : null;
+  const before = record.row === null ? -1 : seen.order.indexOf(record.row);
+  record.row = onRow;
+  if (record.active !== null && record.active !== onRow) endActive();
+  // 2: a step back plays nothing; the table is in the past until it shows the session's round again.
+  if (seen.forward === false) {
+    record.back ||= seen.round !== null && seen.round !== record.tableRound;
+    return { steps, record };
+  }
+  if (record.back) {
+    if (seen.round !== record.tableRound) return { steps, record };
+    record.back = false;
+  }
+  // 3: the table's counter moved on, or went forward to an earlier row: who was passed over at the end of the round
+  // starts his turn before it ends.
+  const wrapped = seen.forward === true && onRow !== null && before >= 0 && seen.current <= before && onRow !== seen.order[before];
+  if (seen.round !== null && (seen.round !== record.tableRound || (wrapped && record.round > 0))) {
+    endActive();
+    if (record.round > 0) for (const id of present.filter((id) => !record.started.includes(id))) start("late", id);
+    beginRound();
+    record.tableRound = seen.round;
+  }
+  // The surprise comes before the table's next round: nothing is played until that round begins.
+  if (seen.round !== null && record.round === 0) return { steps, record };
+  // 1: rows passed this round, before the current one or, on a rotating table, behind the first one started.
+  const passed = seen.rotating ? passedRotating(seen.order, record) : seen.order.slice(0, Math.max(seen.current, 0));
+  for (const id of passed.filter((id) => inFight.has(id) && !record.started.includes(id))) start("late", id);
+  // 3: a rotating table comes round again, or shows its first member since the surprise.
+  const cameRound = current !== null && record.started.includes(current) && present.every((id) => record.started.includes(id));
+  if (seen.round === null && current !== null && (record.round === 0 || cameRound)) {
+    endActive();
+    beginRound();
+  }
+  if (current !== null && !record.started.includes(current)) {
+    start("start", current);
+    record.active = current;
+  }
+  return { steps, record };
+}
+
+export { newRecord, plan };
