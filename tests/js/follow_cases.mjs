@@ -1,0 +1,230 @@
+// Random sequences of table events through the table session on a fake table, the invariants of following the table
+// checked after every event (docs/dev/architecture.md, following the table). Run by tests/test_follow.py:
+//   node tests/js/follow_cases.mjs CASES.json
+// CASES.json: {tree, system, cases: [{name, rotating, draft, dice, premarked: {id: [status]}, events: [[kind, n?]]}]},
+// the tree a folder holding common/ with a build's config.js. Events: next, back (a step back), skip n (another
+// script or system moves n rows on at once), sort (the order sorted anew, the current combatant kept where the table
+// keeps it), remove (the current row's combatant leaves the order), add (a row that is no member joins), round (a
+// rotating table's order comes round: next until the first row is on top again). Prints one JSON line per case:
+// {name, ok, problems: [...]}.
+import { readFile } from "node:fs/promises";
+import { pathToFileURL } from "node:url";
+
+const { tree, system, cases } = JSON.parse(await readFile(process.argv[2], "utf8"));
+const root = pathToFileURL(`${tree}/common/`).href;
+const { provideSystem } = await import(`${root}system.js`);
+const parts = { Odds: await import(`${root}odds/${system}.js`), Rules: await import(`${root}rules/${system}.js`) };
+const runtime = await import(`${root}runtime/${system}.js`);
+const { tableSession } = await import(`${root}session.js`);
+
+/** What the runtime was asked, per case: each start of a turn with the round it fell in, and each round begun */
+let calls = [];
+let rounds = 0;
+provideSystem(system, {
+  ...parts,
+  Runtime: {
+    ...runtime,
+    async turnStarted(table, surprise, id) {
+      calls.push({ kind: "start", id, round: rounds });
+      return runtime.turnStarted(table, surprise, id);
+    },
+    async roundStarted(table, surprise) {
+      rounds += 1;
+      calls.push({ kind: "round", round: rounds });
+      return runtime.roundStarted(table, surprise);
+    },
+  },
+});
+
+/** Dice that never run out: the scripted faces, then faces cycling through the die */
+function dice(faces) {
+  let used = 0;
+  return async (count, sides) => Array.from({ length: count }, () => {
+    used += 1;
+    return used <= faces.length ? Math.min(faces[used - 1], sides) : ((used * 7) % sides) + 1;
+  });
+}
+
+/** A fake table: an order of row ids, whose turn it is, a round counter where it is not rotating */
+class Table {
+  constructor({ rotating, order, faces, premarked }) {
+    Object.assign(this, { rotating, order: [...order], turn: 0, round: rotating ? null : 0, forward: null });
+    this.marks = new Map(order.map((id) => [id, new Set(premarked[id] ?? [])]));
+    this.premarked = premarked;
+    this.messages = [];
+    this.stored = null;
+    this.roll = dice(faces);
+  }
+
+  host() {
+    return {
+      t: (key, data) => (data ? `${key} ${JSON.stringify(data)}` : key),
+      roll: (count, sides) => this.roll(count, sides),
+      mark: async (id, status, on, lasts, surprise) => {
+        const shown = this.marks.get(id);
+        if (!shown) return false;
+        if (on && shown.has(status) && !(surprise.applied[id] ?? []).includes(status)) return false;
+        if (on) shown.add(status);
+        else shown.delete(status);
+        return true;
+      },
+      arrange: async (order) => {
+        const current = this.order[this.turn];
+        const listed = order.map((entry) => entry.id).filter((id) => this.order.includes(id));
+        this.order = [...listed, ...this.order.filter((id) => !listed.includes(id))];
+        if (this.rotating) return false;
+        this.turn = Math.max(0, this.order.indexOf(current));
+        return this.round > 0 && this.turn !== 0;
+      },
+      send: async (message) => { this.messages.push(message); },
+      load: () => (this.stored === null ? null : JSON.parse(this.stored)),
+      save: async (surprise) => {
+        this.stored = surprise === null ? null : JSON.stringify(surprise);
+        return true;
+      },
+      turnOrder: () => ({ round: this.round }),
+      settings: () => ({ automation: true, skip: true, cards: "split" }),
+    };
+  }
+
+  look() {
+    if (this.rotating) return { order: [...this.order], current: this.order.length ? 0 : -1, round: null, forward: null, rotating: true };
+    return { order: [...this.order], current: this.round > 0 && this.order.length ? this.turn : -1, round: this.round,
+      forward: this.forward, rotating: false };
+  }
+
+  /** Move n rows on: a rotating order turns, a linear one moves its pointer and counts a round where it wraps */
+  next(n = 1) {
+    if (!this.order.length) return;
+    for (let step = 0; step < n; step += 1) {
+      if (this.rotating) this.order.push(this.order.shift());
+      else if (this.round === 0) this.round = 1;
+      else if (++this.turn >= this.order.length) Object.assign(this, { turn: 0, round: this.round + 1 });
+    }
+    this.forward = true;
+  }
+
+  back() {
+    if (this.rotating || this.round === 0) {
+      if (this.rotating && this.order.length) this.order.unshift(this.order.pop());
+      return;
+    }
+    if (this.turn > 0) this.turn -= 1;
+    else if (this.round > 1) Object.assign(this, { round: this.round - 1, turn: this.order.length - 1 });
+    this.forward = false;
+  }
+
+  sort(seed) {
+    const current = this.order[this.turn];
+    this.order.sort((x, y) => ((x.charCodeAt(1) * seed) % 7) - ((y.charCodeAt(1) * seed) % 7) || x.localeCompare(y));
+    if (!this.rotating) this.turn = Math.max(0, this.order.indexOf(current));
+    this.forward = null;
+  }
+
+  remove() {
+    if (this.order.length < 2) return;
+    const index = this.rotating ? 0 : this.turn;
+    this.order.splice(index, 1);
+    if (!this.rotating && this.turn >= this.order.length) this.turn = 0;
+    this.forward = null;
+  }
+
+  add(count) {
+    const id = `x${count}`;
+    this.order.push(id);
+    this.marks.set(id, new Set());
+    this.forward = null;
+  }
+}
+
+/** Play one case and return the invariants it broke */
+async function play(entry) {
+  calls = [];
+  rounds = 0;
+  const members = [...entry.draft.sides.a.members, ...entry.draft.sides.b.members].map((member) => member.id);
+  const table = new Table({ rotating: entry.rotating, order: members, faces: entry.dice, premarked: entry.premarked });
+  const session = tableSession(table.host());
+  const problems = [];
+  const resolved = await session.resolve(entry.draft);
+  if (resolved.problem) return [`refused: ${resolved.problem}`];
+  let added = 0;
+  let skips = 0;
+  let highest = 0;
+  const look = async (what) => {
+    const before = calls.length;
+    const messagesBefore = table.messages.length;
+    let step = await session.observe(table.look());
+    for (let again = 0; step.restart && again < 3; again += 1) {
+      if (!table.rotating) table.turn = 0;
+      table.forward = null;
+      step = await session.observe(table.look());
+    }
+    const made = calls.slice(before);
+    // 1: on a table that counts rounds, every member at a row the round has passed had his start as soon as it was seen.
+    highest = Math.max(highest, table.round ?? 0);
+    if (!table.rotating && table.round > 0 && table.round === highest && !JSON.parse(table.stored ?? "null")?.done) {
+      const gone = new Set(JSON.parse(table.stored).follow.gone);
+      const starts = new Set(calls.filter((c) => c.kind === "start" && c.round === rounds).map((c) => c.id));
+      for (const id of table.order.slice(0, table.turn).filter((row) => members.includes(row) && !gone.has(row))) {
+        if (!starts.has(id)) problems.push(`${what}: ${id}'s row was passed in round ${rounds} without his start`);
+      }
+    }
+    if (what === "back" && !table.rotating && made.length) problems.push(`a step back played ${JSON.stringify(made)}`);
+    const begun = made.filter((call) => call.kind === "round").length;
+    if (table.messages.length - messagesBefore > 4 + 4 * begun) {
+      problems.push(`${what}: ${table.messages.length - messagesBefore} messages for one look`);
+    }
+    if (step.skip) {
+      if ((skips += 1) > 200) throw new Error("the session never stops skipping");
+      table.next();
+      await look("skip by the session");
+    }
+  };
+  await look("start");
+  if (!table.rotating) {
+    table.next();
+    await look("start of the fight");
+  }
+  for (const [kind, n] of entry.events) {
+    if (kind === "next") table.next();
+    else if (kind === "skip") table.next(n);
+    else if (kind === "back") table.back();
+    else if (kind === "sort") table.sort(n);
+    else if (kind === "remove") table.remove();
+    else if (kind === "add") table.add((added += 1));
+    skips = 0;
+    await look(kind);
+  }
+  // 1: at most one start of each member's turn per round.
+  const seen = new Set();
+  for (const call of calls.filter((c) => c.kind === "start")) {
+    const key = `${call.id}@${call.round}`;
+    if (seen.has(key)) problems.push(`${call.id} started twice in round ${call.round}`);
+    seen.add(key);
+  }
+  // 1: every member in the order when a round ended had his start in it.
+  const final = JSON.parse(table.stored ?? "null");
+  const gone = new Set(final?.follow.gone ?? []);
+  for (let round = 1; round < (final?.done ? 0 : rounds); round += 1) {
+    for (const id of members.filter((member) => !gone.has(member))) {
+      if (!seen.has(`${id}@${round}`)) problems.push(`${id} had no start in round ${round}, which ended`);
+    }
+  }
+  // Only what it set: after clear, every mark left is one the table had before.
+  await session.clear();
+  for (const [id, shown] of table.marks) {
+    const before = new Set(entry.premarked[id] ?? []);
+    for (const status of shown) if (!before.has(status)) problems.push(`${id} keeps ${status} after clear`);
+    for (const status of before) if (!shown.has(status)) problems.push(`${id} lost its own ${status}`);
+  }
+  return problems;
+}
+
+for (const entry of cases) {
+  try {
+    const problems = await play(entry);
+    console.log(JSON.stringify({ name: entry.name, ok: problems.length === 0, problems }));
+  } catch (error) {
+    console.log(JSON.stringify({ name: entry.name, ok: false, problems: [String(error?.stack ?? error)] }));
+  }
+}
