@@ -51,7 +51,7 @@ function fakeHost({ faces = [], cards = "split", automation = true, skip = true,
       table.stored = surprise === null ? null : JSON.stringify(surprise);
       return true;
     },
-    turnOrder: () => ({ started: false, round: 0 }),
+    turnOrder: () => ({ round: 0 }),
     settings: () => ({ automation, skip, cards }),
   };
   table.shown = (id) => [...(table.marks.get(id) ?? [])].sort();
@@ -71,18 +71,18 @@ async function gurpsDraft() {
 
 test("a card splits into what happened for all and the rolls for the GMs, by the table's choice", async () => {
   const { session } = await load("gurps4e");
-  const card = { title: "T", lines: ["seen"], details: ["secret"], record: { type: "x" } };
+  const card = { title: "T", lines: ["seen"], details: ["secret"], records: [{ type: "x" }] };
   const split = session.messagesOf(card, true, "split", (key, data) => `${key}:${data.title}`);
   assert.deepEqual(split, [
-    { title: "T", lines: ["seen"], gm: false, dice: false, record: null },
-    { title: "Chat.ForGM:T", lines: ["secret"], gm: true, dice: true, record: { type: "x" } },
+    { title: "T", lines: ["seen"], gm: false, dice: false, records: [] },
+    { title: "Chat.ForGM:T", lines: ["secret"], gm: true, dice: true, records: [{ type: "x" }] },
   ]);
   assert.deepEqual(session.messagesOf({ ...card, details: [] }, false, "split", () => ""),
-    [{ title: "T", lines: ["seen"], gm: false, dice: false, record: { type: "x" } }], "nothing secret: one public card");
+    [{ title: "T", lines: ["seen"], gm: false, dice: false, records: [{ type: "x" }] }], "nothing secret: one public card");
   assert.deepEqual(session.messagesOf(card, true, "public", () => ""),
-    [{ title: "T", lines: ["seen", "secret"], gm: false, dice: true, record: { type: "x" } }]);
+    [{ title: "T", lines: ["seen", "secret"], gm: false, dice: true, records: [{ type: "x" }] }]);
   assert.deepEqual(session.messagesOf(card, false, "gm", () => ""),
-    [{ title: "T", lines: ["seen", "secret"], gm: true, dice: false, record: { type: "x" } }]);
+    [{ title: "T", lines: ["seen", "secret"], gm: true, dice: false, records: [{ type: "x" }] }]);
 });
 
 test("resolve marks the surprised side, keeps the surprise with the host's extra, and posts the card", async () => {
@@ -93,7 +93,7 @@ test("resolve marks the surprised side, keeps the surprise with the host's extra
   assert.deepEqual(table.shown("orc"), ["surprised"]);
   assert.deepEqual(table.shown("ava"), []);
   assert.deepEqual(JSON.parse(table.stored).applied, { orc: ["surprised"] });
-  assert.ok(table.messages.some((message) => message.record?.type === "resolve"));
+  assert.ok(table.messages.some((message) => message.records.some((record) => record.type === "resolve")));
   assert.ok(table.messages.every((message) => message.gm === (message.title !== "Procedure.total")));
 });
 
@@ -157,10 +157,28 @@ test("following the turns: a stunned turn is skipped only where the table skips,
     const table = fakeHost({ faces: [3, 6, 6, 6], automation, skip });
     const tracked = session.tableSession(table.host);
     await tracked.resolve(await gurpsDraft());
-    const step = await tracked.follow({ roundBegan: true, started: "orc" });
+    const step = await tracked.observe({ order: ["orc", "ava", "cat"], current: 0, round: 1, forward: true, rotating: false });
     assert.deepEqual(step, { restart: false, skip: expected }, `automation ${automation}, skip ${skip}`);
     assert.equal(JSON.parse(table.stored).tracks[0].turns.length, automation ? 1 : 0);
   }
+});
+
+test("a look at the table: the passed over start late and the card says so, a step back plays nothing", async () => {
+  const { session } = await load("gurps4e");
+  const table = fakeHost({ faces: [2, 5, 5, 5, 6, 6, 6] });
+  const tracked = session.tableSession(table.host);
+  await tracked.resolve(await gurpsDraft());
+  const order = ["ava", "orc", "cat"];
+  await tracked.observe({ order, current: 0, round: 1, forward: true, rotating: false });
+  const before = table.messages.length;
+  await tracked.observe({ order, current: 2, round: 1, forward: true, rotating: false }); // another script jumped Orc
+  const passed = table.messages.slice(before);
+  assert.ok(passed.some((message) => message.lines.some((line) => line.startsWith("Follow.PassedOver"))), "the card says so");
+  assert.equal(JSON.parse(table.stored).tracks[0].turns.length, 1, "Orc's frozen second, played late");
+  await tracked.observe({ order, current: 1, round: 1, forward: false, rotating: false });
+  await tracked.observe({ order, current: 2, round: 1, forward: true, rotating: false });
+  assert.equal(JSON.parse(table.stored).tracks[0].turns.length, 1, "back and forward again: no second turn");
+  assert.equal(table.messages.length, before + passed.length);
 });
 
 test("one queue: a task starts when the one before has ended, a failure is reported and the queue goes on", async () => {
@@ -232,10 +250,15 @@ test("edits of a Fallout opening attack: rows are added in order, the attacker n
 
 test("text typed in chat becomes the value a field wants", async () => {
   const { form } = await load("gurps4e");
-  assert.deepEqual(["yes", "no", "1", "true"].map((text) => form.parseValue("boolean", text)), [true, false, true, true]);
-  assert.deepEqual([form.parseValue("number", " 12 "), form.parseValue("number", "none"), form.parseValue("member", "")],
-    [12, null, null]);
-  assert.ok(Number.isNaN(form.parseValue("number", "twelve")));
+  assert.deepEqual(["true", "FALSE", "maybe", "1"].map((text) => form.parseValue("boolean", text)), [true, false, "maybe", "1"]);
+  assert.deepEqual([form.parseValue("number", " 12 "), form.parseValue("number", "-3"), form.parseValue("number", "none"),
+    form.parseValue("member", "")], [12, -3, null, null]);
+  assert.deepEqual(["0x10", "1e2", "12.5", "twelve"].map((text) => form.parseValue("number", text)), ["0x10", "1e2", "12.5", "twelve"]);
+  const draft = await gurpsDraft();
+  for (const [path, text, type] of [["members.ava.iq", "0x10", "number"], ["members.ava.combat_reflexes", "maybe", "boolean"]]) {
+    const { problem } = form.applyEdits(draft, [[path, form.parseValue(type, text)]], (key) => key);
+    assert.equal(problem, "Notify.Invalid", `${path} = ${text}`);
+  }
 });
 
 test("odds and scenario files of a draft, and a bad draft's one line as an error", async () => {
