@@ -481,6 +481,109 @@ test("nextTurn on the last turn advances the round: combatRound (not combatTurn)
   await env.settle();
 });
 
+test("nextTurn and nextRound pass {direction: 1} on to preUpdateCombat's and updateCombat's options (docs/dev/foundry.md §7.1)", async (t) => {
+  const { env, combat } = await bootedWithCombat(t);
+  await combat.startCombat();
+  const seen = recordHooks(COMBAT_HOOKS);
+  await combat.nextTurn();
+  await combat.nextRound();
+  const options = (name) => seen.filter((s) => s.name === name).map((s) => s.args[2]);
+  assert.deepEqual(options("preUpdateCombat").map((o) => o.direction), [1, 1]);
+  assert.deepEqual(options("updateCombat").map((o) => o.direction), [1, 1]);
+  assert.deepEqual(seen.filter((s) => s.name === "combatRound").map((s) => s.args[2]), [{ direction: 1 }]);
+  await env.settle();
+});
+
+test("previousTurn: combatTurn {round, turn - 1} with {direction: -1}, then preUpdateCombat, updateCombat, combatTurnChange", async (t) => {
+  const { env, combat } = await bootedWithCombat(t);
+  await combat.startCombat();
+  await combat.nextTurn();
+  await combat.nextTurn();
+  const seen = recordHooks(COMBAT_HOOKS);
+  let turnSeenByCombatTurn;
+  Hooks.once("combatTurn", (c) => {
+    turnSeenByCombatTurn = c.turn;
+  });
+  await combat.previousTurn();
+  assert.deepEqual(seen.map((s) => s.name), ["combatTurn", "preUpdateCombat", "updateCombat", "combatTurnChange"]);
+  assert.equal(turnSeenByCombatTurn, 2, "combatTurn fires before the update");
+  assert.deepEqual(seen[0].args.slice(1), [{ round: 1, turn: 1 }, { direction: -1 }]);
+  const [, changed, options, userId] = seen[1].args;
+  assert.deepEqual([changed, options.direction, userId], [{ turn: 1, _id: combat.id }, -1, GM]);
+  assert.deepEqual(seen[2].args[1], { turn: 1, _id: combat.id });
+  assert.equal(seen[2].args[2].direction, -1, "updateCombat gets the direction in its options");
+  assert.equal(seen[3].args.length, 3, "combatTurnChange(combat, prior, current): no options");
+  assert.deepEqual([seen[3].args[1].turn, seen[3].args[2].turn], [2, 1]);
+  assert.deepEqual([combat.round, combat.turn, combat.combatant.name], [1, 1, "Bob"]);
+  await env.settle();
+});
+
+test("previousTurn at a round's first turn rewinds the round: combatRound (not combatTurn), the previous round's last turn", async (t) => {
+  const { env, combat } = await bootedWithCombat(t);
+  await combat.startCombat();
+  await combat.nextRound();
+  const seen = recordHooks(COMBAT_HOOKS);
+  await combat.previousTurn();
+  assert.deepEqual(seen.map((s) => s.name), ["combatRound", "preUpdateCombat", "updateCombat", "combatTurnChange"]);
+  assert.deepEqual(seen[0].args.slice(1), [{ round: 1, turn: 2 }, { direction: -1 }]);
+  assert.deepEqual(seen[2].args[1], { round: 1, turn: 2, _id: combat.id });
+  assert.equal(seen[2].args[2].direction, -1);
+  const [, prior, current] = seen[3].args;
+  assert.deepEqual([prior.round, prior.turn, current.round, current.turn], [2, 0, 1, 2]);
+  assert.equal(current.combatantId, combat.turns[2].id);
+  await env.settle();
+});
+
+test("previousRound: the previous round's last turn, combatRound with {direction: -1}; from round 1 back to round 0, not started", async (t) => {
+  const { env, combat } = await bootedWithCombat(t);
+  await combat.startCombat();
+  await combat.nextRound();
+  await combat.nextTurn();
+  const seen = recordHooks(COMBAT_HOOKS);
+  await combat.previousRound();
+  assert.deepEqual(seen.map((s) => s.name), ["combatRound", "preUpdateCombat", "updateCombat", "combatTurnChange"]);
+  assert.deepEqual(seen[0].args.slice(1), [{ round: 1, turn: 2 }, { direction: -1 }]);
+  assert.deepEqual(seen[1].args[1], { round: 1, turn: 2, _id: combat.id });
+  assert.deepEqual([seen[1].args[2].direction, seen[2].args[2].direction], [-1, -1]);
+  assert.deepEqual([combat.round, combat.turn], [1, 2]);
+  seen.length = 0;
+  await combat.previousTurn();
+  await combat.previousTurn();
+  assert.deepEqual([combat.round, combat.turn], [1, 0]);
+  await combat.previousTurn();
+  assert.deepEqual(seen.slice(-4).map((s) => s.name), ["combatRound", "preUpdateCombat", "updateCombat", "combatTurnChange"]);
+  assert.deepEqual(seen.at(-4).args.slice(1), [{ round: 0, turn: null }, { direction: -1 }]);
+  assert.deepEqual(seen.at(-1).args[2], { round: 0, turn: null, combatantId: null, tokenId: null });
+  assert.deepEqual([combat.round, combat.turn, combat.started, combat.combatant], [0, null, false, undefined]);
+  await assert.rejects(combat.previousRound(), /before startCombat\(\) is not emulated/);
+  await combat.startCombat();
+  assert.deepEqual([combat.round, combat.turn], [1, 0]);
+  await env.settle();
+});
+
+test("an update of the turn alone carries no direction and fires no combatTurn (docs/dev/foundry.md §7.1)", async (t) => {
+  const { env, combat } = await bootedWithCombat(t);
+  await combat.startCombat();
+  const seen = recordHooks(COMBAT_HOOKS);
+  await combat.update({ turn: 2 });
+  await combat.update({ turn: 1 });
+  assert.deepEqual(seen.map((s) => s.name), ["preUpdateCombat", "updateCombat", "combatTurnChange",
+    "preUpdateCombat", "updateCombat", "combatTurnChange"]);
+  for (const s of seen.filter((h) => h.name !== "combatTurnChange")) assert.equal("direction" in s.args[2], false);
+  await env.settle();
+});
+
+test("a rewind is refused to a player unless he owns the current combatant, as an advance is", async (t) => {
+  const { env, combat, actors } = await bootedWithCombat(t, { userId: PLAYER });
+  await env.remote(GM, () => combat.startCombat());
+  await env.remote(GM, () => combat.nextTurn());
+  await assert.rejects(combat.previousTurn(), /lacks permission to update Combat/);
+  await env.remote(GM, () => actors[1].update({ ownership: { default: 0, [PLAYER]: 3 } }));
+  await combat.previousTurn();
+  assert.deepEqual([combat.round, combat.turn], [1, 0]);
+  await env.settle();
+});
+
 test("turnChangeFirst fires combatTurnChange before updateCombat", async (t) => {
   const { env, combat } = await bootedWithCombat(t, { turnChangeFirst: true });
   const seen = recordHooks(["updateCombat", "combatTurnChange"]);
@@ -944,6 +1047,28 @@ test("V14 core expiry: run out and at its event, expired stays on the actor; sta
   await combat.nextRound();
   await env.settle();
   assert.ok(!actors[0].effects.has(gone.id), "expiryAction delete");
+  assert.deepEqual(env.errors, []);
+});
+
+test("V14 core expiry: a rewind fires no turn events, so it expires nothing; advancing again does", async (t) => {
+  const { env, actors, combat } = await bootedWithCombat(t, { generation: 14, systemId: "ars" });
+  await combat.startCombat();
+  await combat.nextTurn();
+  // Made during Bob's turn in round 1: one round, expiring at the end of Bob's turn
+  const [held] = await actors[1].createEmbeddedDocuments("ActiveEffect", [
+    { name: "Held", statuses: ["stun"], duration: { value: 1, units: "rounds", expiry: "turnEnd" } }]);
+  for (let i = 0; i < 3; i++) await combat.nextTurn();
+  await env.settle();
+  assert.deepEqual([combat.round, combat.combatant.name, held.duration.expired], [2, "Bob", false]);
+  await combat.previousTurn();
+  await env.settle();
+  assert.equal(held.duration.expired, false, "Bob's turn was rewound, not ended");
+  await combat.nextTurn();
+  await env.settle();
+  assert.equal(held.duration.expired, false);
+  await combat.nextTurn();
+  await env.settle();
+  assert.equal(held.duration.expired, true, "Bob's turn in round 2 ended");
   assert.deepEqual(env.errors, []);
 });
 
