@@ -8,6 +8,7 @@ import path from "node:path";
 import { test } from "node:test";
 
 import { CONST as HARNESS_CONST, Collection, createFoundry } from "./harness.mjs";
+import { installArsInitiative } from "./emulation/game-systems.mjs";
 
 const GM = "gamemaster000001";
 const PLAYER = "player0000000001";
@@ -638,6 +639,110 @@ test("deleteCombatant and deleteCombat fire on every client, after the removal (
   assert.deepEqual(seen, [["deleteCombatant", true, false, GM], ["deleteCombat", true, false, GM]]);
   assert.equal(game.combat, undefined);
   await assert.rejects(combat.update({ turn: 0 }), /does not exist/);
+});
+
+// -- game systems: ARS's initiative re-rolled each round (emulation/game-systems.mjs) ---------------
+
+/** The combat updates and turn changes a step fires, as [what, detail] pairs */
+function recordTurnChanges() {
+  const seen = [];
+  Hooks.on("updateCombatant", (c, changed) => seen.push(["initiative", `${c.name} ${changed.initiative}`]));
+  Hooks.on("updateCombat", (c, changed) => seen.push(["combat", JSON.stringify({ round: changed.round, turn: changed.turn })]));
+  Hooks.on("combatTurnChange", (c, prior, current) => seen.push(["turnChange",
+    `${c.combatants.get(prior.combatantId)?.name ?? null} -> ${c.combatants.get(current.combatantId)?.name ?? null}`]));
+  return seen;
+}
+
+test("ARS: each NPC's roll re-sorts the order and sets turn 0 again, one update each (descending: nulls first)", async (t) => {
+  const { env, combat } = await bootedWithCombat(t, { systemId: "ars" });
+  const id = (name) => combat.combatants.find((c) => c.name === name).id;
+  const rolls = { 1: { Ann: 3, Bob: 7, Cid: 5 }, 2: { Ann: 9, Bob: 2, Cid: 4 } };
+  installArsInitiative((round) => Object.fromEntries(Object.entries(rolls[round]).map(([name, v]) => [id(name), v])));
+  const seen = recordTurnChanges();
+  await combat.startCombat();
+  await env.settle();
+  assert.deepEqual(seen, [
+    ["combat", '{"round":1,"turn":0}'], ["turnChange", "null -> Ann"],
+    // resetAll changes nothing yet: no initiative, turn 0. Ann rolls: the unrolled (9999) sort first.
+    ["initiative", "Ann 3"], ["combat", '{"turn":0}'], ["turnChange", "Ann -> Bob"],
+    ["initiative", "Bob 7"], ["combat", '{"turn":0}'], ["turnChange", "Bob -> Cid"],
+    ["initiative", "Cid 5"], ["combat", '{"turn":0}'], ["turnChange", "Cid -> Bob"],
+  ]);
+  assert.deepEqual(combat.turns.map((c) => c.name), ["Bob", "Cid", "Ann"]);
+  seen.length = 0;
+  await combat.nextTurn();
+  await combat.nextTurn();
+  await combat.nextTurn();
+  await env.settle();
+  const names = (kind) => seen.filter(([what]) => what === kind).map(([, detail]) => detail);
+  assert.deepEqual(names("initiative"), ["Ann null", "Bob null", "Cid null", "Ann 9", "Bob 2", "Cid 4"],
+    "resetAll, then each NPC in creation order");
+  assert.deepEqual(names("turnChange"), ["Bob -> Cid", "Cid -> Ann", "Ann -> Bob", "Bob -> Ann", "Ann -> Bob",
+    "Bob -> Cid", "Cid -> Ann"]);
+  assert.deepEqual([combat.round, combat.turn, combat.turns.map((c) => c.name)], [2, 0, ["Ann", "Cid", "Bob"]]);
+  assert.deepEqual(env.errors, []);
+});
+
+test("ARS: ascending (its default setting) sorts the unrolled last; a rewind re-rolls too; only a GM's client rolls", async (t) => {
+  const { env, combat } = await bootedWithCombat(t, { systemId: "ars", userId: PLAYER });
+  const id = (name) => combat.combatants.find((c) => c.name === name).id;
+  let rolled = 0;
+  const remove = installArsInitiative((round) => {
+    rolled++;
+    return { [id("Ann")]: round, [id("Bob")]: 5, [id("Cid")]: 9 };
+  }, { ascending: true });
+  await env.remote(GM, () => combat.startCombat());
+  await env.settle();
+  assert.equal(rolled, 0, "a player's client does not re-roll");
+  env.teardown();
+
+  const gm = await bootedWithCombat(t, { systemId: "ars" });
+  const ids = (name) => gm.combat.combatants.find((c) => c.name === name).id;
+  const rounds = [];
+  const stop = installArsInitiative((round) => {
+    rounds.push(round);
+    return { [ids("Ann")]: 6, [ids("Bob")]: 5, [ids("Cid")]: 9 };
+  }, { ascending: true });
+  const seen = recordTurnChanges();
+  await gm.combat.startCombat();
+  await gm.env.settle();
+  assert.deepEqual(seen.filter(([what]) => what === "turnChange").map(([, d]) => d), ["null -> Ann", "Ann -> Bob"]);
+  assert.deepEqual(gm.combat.turns.map((c) => c.name), ["Bob", "Ann", "Cid"]);
+  await gm.combat.nextRound();
+  await gm.env.settle();
+  await gm.combat.previousRound();
+  await gm.env.settle();
+  assert.deepEqual(rounds, [1, 2, 1], "previousRound changes the round: ARS re-rolls as for nextRound");
+  assert.deepEqual([gm.combat.round, gm.combat.turn], [1, 0], "the rewind lands on the last turn; the re-roll sets 0");
+  await gm.combat.nextRound();
+  await gm.combat.previousRound();
+  await gm.env.settle();
+  assert.deepEqual(rounds, [1, 2, 1, 2], "a round change while ARS re-rolls is ignored (its mute flag)");
+  assert.equal(gm.combat.round, 1);
+  stop();
+  await gm.combat.nextRound();
+  await gm.env.settle();
+  assert.deepEqual(rounds, [1, 2, 1, 2], "removed");
+  assert.deepEqual(gm.env.errors, []);
+  remove();
+});
+
+test("ARS: without rollInitEachRound only the first round rolls; a player character is left to its player", async (t) => {
+  const { env, combat, actors } = await bootedWithCombat(t, { systemId: "ars" });
+  await actors[0].update({ ownership: { default: 0, [PLAYER]: 3 } });
+  const id = (name) => combat.combatants.find((c) => c.name === name).id;
+  const rounds = [];
+  installArsInitiative((round) => {
+    rounds.push(round);
+    return { [id("Ann")]: 1, [id("Bob")]: 5, [id("Cid")]: 9 };
+  }, { rollEachRound: false });
+  await combat.startCombat();
+  await env.settle();
+  assert.deepEqual(combat.turns.map((c) => [c.name, c.initiative]), [["Ann", null], ["Cid", 9], ["Bob", 5]]);
+  await combat.nextRound();
+  await env.settle();
+  assert.deepEqual(rounds, [1]);
+  assert.equal(combat.combatants.get(id("Cid")).initiative, 9, "kept");
 });
 
 // -- clients -------------------------------------------------------------------------------------

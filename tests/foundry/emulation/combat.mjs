@@ -122,12 +122,17 @@ export class Combat extends Document {
 
   /**
    * Order combatants: without initiative values the given order is kept; with them, descending
-   * initiative with nulls last, ties keeping the given order (harness choice).
+   * initiative with nulls last, ties keeping the given order (harness choice). A game system's own order
+   * (its Combat class's _sortCombatants, installed in env._combatSort: emulation/game-systems.mjs) replaces it.
    */
   setupTurns() {
     const combatants = this.combatants.contents;
-    const value = (c) => (Number.isFinite(c.initiative) ? c.initiative : -Infinity);
-    if (combatants.some((c) => Number.isFinite(c.initiative))) combatants.sort((a, b) => value(b) - value(a));
+    const systemSort = env()._combatSort;
+    if (systemSort) combatants.sort(systemSort);
+    else {
+      const value = (c) => (Number.isFinite(c.initiative) ? c.initiative : -Infinity);
+      if (combatants.some((c) => Number.isFinite(c.initiative))) combatants.sort((a, b) => value(b) - value(a));
+    }
     this.#turns = Object.freeze(combatants);
     return this.#turns;
   }
