@@ -8,7 +8,7 @@ import path from "node:path";
 import { test } from "node:test";
 
 import { CONST as HARNESS_CONST, Collection, createFoundry } from "./harness.mjs";
-import { installArsInitiative } from "./emulation/game-systems.mjs";
+import { installArsInitiative, installArsTurnMethods } from "./emulation/game-systems.mjs";
 
 const GM = "gamemaster000001";
 const PLAYER = "player0000000001";
@@ -714,11 +714,16 @@ test("ARS: ascending (its default setting) sorts the unrolled last; a rewind re-
   await gm.env.settle();
   assert.deepEqual(rounds, [1, 2, 1], "previousRound changes the round: ARS re-rolls as for nextRound");
   assert.deepEqual([gm.combat.round, gm.combat.turn], [1, 0], "the rewind lands on the last turn; the re-roll sets 0");
+  // A round change that comes while ARS rolls (after its resetAll) is ignored: its mute flag
+  let pressed = false;
+  Hooks.on("updateCombatant", (c, changed) => {
+    if (pressed || changed.initiative === null) return undefined;
+    pressed = true;
+    return gm.combat.nextRound();
+  });
   await gm.combat.nextRound();
-  await gm.combat.previousRound();
   await gm.env.settle();
-  assert.deepEqual(rounds, [1, 2, 1, 2], "a round change while ARS re-rolls is ignored (its mute flag)");
-  assert.equal(gm.combat.round, 1);
+  assert.deepEqual([rounds, gm.combat.round], [[1, 2, 1, 2], 3], "round 3 began during round 2's rolls: no re-roll");
   stop();
   await gm.combat.nextRound();
   await gm.env.settle();
@@ -743,6 +748,32 @@ test("ARS: without rollInitEachRound only the first round rolls; a player charac
   await env.settle();
   assert.deepEqual(rounds, [1]);
   assert.equal(combat.combatants.get(id("Cid")).initiative, 9, "kept");
+});
+
+test("ARS's own turn methods pass no direction: combatTurn without options, no combatRound, rewinds without hooks", async (t) => {
+  const { env, combat } = await bootedWithCombat(t, { systemId: "ars" });
+  t.after(installArsTurnMethods());
+  await combat.startCombat();
+  const seen = recordHooks(COMBAT_HOOKS);
+  await combat.nextTurn();
+  await combat.nextTurn();
+  await combat.nextTurn();
+  await combat.previousTurn();
+  await combat.previousTurn();
+  assert.deepEqual(seen.filter((s) => s.name !== "combatTurnChange").map((s) => s.name), ["combatTurn", "preUpdateCombat",
+    "updateCombat", "combatTurn", "preUpdateCombat", "updateCombat", "preUpdateCombat", "updateCombat",
+    "preUpdateCombat", "updateCombat", "preUpdateCombat", "updateCombat"]);
+  assert.deepEqual(seen[0].args.slice(1), [{ round: 1, turn: 1 }]);
+  for (const s of seen.filter((h) => h.name === "updateCombat")) assert.equal("direction" in s.args[2], false);
+  assert.deepEqual(seen.filter((h) => h.name === "updateCombat").map((h) => [h.args[1].round, h.args[1].turn]),
+    [[undefined, 1], [undefined, 2], [2, 0], [1, 2], [undefined, 1]]);
+  await combat.previousRound();
+  assert.deepEqual([combat.round, combat.turn], [0, 2], "from round 1 to round 0 on the last turn, not null");
+  await combat.previousTurn();
+  await combat.previousTurn();
+  assert.deepEqual([combat.round, combat.turn], [0, 0]);
+  assert.equal(await combat.previousTurn(), combat, "round 0, turn 0: nothing");
+  await env.settle();
 });
 
 // -- clients -------------------------------------------------------------------------------------
