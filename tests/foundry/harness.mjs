@@ -42,8 +42,8 @@
 //       downloads, writes, deniedWrites, deprecations, warnings, missingI18n (with earlyI18n, fallbackI18n and
 //       i18nFormatErrors beside it)
 //   game.settings.set, game.users.get, game.actors, game.combats.get, game.scenes.active.tokens, Hooks.on/callAll,
-//       combat.startCombat/nextTurn/nextRound/delete/toObject, combatant.delete, actor/token.toObject,
-//       actor.createEmbeddedDocuments("ActiveEffect"), message.whisper/content/rolls/flags
+//       combat.startCombat/nextTurn/nextRound/previousTurn/previousRound/update/delete/toObject, combatant.delete,
+//       actor/token.toObject, actor.createEmbeddedDocuments("ActiveEffect"), message.whisper/content/rolls/flags
 //   runGeneration, GENERATIONS, statusEntries, addStatusEntry (below); ggaList, installGgaFinders, installArsInitiative
 //       (emulation/game-systems.mjs)
 //

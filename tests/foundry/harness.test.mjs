@@ -8,6 +8,7 @@ import path from "node:path";
 import { test } from "node:test";
 
 import { CONST as HARNESS_CONST, Collection, createFoundry } from "./harness.mjs";
+import { installArsInitiative, installArsTurnMethods } from "./emulation/game-systems.mjs";
 
 const GM = "gamemaster000001";
 const PLAYER = "player0000000001";
@@ -481,6 +482,109 @@ test("nextTurn on the last turn advances the round: combatRound (not combatTurn)
   await env.settle();
 });
 
+test("nextTurn and nextRound pass {direction: 1} on to preUpdateCombat's and updateCombat's options (docs/dev/foundry.md §7.1)", async (t) => {
+  const { env, combat } = await bootedWithCombat(t);
+  await combat.startCombat();
+  const seen = recordHooks(COMBAT_HOOKS);
+  await combat.nextTurn();
+  await combat.nextRound();
+  const options = (name) => seen.filter((s) => s.name === name).map((s) => s.args[2]);
+  assert.deepEqual(options("preUpdateCombat").map((o) => o.direction), [1, 1]);
+  assert.deepEqual(options("updateCombat").map((o) => o.direction), [1, 1]);
+  assert.deepEqual(seen.filter((s) => s.name === "combatRound").map((s) => s.args[2]), [{ direction: 1 }]);
+  await env.settle();
+});
+
+test("previousTurn: combatTurn {round, turn - 1} with {direction: -1}, then preUpdateCombat, updateCombat, combatTurnChange", async (t) => {
+  const { env, combat } = await bootedWithCombat(t);
+  await combat.startCombat();
+  await combat.nextTurn();
+  await combat.nextTurn();
+  const seen = recordHooks(COMBAT_HOOKS);
+  let turnSeenByCombatTurn;
+  Hooks.once("combatTurn", (c) => {
+    turnSeenByCombatTurn = c.turn;
+  });
+  await combat.previousTurn();
+  assert.deepEqual(seen.map((s) => s.name), ["combatTurn", "preUpdateCombat", "updateCombat", "combatTurnChange"]);
+  assert.equal(turnSeenByCombatTurn, 2, "combatTurn fires before the update");
+  assert.deepEqual(seen[0].args.slice(1), [{ round: 1, turn: 1 }, { direction: -1 }]);
+  const [, changed, options, userId] = seen[1].args;
+  assert.deepEqual([changed, options.direction, userId], [{ turn: 1, _id: combat.id }, -1, GM]);
+  assert.deepEqual(seen[2].args[1], { turn: 1, _id: combat.id });
+  assert.equal(seen[2].args[2].direction, -1, "updateCombat gets the direction in its options");
+  assert.equal(seen[3].args.length, 3, "combatTurnChange(combat, prior, current): no options");
+  assert.deepEqual([seen[3].args[1].turn, seen[3].args[2].turn], [2, 1]);
+  assert.deepEqual([combat.round, combat.turn, combat.combatant.name], [1, 1, "Bob"]);
+  await env.settle();
+});
+
+test("previousTurn at a round's first turn rewinds the round: combatRound (not combatTurn), the previous round's last turn", async (t) => {
+  const { env, combat } = await bootedWithCombat(t);
+  await combat.startCombat();
+  await combat.nextRound();
+  const seen = recordHooks(COMBAT_HOOKS);
+  await combat.previousTurn();
+  assert.deepEqual(seen.map((s) => s.name), ["combatRound", "preUpdateCombat", "updateCombat", "combatTurnChange"]);
+  assert.deepEqual(seen[0].args.slice(1), [{ round: 1, turn: 2 }, { direction: -1 }]);
+  assert.deepEqual(seen[2].args[1], { round: 1, turn: 2, _id: combat.id });
+  assert.equal(seen[2].args[2].direction, -1);
+  const [, prior, current] = seen[3].args;
+  assert.deepEqual([prior.round, prior.turn, current.round, current.turn], [2, 0, 1, 2]);
+  assert.equal(current.combatantId, combat.turns[2].id);
+  await env.settle();
+});
+
+test("previousRound: the previous round's last turn, combatRound with {direction: -1}; from round 1 back to round 0, not started", async (t) => {
+  const { env, combat } = await bootedWithCombat(t);
+  await combat.startCombat();
+  await combat.nextRound();
+  await combat.nextTurn();
+  const seen = recordHooks(COMBAT_HOOKS);
+  await combat.previousRound();
+  assert.deepEqual(seen.map((s) => s.name), ["combatRound", "preUpdateCombat", "updateCombat", "combatTurnChange"]);
+  assert.deepEqual(seen[0].args.slice(1), [{ round: 1, turn: 2 }, { direction: -1 }]);
+  assert.deepEqual(seen[1].args[1], { round: 1, turn: 2, _id: combat.id });
+  assert.deepEqual([seen[1].args[2].direction, seen[2].args[2].direction], [-1, -1]);
+  assert.deepEqual([combat.round, combat.turn], [1, 2]);
+  seen.length = 0;
+  await combat.previousTurn();
+  await combat.previousTurn();
+  assert.deepEqual([combat.round, combat.turn], [1, 0]);
+  await combat.previousTurn();
+  assert.deepEqual(seen.slice(-4).map((s) => s.name), ["combatRound", "preUpdateCombat", "updateCombat", "combatTurnChange"]);
+  assert.deepEqual(seen.at(-4).args.slice(1), [{ round: 0, turn: null }, { direction: -1 }]);
+  assert.deepEqual(seen.at(-1).args[2], { round: 0, turn: null, combatantId: null, tokenId: null });
+  assert.deepEqual([combat.round, combat.turn, combat.started, combat.combatant], [0, null, false, undefined]);
+  await assert.rejects(combat.previousRound(), /before startCombat\(\) is not emulated/);
+  await combat.startCombat();
+  assert.deepEqual([combat.round, combat.turn], [1, 0]);
+  await env.settle();
+});
+
+test("an update of the turn alone carries no direction and fires no combatTurn (docs/dev/foundry.md §7.1)", async (t) => {
+  const { env, combat } = await bootedWithCombat(t);
+  await combat.startCombat();
+  const seen = recordHooks(COMBAT_HOOKS);
+  await combat.update({ turn: 2 });
+  await combat.update({ turn: 1 });
+  assert.deepEqual(seen.map((s) => s.name), ["preUpdateCombat", "updateCombat", "combatTurnChange",
+    "preUpdateCombat", "updateCombat", "combatTurnChange"]);
+  for (const s of seen.filter((h) => h.name !== "combatTurnChange")) assert.equal("direction" in s.args[2], false);
+  await env.settle();
+});
+
+test("a rewind is refused to a player unless he owns the current combatant, as an advance is", async (t) => {
+  const { env, combat, actors } = await bootedWithCombat(t, { userId: PLAYER });
+  await env.remote(GM, () => combat.startCombat());
+  await env.remote(GM, () => combat.nextTurn());
+  await assert.rejects(combat.previousTurn(), /lacks permission to update Combat/);
+  await env.remote(GM, () => actors[1].update({ ownership: { default: 0, [PLAYER]: 3 } }));
+  await combat.previousTurn();
+  assert.deepEqual([combat.round, combat.turn], [1, 0]);
+  await env.settle();
+});
+
 test("turnChangeFirst fires combatTurnChange before updateCombat", async (t) => {
   const { env, combat } = await bootedWithCombat(t, { turnChangeFirst: true });
   const seen = recordHooks(["updateCombat", "combatTurnChange"]);
@@ -535,6 +639,141 @@ test("deleteCombatant and deleteCombat fire on every client, after the removal (
   assert.deepEqual(seen, [["deleteCombatant", true, false, GM], ["deleteCombat", true, false, GM]]);
   assert.equal(game.combat, undefined);
   await assert.rejects(combat.update({ turn: 0 }), /does not exist/);
+});
+
+// -- game systems: ARS's initiative re-rolled each round (emulation/game-systems.mjs) ---------------
+
+/** The combat updates and turn changes a step fires, as [what, detail] pairs */
+function recordTurnChanges() {
+  const seen = [];
+  Hooks.on("updateCombatant", (c, changed) => seen.push(["initiative", `${c.name} ${changed.initiative}`]));
+  Hooks.on("updateCombat", (c, changed) => seen.push(["combat", JSON.stringify({ round: changed.round, turn: changed.turn })]));
+  Hooks.on("combatTurnChange", (c, prior, current) => seen.push(["turnChange",
+    `${c.combatants.get(prior.combatantId)?.name ?? null} -> ${c.combatants.get(current.combatantId)?.name ?? null}`]));
+  return seen;
+}
+
+test("ARS: each NPC's roll re-sorts the order and sets turn 0 again, one update each (descending: nulls first)", async (t) => {
+  const { env, combat } = await bootedWithCombat(t, { systemId: "ars" });
+  const id = (name) => combat.combatants.find((c) => c.name === name).id;
+  const rolls = { 1: { Ann: 3, Bob: 7, Cid: 5 }, 2: { Ann: 9, Bob: 2, Cid: 4 } };
+  installArsInitiative((round) => Object.fromEntries(Object.entries(rolls[round]).map(([name, v]) => [id(name), v])));
+  const seen = recordTurnChanges();
+  await combat.startCombat();
+  await env.settle();
+  assert.deepEqual(seen, [
+    ["combat", '{"round":1,"turn":0}'], ["turnChange", "null -> Ann"],
+    // resetAll changes nothing yet: no initiative, turn 0. Ann rolls: the unrolled (9999) sort first.
+    ["initiative", "Ann 3"], ["combat", '{"turn":0}'], ["turnChange", "Ann -> Bob"],
+    ["initiative", "Bob 7"], ["combat", '{"turn":0}'], ["turnChange", "Bob -> Cid"],
+    ["initiative", "Cid 5"], ["combat", '{"turn":0}'], ["turnChange", "Cid -> Bob"],
+  ]);
+  assert.deepEqual(combat.turns.map((c) => c.name), ["Bob", "Cid", "Ann"]);
+  seen.length = 0;
+  await combat.nextTurn();
+  await combat.nextTurn();
+  await combat.nextTurn();
+  await env.settle();
+  const names = (kind) => seen.filter(([what]) => what === kind).map(([, detail]) => detail);
+  assert.deepEqual(names("initiative"), ["Ann null", "Bob null", "Cid null", "Ann 9", "Bob 2", "Cid 4"],
+    "resetAll, then each NPC in creation order");
+  assert.deepEqual(names("turnChange"), ["Bob -> Cid", "Cid -> Ann", "Ann -> Bob", "Bob -> Ann", "Ann -> Bob",
+    "Bob -> Cid", "Cid -> Ann"]);
+  assert.deepEqual([combat.round, combat.turn, combat.turns.map((c) => c.name)], [2, 0, ["Ann", "Cid", "Bob"]]);
+  assert.deepEqual(env.errors, []);
+});
+
+test("ARS: ascending (its default setting) sorts the unrolled last; a rewind re-rolls too; only a GM's client rolls", async (t) => {
+  const { env, combat } = await bootedWithCombat(t, { systemId: "ars", userId: PLAYER });
+  const id = (name) => combat.combatants.find((c) => c.name === name).id;
+  let rolled = 0;
+  const remove = installArsInitiative((round) => {
+    rolled++;
+    return { [id("Ann")]: round, [id("Bob")]: 5, [id("Cid")]: 9 };
+  }, { ascending: true });
+  await env.remote(GM, () => combat.startCombat());
+  await env.settle();
+  assert.equal(rolled, 0, "a player's client does not re-roll");
+  env.teardown();
+
+  const gm = await bootedWithCombat(t, { systemId: "ars" });
+  const ids = (name) => gm.combat.combatants.find((c) => c.name === name).id;
+  const rounds = [];
+  const stop = installArsInitiative((round) => {
+    rounds.push(round);
+    return { [ids("Ann")]: 6, [ids("Bob")]: 5, [ids("Cid")]: 9 };
+  }, { ascending: true });
+  const seen = recordTurnChanges();
+  await gm.combat.startCombat();
+  await gm.env.settle();
+  assert.deepEqual(seen.filter(([what]) => what === "turnChange").map(([, d]) => d), ["null -> Ann", "Ann -> Bob"]);
+  assert.deepEqual(gm.combat.turns.map((c) => c.name), ["Bob", "Ann", "Cid"]);
+  await gm.combat.nextRound();
+  await gm.env.settle();
+  await gm.combat.previousRound();
+  await gm.env.settle();
+  assert.deepEqual(rounds, [1, 2, 1], "previousRound changes the round: ARS re-rolls as for nextRound");
+  assert.deepEqual([gm.combat.round, gm.combat.turn], [1, 0], "the rewind lands on the last turn; the re-roll sets 0");
+  // A round change that comes while ARS rolls (after its resetAll) is ignored: its mute flag
+  let pressed = false;
+  Hooks.on("updateCombatant", (c, changed) => {
+    if (pressed || changed.initiative === null) return undefined;
+    pressed = true;
+    return gm.combat.nextRound();
+  });
+  await gm.combat.nextRound();
+  await gm.env.settle();
+  assert.deepEqual([rounds, gm.combat.round], [[1, 2, 1, 2], 3], "round 3 began during round 2's rolls: no re-roll");
+  stop();
+  await gm.combat.nextRound();
+  await gm.env.settle();
+  assert.deepEqual(rounds, [1, 2, 1, 2], "removed");
+  assert.deepEqual(gm.env.errors, []);
+  remove();
+});
+
+test("ARS: without rollInitEachRound only the first round rolls; a player character is left to its player", async (t) => {
+  const { env, combat, actors } = await bootedWithCombat(t, { systemId: "ars" });
+  await actors[0].update({ ownership: { default: 0, [PLAYER]: 3 } });
+  const id = (name) => combat.combatants.find((c) => c.name === name).id;
+  const rounds = [];
+  installArsInitiative((round) => {
+    rounds.push(round);
+    return { [id("Ann")]: 1, [id("Bob")]: 5, [id("Cid")]: 9 };
+  }, { rollEachRound: false });
+  await combat.startCombat();
+  await env.settle();
+  assert.deepEqual(combat.turns.map((c) => [c.name, c.initiative]), [["Ann", null], ["Cid", 9], ["Bob", 5]]);
+  await combat.nextRound();
+  await env.settle();
+  assert.deepEqual(rounds, [1]);
+  assert.equal(combat.combatants.get(id("Cid")).initiative, 9, "kept");
+});
+
+test("ARS's own turn methods pass no direction: combatTurn without options, no combatRound, rewinds without hooks", async (t) => {
+  const { env, combat } = await bootedWithCombat(t, { systemId: "ars" });
+  t.after(installArsTurnMethods());
+  await combat.startCombat();
+  const seen = recordHooks(COMBAT_HOOKS);
+  await combat.nextTurn();
+  await combat.nextTurn();
+  await combat.nextTurn();
+  await combat.previousTurn();
+  await combat.previousTurn();
+  assert.deepEqual(seen.filter((s) => s.name !== "combatTurnChange").map((s) => s.name), ["combatTurn", "preUpdateCombat",
+    "updateCombat", "combatTurn", "preUpdateCombat", "updateCombat", "preUpdateCombat", "updateCombat",
+    "preUpdateCombat", "updateCombat", "preUpdateCombat", "updateCombat"]);
+  assert.deepEqual(seen[0].args.slice(1), [{ round: 1, turn: 1 }]);
+  for (const s of seen.filter((h) => h.name === "updateCombat")) assert.equal("direction" in s.args[2], false);
+  assert.deepEqual(seen.filter((h) => h.name === "updateCombat").map((h) => [h.args[1].round, h.args[1].turn]),
+    [[undefined, 1], [undefined, 2], [2, 0], [1, 2], [undefined, 1]]);
+  await combat.previousRound();
+  assert.deepEqual([combat.round, combat.turn], [0, 2], "from round 1 to round 0 on the last turn, not null");
+  await combat.previousTurn();
+  await combat.previousTurn();
+  assert.deepEqual([combat.round, combat.turn], [0, 0]);
+  assert.equal(await combat.previousTurn(), combat, "round 0, turn 0: nothing");
+  await env.settle();
 });
 
 // -- clients -------------------------------------------------------------------------------------
@@ -944,6 +1183,28 @@ test("V14 core expiry: run out and at its event, expired stays on the actor; sta
   await combat.nextRound();
   await env.settle();
   assert.ok(!actors[0].effects.has(gone.id), "expiryAction delete");
+  assert.deepEqual(env.errors, []);
+});
+
+test("V14 core expiry: a rewind fires no turn events, so it expires nothing; advancing again does", async (t) => {
+  const { env, actors, combat } = await bootedWithCombat(t, { generation: 14, systemId: "ars" });
+  await combat.startCombat();
+  await combat.nextTurn();
+  // Made during Bob's turn in round 1: one round, expiring at the end of Bob's turn
+  const [held] = await actors[1].createEmbeddedDocuments("ActiveEffect", [
+    { name: "Held", statuses: ["stun"], duration: { value: 1, units: "rounds", expiry: "turnEnd" } }]);
+  for (let i = 0; i < 3; i++) await combat.nextTurn();
+  await env.settle();
+  assert.deepEqual([combat.round, combat.combatant.name, held.duration.expired], [2, "Bob", false]);
+  await combat.previousTurn();
+  await env.settle();
+  assert.equal(held.duration.expired, false, "Bob's turn was rewound, not ended");
+  await combat.nextTurn();
+  await env.settle();
+  assert.equal(held.duration.expired, false);
+  await combat.nextTurn();
+  await env.settle();
+  assert.equal(held.duration.expired, true, "Bob's turn in round 2 ended");
   assert.deepEqual(env.errors, []);
 });
 

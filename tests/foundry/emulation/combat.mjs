@@ -122,12 +122,17 @@ export class Combat extends Document {
 
   /**
    * Order combatants: without initiative values the given order is kept; with them, descending
-   * initiative with nulls last, ties keeping the given order (harness choice).
+   * initiative with nulls last, ties keeping the given order (harness choice). A game system's own order
+   * (its Combat class's _sortCombatants, installed in env._combatSort: emulation/game-systems.mjs) replaces it.
    */
   setupTurns() {
     const combatants = this.combatants.contents;
-    const value = (c) => (Number.isFinite(c.initiative) ? c.initiative : -Infinity);
-    if (combatants.some((c) => Number.isFinite(c.initiative))) combatants.sort((a, b) => value(b) - value(a));
+    const systemSort = env()._combatSort;
+    if (systemSort) combatants.sort(systemSort);
+    else {
+      const value = (c) => (Number.isFinite(c.initiative) ? c.initiative : -Infinity);
+      if (combatants.some((c) => Number.isFinite(c.initiative))) combatants.sort((a, b) => value(b) - value(a));
+    }
     this.#turns = Object.freeze(combatants);
     return this.#turns;
   }
@@ -167,8 +172,9 @@ export class Combat extends Document {
   }
 
   /**
-   * docs/dev/foundry.md §7: combatTurn(combat, updateData, updateOptions) before the update. (harness choice) The
-   * Skip Defeated setting is not emulated: it is off, and no turn is passed over.
+   * docs/dev/foundry.md §7: combatTurn(combat, updateData, updateOptions) before the update, the options {direction: 1}
+   * passed on to the update (preUpdateCombat's and updateCombat's `options`). (harness choice) The Skip Defeated
+   * setting is not emulated: it is off, and no turn is passed over.
    */
   async nextTurn() {
     this.#assertStarted("nextTurn");
@@ -181,11 +187,38 @@ export class Combat extends Document {
     return this.update(updateData, updateOptions);
   }
 
-  /** docs/dev/foundry.md §7: combatRound(combat, updateData, updateOptions) before the update */
+  /** docs/dev/foundry.md §7: combatRound(combat, updateData, updateOptions {direction: 1}) before the update */
   async nextRound() {
     this.#assertStarted("nextRound");
     const updateData = { round: this.round + 1, turn: 0 };
     const updateOptions = { direction: 1 };
+    env()._initiatingHook("combatRound", this, updateData, updateOptions);
+    return this.update(updateData, updateOptions);
+  }
+
+  /**
+   * docs/dev/foundry.md §7.1: rewind one turn, combatTurn(combat, {round, turn - 1}, {direction: -1}) before the
+   * update; at the round's first turn previousRound does the rewind instead (combatRound, not combatTurn). (harness
+   * choice) Before the start (round 0) it throws, as nextTurn does.
+   */
+  async previousTurn() {
+    this.#assertStarted("previousTurn");
+    if ((this.turn ?? 0) <= 0) return this.previousRound();
+    const updateData = { round: this.round, turn: this.turn - 1 };
+    const updateOptions = { direction: -1 };
+    env()._initiatingHook("combatTurn", this, updateData, updateOptions);
+    return this.update(updateData, updateOptions);
+  }
+
+  /**
+   * docs/dev/foundry.md §7.1: rewind one round, to its last turn (inference), combatRound(combat, updateData,
+   * {direction: -1}) before the update; from round 1 the combat goes back to round 0, turn null: not started.
+   */
+  async previousRound() {
+    this.#assertStarted("previousRound");
+    const round = this.round - 1;
+    const updateData = { round, turn: round === 0 ? null : this.#turns.length - 1 };
+    const updateOptions = { direction: -1 };
     env()._initiatingHook("combatRound", this, updateData, updateOptions);
     return this.update(updateData, updateOptions);
   }
@@ -202,15 +235,18 @@ export class Combat extends Document {
    * docs/dev/foundry.md §7: combatTurnChange(combat, prior, current) on all clients after the update. The docs do not
    * order it against updateCombat: (harness choice) it follows updateCombat, or precedes it with turnChangeFirst.
    */
-  _onUpdate() {
+  _onUpdate(changed, options = {}) {
     const prior = this.current;
     this.current = this._getCurrentState();
     const stateChanged = ["round", "turn", "combatantId"].some((key) => prior[key] !== this.current[key]);
     const current = this.current;
     const turnChange = () => env().Hooks.callAll("combatTurnChange", this, prior, current);
-    // docs/dev/foundry.md §8: V14 core expires effects at the events of the change (emulation/expiry.mjs)
+    // docs/dev/foundry.md §8: V14 core expires effects at the events of the change (emulation/expiry.mjs); a rewind
+    // fires no turn events (docs/dev/foundry.md §7.1), so (inference) it expires nothing. (harness choice) A rewind is
+    // told by the update's direction, as previousTurn and previousRound pass it.
+    const rewind = options.direction < 0;
     const expire = () => {
-      if (env().options.generation >= 14) env()._track(runExpiry(env(), this, turnEvents(prior, current)), "expiry", runExpiry);
+      if (env().options.generation >= 14 && !rewind) env()._track(runExpiry(env(), this, turnEvents(prior, current)), "expiry", runExpiry);
     };
     if (stateChanged && env().options.turnChangeFirst) turnChange();
     return () => {

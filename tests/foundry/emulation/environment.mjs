@@ -51,6 +51,8 @@ export class FoundryEnvironment {
   /** How far start-up has got: booted, translations loaded, Documents and Settings ready (setup) */
   phase = { booted: false, translations: false, documents: false };
   _activity = 0;
+  /** A game system's order of combatants (its Combat#_sortCombatants), or null for the harness's */
+  _combatSort = null;
   _inflight = 0;
   #pending = new Set();
   #tmpDirs = [];

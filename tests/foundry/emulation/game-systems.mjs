@@ -1,6 +1,7 @@
 // What two game systems add to the emulated Foundry client, each part shaped after the public code it follows:
 // GURPS Game Aid's nested trait and skill lists and its finders, and ARS's initiative re-rolled each round.
 import { Actor } from "./documents.mjs";
+import { Combat } from "./combat.mjs";
 import { env } from "./core.mjs";
 
 // --- GURPS Game Aid (crnormand/gurps @ac714d44d6b93fd989bdeb6870c736fb04645ec4, 0.18.22) -------------------
@@ -91,27 +92,151 @@ export function installGgaFinders() {
   };
 }
 
-// --- ARS -----------------------------------------------------------------------------------------------------
+// --- ARS (v2023.08.06 for V11: lastredoubt/acks2-arsbase @ d47147c53b9733003995e3620df7877cdcca6d61, src/) ------
+// That commit imports ARS's GitLab files unchanged ("Initial copy in from gitlab files"; src/system.json: version
+// 2023.08.06, compatibility minimum 11, verified 11.306); the files read here are the same at the fork's HEAD 171feb4.
+// No public copy of ARS for V13 or V14 was found: what follows is unconfirmed there (docs/dev/foundry.md §11).
+
+/** combatTracker.js 157-171 ARSCombat#_sortCombatants: a number or 9999, ascending or not by the setting, ties kept */
+function arsSort(ascending) {
+  return (a, b) => {
+    const ia = Number.isFinite(a.initiative) ? a.initiative : 9999;
+    const ib = Number.isFinite(b.initiative) ? b.initiative : 9999;
+    const ci = ascending ? ia - ib : ib - ia;
+    // `a.tokenId - b.tokenId` of two id strings is NaN, which Array#sort takes as 0: the order is kept
+    return ci !== 0 ? ci : 0;
+  };
+}
+
+/** Core's Combatant#isNPC: no actor, or no player (non-GM user) owns it (API v11 `client.Combatant.html`) */
+function isNpc(combatant) {
+  const actor = combatant.actor;
+  return !actor || !game.users.some((user) => !user.isGM && actor.testUserPermission(user, "OWNER"));
+}
 
 /**
- * ARS's rollInitEachRound, as its combat tracker does it (combatTracker.js ARSCombat#reRollInitiative, called from
- * its combat update handler when the update holds a round, on the GM's client; read from a V11-era copy whose
- * repository and commit the code index does not name, so V13/V14 details stay unconfirmed): reset every initiative,
- * roll each combatant's, then set the turn to 0. `initiative(round)` gives each combatant id its value (the
- * harness's dice stay for the module); ARS's own sort and its side-vs-side variant are not emulated: the
- * harness sorts descending.
+ * Core's Combat#resetAll as ARS calls it: every initiative back to null and the turn to 0 once started, null before
+ * (foundryvtt/foundryvtt#11238). (harness choice) Two updates, the combatants' then the turn; whether core sends one
+ * is not documented.
  */
-export function installArsInitiative(initiative) {
-  return env().Hooks.on("updateCombat", (combat, changed) => {
-    if (!("round" in changed) || !game.user.isGM || !combat.started) return undefined;
-    return (async () => {
-      const values = initiative(combat.round);
-      await combat.updateEmbeddedDocuments("Combatant", combat.combatants.map((c) => ({ _id: c.id, initiative: null })));
-      await combat.update({ turn: 0 });
-      for (const combatant of combat.combatants.contents) {
-        if (combatant.id in values) await combatant.update({ initiative: values[combatant.id] });
-      }
-      await combat.update({ turn: 0 });
-    })();
+async function resetAll(combat) {
+  await combat.updateEmbeddedDocuments("Combatant", combat.combatants.map((c) => ({ _id: c.id, initiative: null })));
+  await combat.update({ turn: combat.started ? 0 : null });
+}
+
+/**
+ * Core's Combat#rollInitiative([id], {updateTurn}) as ARS calls it, with the value given instead of a roll: the
+ * combatant's initiative, then with updateTurn the turn set back to the combatant whose turn it was (inference from
+ * the option's name; pf2e's setMultipleInitiatives does the same, foundryvtt/pf2e src/module/encounter/document.ts).
+ * (harness choice) The chat message of the roll is left out. The harness already keeps the current combatant's turn
+ * locally when the order changes (emulation/combat.mjs _refreshTurns), so that second update sends nothing.
+ */
+async function rollInitiative(combat, combatant, value, updateTurn) {
+  const currentId = combat.combatant?.id;
+  await combatant.update({ initiative: value });
+  if (updateTurn && currentId) await combat.update({ turn: combat.turns.findIndex((c) => c.id === currentId) });
+}
+
+/**
+ * ARS's initiative re-rolled each round, as its code does it (paths under src/module/, lines at the commit above):
+ *
+ * - When: hooks.js 449-451 registers an `updateCombat` handler on every client; combatTracker.js 449-468 acts when
+ *   the update's data holds `round` (hasProperty), any round change: startCombat (round 0 to 1), nextRound and also
+ *   previousRound (no test of the direction), and only on a GM's client (`game.user.isGM`: every GM and assistant,
+ *   not only the active GM). It ignores round changes while its own rolls are under way: the client-local
+ *   `game.ars.config.muteInitiativeSound`, set after resetAll and cleared at the end (330, 398; not in a `finally`,
+ *   so a roll that throws leaves it set).
+ * - Whether: `reRollInitiative(forceRoll)` (318-320) runs when the world setting rollInitEachRound is on (default
+ *   true, settings.js 218-226) or when forced, which it is in round 1 at turn 0 (466): the first round always rolls.
+ * - What it resets: core's resetAll (326): every initiative, and the turn (above).
+ * - Who rolls: the individual mode (initSideVSide off, its default, settings.js 147-155) rolls, in the combatants'
+ *   creation order, each combatant the GM owns that is an NPC (no player owner) and has no initiative (381-397);
+ *   player characters keep null until their players roll (utilities.js 1106-1164, not emulated).
+ * - Each roll (utilities.js 1122-1159): startingTurnIndex is the turn before it; core's rollInitiative with
+ *   `updateTurn: !startingTurnIndex`, then, as the turn before it was 0 (or null), `combat.update({turn: 0})`. So
+ *   each NPC's roll re-sorts the order and sets the turn back to 0: one update per NPC, each a combatTurnChange
+ *   when another combatant has come to the top. There is no last update of its own in this mode (401 is commented
+ *   out); the side-vs-side mode (333-380, not emulated) sets every initiative, then `update({turn: 0})` once.
+ * - The order (combatTracker.js 157-171): by initiative, ascending when the world setting InitiativeAscending is on
+ *   (ARS's default, settings.js 135-143), descending otherwise; a combatant without initiative counts as 9999, so
+ *   it sorts last ascending and first descending; ties keep the creation order.
+ *
+ * `initiative(round)` gives each combatant id the value it rolls this round (the harness's dice stay for the
+ * module); an id it leaves out, or a player character, keeps null. `ascending` is the world's InitiativeAscending:
+ * (harness choice) false unless given, a world that sorts descending (ARS's own default is true; the default here
+ * keeps the order the existing tests were written for, docs/dev/foundry.md §11). `rollEachRound` is
+ * rollInitEachRound. Returns the function that removes the handler and the order again.
+ */
+export function installArsInitiative(initiative, { ascending = false, rollEachRound = true } = {}) {
+  const environment = env();
+  environment._combatSort = arsSort(ascending);
+  for (const combat of environment._world.combats) combat._refreshTurns();
+  let muted = false;
+  const reRoll = async (combat, forceRoll) => {
+    if (!rollEachRound && !forceRoll) return;
+    const values = initiative(combat.round);
+    await resetAll(combat);
+    muted = true;
+    for (const combatant of combat.combatants.contents) {
+      if (!isNpc(combatant) || combatant.initiative !== null || !(combatant.id in values)) continue;
+      const startingTurn = combat.current.turn;
+      await rollInitiative(combat, combatant, values[combatant.id], !startingTurn);
+      if (!startingTurn) await combat.update({ turn: 0 });
+    }
+    muted = false;
+  };
+  const id = environment.Hooks.on("updateCombat", (combat, changed) => {
+    if (!("round" in changed) || muted || !game.user.isGM) return undefined;
+    return reRoll(combat, combat.round === 1 && combat.turn === 0);
   });
+  return () => {
+    environment.Hooks.off("updateCombat", id);
+    environment._combatSort = null;
+  };
+}
+
+/**
+ * ARS's own turn and round methods (combatTracker.js 197-298, ARSCombat, which ARS makes CONFIG.Combat.documentClass:
+ * ars.js in the same commit), written to pass time by the round: none passes a direction, so no update ARS makes
+ * carries one (docs/dev/foundry.md §11).
+ *
+ * - nextTurn (204-245): the next turn, or nextRound after the last (and in round 0); `combatTurn(combat, updateData)`
+ *   with no updateOptions, then `update({round, turn})` with no options.
+ * - nextRound (254-268): no combatRound hook; `update({round: round + 1, turn: 0 (null if it was null)}, {advanceTime})`.
+ * - previousRound (276-283): no hook; `update({round: max(round - 1, 0), turn: last (0 from round 0; null if null)},
+ *   {advanceTime})`: from round 1 the combat goes to round 0 on its last turn, not null.
+ * - previousTurn (292-297): nothing in round 0 at turn 0; previousRound at turn 0; otherwise no hook and
+ *   `update({turn: turn - 1})` with no options.
+ *
+ * (harness choice) Skip Defeated is off, as in the harness's own methods, and no world clock is emulated, so the
+ * options carry no advanceTime. Whether ARS for V13/V14 still replaces these methods is unconfirmed. Patches the
+ * harness's Combat; returns the function that restores it.
+ */
+export function installArsTurnMethods() {
+  const proto = Combat.prototype;
+  const core = Object.fromEntries(["nextTurn", "nextRound", "previousTurn", "previousRound"].map((name) => [name, proto[name]]));
+  const define = (name, value) => Object.defineProperty(proto, name, { configurable: true, writable: true, value });
+  define("nextTurn", async function nextTurn() {
+    const next = (this.turn ?? -1) + 1;
+    if (this.round === 0 || next >= this.turns.length) return this.nextRound();
+    const updateData = { round: this.round, turn: next };
+    env()._initiatingHook("combatTurn", this, updateData);
+    return this.update(updateData);
+  });
+  define("nextRound", async function nextRound() {
+    return this.update({ round: this.round + 1, turn: this.turn === null ? null : 0 });
+  });
+  define("previousRound", async function previousRound() {
+    let turn = this.round === 0 ? 0 : Math.max(this.turns.length - 1, 0);
+    if (this.turn === null) turn = null;
+    return this.update({ round: Math.max(this.round - 1, 0), turn });
+  });
+  define("previousTurn", async function previousTurn() {
+    if (this.turn === 0 && this.round === 0) return this;
+    if (this.turn !== null && this.turn <= 0) return this.previousRound();
+    return this.update({ turn: (this.turn ?? this.turns.length) - 1 });
+  });
+  return () => {
+    for (const [name, value] of Object.entries(core)) define(name, value);
+  };
 }
