@@ -1,6 +1,6 @@
 """Following a real table: random sequences of table events (next, a step back, skips and sorts by other scripts,
-combatants leaving and rows joining) through the table session on a fake table, linear (Foundry) and rotating (Roll20),
-and the invariants checked after each (tests/js/follow_cases.mjs)"""
+combatants leaving and rows joining, initiative re-rolled as a round begins) through the table session on a fake table,
+linear (Foundry) and rotating (Roll20), and the invariants checked after each (tests/js/follow_cases.mjs)"""
 
 from __future__ import annotations
 
@@ -17,7 +17,8 @@ from tests.js_tree import write_common_tree
 
 CASES_PER_SYSTEM = 60
 EVENTS = st.one_of(
-    st.just(("next", 1)), st.just(("next", 1)), st.just(("next", 1)), st.just(("back", 1)),
+    st.just(("next", 1)), st.just(("next", 1)), st.just(("next", 1)), st.just(("back", 1)), st.just(("back", 0)),
+    st.tuples(st.just("reroll"), st.integers(1, 4)),
     st.tuples(st.just("skip"), st.integers(2, 4)), st.tuples(st.just("sort"), st.integers(1, 6)),
     st.just(("remove", 1)), st.just(("add", 1)),
 )

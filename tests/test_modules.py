@@ -86,6 +86,12 @@ def test_a_bundle_runs_as_its_modules_do(tmp_path):
     assert "import" not in script.read_text(encoding="utf-8").replace("imports", "")
 
 
+def test_a_name_imported_twice_is_refused():
+    text = 'import { a } from "./b.js";\nimport { x as a } from "./c.js";\n'
+    with pytest.raises(ModuleError, match=r"common/a\.js: imports a twice"):
+        read_module("common/a.js", text)
+
+
 def test_an_import_of_a_name_its_module_does_not_export_is_refused():
     sources = {"common/a.js": 'import { missing } from "./b.js";\nexport const a = missing;\n',
                "common/b.js": "export const b = 2;\n"}

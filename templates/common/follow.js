@@ -8,7 +8,8 @@
 //   1. A member of the surprise gets exactly one start of his turn per round: at his turn, or, when his row was jumped
 //      over or sorted behind the current one, as soon as the session sees it (a late start, which the card says).
 //   2. Stepping back never starts a turn again and never begins a round; going forward again to where the table was
-//      replays nothing.
+//      replays nothing. A step back is what the table says it is, or, where it does not say, a round counter that went
+//      down.
 //   3. A round begins when the table's round counter moves on, or the table moves forward to an earlier row under the
 //      same count (a VTT that counts rounds, where the rules may number a round as the one before: AD&D's first round
 //      after the surprise segments); or, on a table without a counter (a Roll20 turn order turns round), when a member
@@ -16,6 +17,8 @@
 //      because a row of ours or another script's reached the top.
 //   4. A row that is no member of the surprise is never a turn; a member whose row leaves the order leaves the fight.
 //   5. A turn in progress ends when another row's turn is shown, or a round begins.
+//   6. While the order is still being rolled (a row has no place in it yet: ARS re-rolls every initiative as a round
+//      begins, a GM resets them), a round may begin and turns may end, but no turn starts.
 
 /**
  * What the session keeps of the turns it played, with the surprise.
@@ -38,6 +41,7 @@
  * @property {number | null} round  the table's round counter, null where it has none
  * @property {boolean | null} forward  the direction of the change where the table tells it: true forward, false back
  * @property {boolean} rotating  the order turns round (Roll20): the current row is the top, passed rows go last
+ * @property {string[]} [unplaced]  the rows without a place in the order yet (no initiative rolled)
  */
 
 /**
@@ -63,7 +67,7 @@ function passedRotating(order, record) {
  * @param {FollowRecord} given
  * @param {string[]} members
  * @param {Observation} seen
- * @returns {{steps: Step[], record: FollowRecord}}
+ * @returns {{steps: Step[], record: FollowRecord, waiting: string[]}}  waiting: the rows the order waits for (6)
  */
 function plan(given, members, seen, done = false) {
   const record = JSON.parse(JSON.stringify(given));
@@ -91,24 +95,30 @@ function plan(given, members, seen, done = false) {
     if (record.active === id) record.active = null;
   }
   record.seen = [...record.seen.filter((id) => present.includes(id)), ...present.filter((id) => !record.seen.includes(id))];
-  if (done) return { steps, record };
+  const unplaced = new Set(seen.unplaced ?? []);
+  const waiting = seen.order.filter((id) => unplaced.has(id));
+  const outcome = () => ({ steps, record, waiting });
+  if (done) return { steps, record, waiting: [] };
   const onRow = seen.current >= 0 ? seen.order[seen.current] : null;
   const current = inFight.has(onRow) ? onRow : null;
   const before = record.row === null ? -1 : seen.order.indexOf(record.row);
   record.row = onRow;
   if (record.active !== null && record.active !== onRow) endActive();
   // 2: a step back plays nothing; the table is in the past until it shows the session's round again.
-  if (seen.forward === false) {
+  const counterDown = seen.round !== null && record.tableRound !== null && seen.round < record.tableRound;
+  if (seen.forward === false || (seen.forward === null && counterDown)) {
     record.back ||= seen.round !== null && seen.round !== record.tableRound;
-    return { steps, record };
+    return outcome();
   }
+  const resumed = record.back;
   if (record.back) {
-    if (seen.round !== record.tableRound) return { steps, record };
+    if (counterDown) return outcome();
     record.back = false;
   }
   // 3: the table's counter moved on, or went forward to an earlier row: who was passed over at the end of the round
-  // starts his turn before it ends.
-  const wrapped = seen.forward === true && onRow !== null && before >= 0 && seen.current <= before && onRow !== seen.order[before];
+  // starts his turn before it ends. Back in the session's round after a step back, the table wrapped nowhere.
+  const wrapped = seen.forward === true && !resumed && onRow !== null && before >= 0 && seen.current <= before
+    && onRow !== seen.order[before];
   if (seen.round !== null && (seen.round !== record.tableRound || (wrapped && record.round > 0))) {
     endActive();
     if (record.round > 0) for (const id of present.filter((id) => !record.started.includes(id))) start("late", id);
@@ -116,7 +126,9 @@ function plan(given, members, seen, done = false) {
     record.tableRound = seen.round;
   }
   // The surprise comes before the table's next round: nothing is played until that round begins.
-  if (seen.round !== null && record.round === 0) return { steps, record };
+  if (seen.round !== null && record.round === 0) return outcome();
+  // 6: the order is still being rolled.
+  if (waiting.length) return outcome();
   // 1: rows passed this round, before the current one or, on a rotating table, behind the first one started.
   const passed = seen.rotating ? passedRotating(seen.order, record) : seen.order.slice(0, Math.max(seen.current, 0));
   for (const id of passed.filter((id) => inFight.has(id) && !record.started.includes(id))) start("late", id);
@@ -130,7 +142,7 @@ function plan(given, members, seen, done = false) {
     start("start", current);
     record.active = current;
   }
-  return { steps, record };
+  return outcome();
 }
 
 export { newRecord, plan };

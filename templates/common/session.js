@@ -60,6 +60,7 @@ const STRING_KEYS = ["Chat.ForGM", "Follow.PassedOver", "Follow.Title"];
  * @typedef {object} Followed
  * @property {boolean} restart  the rules put the order in another order as the round began: look again
  * @property {boolean} skip  the combatant whose turn began may not act, and the table passes such turns on
+ * @property {string[]} waiting  the rows not placed in the order yet, before which no turn starts (follow.js, 6)
  */
 
 let queue = Promise.resolve();
@@ -158,9 +159,13 @@ const oddsOf = (scenario, t) => rulesSystem().Odds.odds(rulesScenario(scenario, 
 /** Return a draft or a rules scenario as the text of a scenario file; a bad draft throws its one-line problem */
 const scenarioText = (scenario, t) => scenarioToml(rulesScenario(scenario, t));
 
-/** Return the number the VTT gives the round about to begin (the AD&D surprise segments are no rounds of the fight) */
-function nextRoundNumber(surprise, proposed) {
-  return surprise && !surprise.done ? rulesSystem().Runtime.nextRoundNumber(surprise, proposed) : proposed;
+/**
+ * Return the number the VTT gives the round about to begin after round `current` (the AD&D surprise segments are no
+ * rounds of the fight). A table stepped back behind the session's round keeps its own numbers until it is back.
+ */
+function nextRoundNumber(surprise, current, proposed) {
+  if (!surprise || surprise.done || current !== surprise.follow?.tableRound) return proposed;
+  return rulesSystem().Runtime.nextRoundNumber(surprise, proposed);
 }
 
 /** Tell whether a combatant is a member of a surprise */
@@ -262,11 +267,12 @@ function tableSession(host) {
      */
     async observe(seen) {
       const surprise = host.load();
-      if (!surprise) return { restart: false, skip: false };
+      if (!surprise) return { restart: false, skip: false, waiting: [] };
       const idle = surprise.done || !host.settings().automation;
-      const { steps, record } = plan(surprise.follow, Object.keys(surprise.labels), seen, idle);
+      const { steps, record, waiting } = plan(surprise.follow, Object.keys(surprise.labels), seen, idle);
       surprise.follow = record;
-      return carryOut(surprise, steps);
+      const followed = await carryOut(surprise, steps);
+      return { ...followed, waiting };
     },
 
     /** Send the cards held back for a summary now: the host passes no more turns on in this action */

@@ -1,9 +1,14 @@
 // The combat's hooks as session calls: every change of the combat (a turn, a round, a re-sort, a combatant added or
 // removed) is a look at the table the session reconciles with what it played (common/follow.js); a round about to
 // begin gets the number the rules give it; a deleted combatant or combat leaves.
+import { MODULE_ID } from "../common/config.js";
 import { nextRoundNumber } from "../common/session.js";
 import { LOG_PREFIX } from "./constants.js";
 import { combatSession, isAutomationClient, serialized, storedState } from "./host.js";
+import { localize } from "./i18n.js";
+import { forget, initiativeChanged, roundChanged, settingTurn, unplaced } from "./initiative.js";
+
+export const STRING_KEYS = ["Notify.WaitingInitiative"];
 
 /** Return what the combat shows now, as the session reads it; forward is the direction of the change, where known */
 const lookAt = (combat, forward) => ({
@@ -12,7 +17,18 @@ const lookAt = (combat, forward) => ({
   round: combat.round,
   forward,
   rotating: false,
+  unplaced: unplaced(combat),
 });
+
+/** The round of each combat in which the GM was last told that the surprise waits for initiatives */
+const toldWaiting = new Map();
+
+/** Tell the GM once a round that no turn is played until the order is rolled (common/follow.js, rule 6) */
+function tellWaiting(combat, waiting) {
+  if (!waiting.length || toldWaiting.get(combat.id) === combat.round) return;
+  toldWaiting.set(combat.id, combat.round);
+  ui.notifications.info(localize("Notify.WaitingInitiative"));
+}
 
 /** The combat's state that a skip must find unchanged: the current combatant, the round and the order */
 const signature = (combat) => JSON.stringify([combat.combatant?.id ?? null, combat.round, combat.turns.map((c) => c.id)]);
@@ -25,25 +41,36 @@ const signature = (combat) => JSON.stringify([combat.combatant?.id ?? null, comb
 function follow(combat, forward) {
   if (!isAutomationClient() || !combat) return undefined;
   return serialized(async () => {
-    if (!game.combats.has(combat.id)) return;
+    // The change that sets the turn comes next, and is followed.
+    if (!game.combats.has(combat.id) || settingTurn(combat)) return;
     const before = signature(combat);
     const step = await combatSession(combat).observe(lookAt(combat, forward));
     if (!game.combats.has(combat.id)) return;
+    tellWaiting(combat, step.waiting);
     if (step.restart) await combat.update({ turn: 0 });
     else if (step.skip && signature(combat) === before) await combat.nextTurn();
   });
 }
 
-/** The direction of an update, as nextTurn, nextRound and their reverse give it (docs/dev/foundry.md §7); else null */
-const directionOf = (options) => (options?.direction > 0 ? true : options?.direction < 0 ? false : null);
+/**
+ * The direction of an update: as nextTurn, nextRound and their reverse give it (docs/dev/foundry.md §7.1), else as
+ * onPreUpdateCombat read it from the round before the change (ARS's own turn methods give none); else null.
+ */
+function directionOf(options) {
+  if (options?.direction > 0) return true;
+  if (options?.direction < 0) return false;
+  return options?.[MODULE_ID]?.forward ?? null;
+}
 
 /** A change of turn or round */
 export function onUpdateCombat(combat, changed, options) {
+  if ("round" in changed) roundChanged(combat);
   if ("turn" in changed || "round" in changed) follow(combat, directionOf(options));
 }
 
-/** A combatant's initiative changed (the order is sorted again), or one joined */
+/** A combatant's initiative changed: the order is sorted again */
 export function onUpdateCombatant(combatant, changed) {
+  initiativeChanged(combatant, changed);
   if ("initiative" in changed) follow(combatant.parent, null);
 }
 
@@ -54,9 +81,14 @@ export const onCreateCombatant = (combatant) => follow(combatant.parent, null);
  * Give the round about to begin the number the rules give it (the AD&D surprise segments are no rounds of the
  * fight). preUpdateCombat runs on the client that advances the combat, GM or player, before the update is sent
  * (docs/dev/foundry.md §7), so the tracker, the game system and every module see the right number in one change.
+ * The direction of a change of round is noted in the update's options first, which every client's updateCombat
+ * gets (§7.1): a renumbered round may be lower, and not every update says its direction.
  */
-export function onPreUpdateCombat(combat, changed) {
-  if ("round" in changed && changed.round > combat.round) changed.round = nextRoundNumber(storedState(combat), changed.round);
+export function onPreUpdateCombat(combat, changed, options) {
+  if (!("round" in changed) || changed.round === combat.round) return;
+  const forward = changed.round > combat.round;
+  if (options) options[MODULE_ID] = { forward };
+  if (forward) changed.round = nextRoundNumber(storedState(combat), combat.round, changed.round);
 }
 
 /**
@@ -64,6 +96,8 @@ export function onPreUpdateCombat(combat, changed) {
  * only the active GM acts, after any turn of the automation still running.
  */
 export function onDeleteCombat(combat) {
+  forget(combat);
+  toldWaiting.delete(combat.id);
   if (!isAutomationClient()) return undefined;
   return serialized(async () => {
     try {

@@ -3,7 +3,7 @@ import { COMMAND, LAST_UPDATE, PROCEDURES, SCRIPT_NAME, VERSION } from "../commo
 import { newRecord } from "../common/follow.js";
 import { warnUnknownMarkers } from "./markers.js";
 import { CARDS, defaultConfig, isDraft, isRecord, isSurprise, SCHEMA_VERSION } from "./state.js";
-import { COMMAND, LANGUAGES, notice, promptText, t } from "./text.js";
+import { LANGUAGES, notice, promptText, t } from "./text.js";
 
 /** The catalogue keys this module shows, which the build ships (exporter/targets/strings.py) */
 export const STRING_KEYS = ["Dialog.ChooseProcedure", "Procedure.{procedure}", "Roll20.SameCommand", "Roll20.StateReset"];

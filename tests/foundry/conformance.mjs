@@ -4,7 +4,8 @@
 // Foundry generation (13 or 14) its world runs.
 // For each vector: actors and tokens for every member (side a friendly, side b hostile), a combat with
 // them in scenario order, the GM's input from the module's own defaults plus what the dialog asks, the
-// dice scripted, then the combat is played turn by turn. The outcome is rebuilt from what the module did:
+// dice scripted, then the combat is played turn by turn. In an ARS world ARS re-rolls every initiative as each round
+// begins, as it does at a real table (emulation/game-systems.mjs), its values keeping the scenario's order. The outcome is rebuilt from what the module did:
 // its chat cards, the statuses on the actors during each turn, and which turns it let pass. Prints one
 // JSON line per vector and group: {generation, vector, ok, diff?, error?}.
 import { readFile } from "node:fs/promises";
@@ -12,6 +13,7 @@ import { pathToFileURL } from "node:url";
 import { renamed, runVectors } from "../js/compare.mjs";
 import { completeDraft } from "../js/drafts.mjs";
 import { checkedAdnd, checkedGurps, rebuildAdnd, rebuildFallout, rebuildGurps } from "../js/outcomes.mjs";
+import { installArsInitiative } from "./emulation/game-systems.mjs";
 import { GENERATIONS, createFoundry } from "./harness.mjs";
 
 const MAX_ROUNDS = 40;
@@ -61,6 +63,11 @@ async function play({ moduleDir, gameSystem, generation, moduleId }, vector) {
       tokens.push(await env.createToken({ actor, name: member.name, disposition }));
     }
     const combat = await env.createCombat({ combatants: tokens.map((token) => ({ token })) });
+    if (gameSystem === "ars") {
+      // ARS's default order is ascending (docs/dev/foundry.md §11): 1, 2, ... keep the scenario's order.
+      const order = combat.combatants.contents.map((combatant, index) => [combatant.id, index + 1]);
+      installArsInitiative(() => Object.fromEntries(order), { ascending: true });
+    }
     await env.settle();
     const nameOf = new Map(combat.turns.map((c) => [c.id, c.name]));
     const api = game.modules.get(moduleId).api;

@@ -2,11 +2,12 @@
 // checked after every event (docs/dev/architecture.md, following the table). Run by tests/test_follow.py:
 //   node tests/js/follow_cases.mjs CASES.json
 // CASES.json: {tree, system, cases: [{name, rotating, draft, dice, premarked: {id: [status]}, events: [[kind, n?]]}]},
-// the tree a folder holding common/ with a build's config.js. Events: next, back (a step back), skip n (another
-// script or system moves n rows on at once), sort (the order sorted anew, the current combatant kept where the table
-// keeps it), remove (the current row's combatant leaves the order), add (a row that is no member joins), round (a
-// rotating table's order comes round: next until the first row is on top again). Prints one JSON line per case:
-// {name, ok, problems: [...]}.
+// the tree a folder holding common/ with a build's config.js. Events: next, back (a step back; back 0 without saying
+// so, as ARS's own methods do), skip n (another script or system moves n rows on at once), sort (the order sorted
+// anew, the current combatant kept where the table keeps it), remove (the current row's combatant leaves the order),
+// add (a row that is no member joins), reroll (a linear table's next round with every initiative rolled anew, as ARS
+// does: every row without a place, then one placed at a time, the order sorted and the turn set to 0 after each).
+// Prints one JSON line per case: {name, ok, problems: [...]}.
 import { readFile } from "node:fs/promises";
 import { pathToFileURL } from "node:url";
 
@@ -48,7 +49,7 @@ function dice(faces) {
 /** A fake table: an order of row ids, whose turn it is, a round counter where it is not rotating */
 class Table {
   constructor({ rotating, order, faces, premarked }) {
-    Object.assign(this, { rotating, order: [...order], turn: 0, round: rotating ? null : 0, forward: null });
+    Object.assign(this, { rotating, order: [...order], turn: 0, round: rotating ? null : 0, forward: null, unplaced: [] });
     this.marks = new Map(order.map((id) => [id, new Set(premarked[id] ?? [])]));
     this.premarked = premarked;
     this.messages = [];
@@ -90,7 +91,7 @@ class Table {
   look() {
     if (this.rotating) return { order: [...this.order], current: this.order.length ? 0 : -1, round: null, forward: null, rotating: true };
     return { order: [...this.order], current: this.round > 0 && this.order.length ? this.turn : -1, round: this.round,
-      forward: this.forward, rotating: false };
+      forward: this.forward, rotating: false, unplaced: [...this.unplaced] };
   }
 
   /** Move n rows on: a rotating order turns, a linear one moves its pointer and counts a round where it wraps */
@@ -104,14 +105,30 @@ class Table {
     this.forward = true;
   }
 
-  back() {
+  back(told = true) {
     if (this.rotating || this.round === 0) {
       if (this.rotating && this.order.length) this.order.unshift(this.order.pop());
       return;
     }
     if (this.turn > 0) this.turn -= 1;
     else if (this.round > 1) Object.assign(this, { round: this.round - 1, turn: this.order.length - 1 });
-    this.forward = false;
+    this.forward = told ? false : null;
+  }
+
+  /** A linear table's next round, its order rolled anew: yields after each change, for a look */
+  *reroll(seed) {
+    if (this.rotating || !this.order.length) return;
+    Object.assign(this, { round: this.round + 1, turn: 0, forward: true, unplaced: [...this.order] });
+    yield;
+    this.forward = null;
+    while (this.unplaced.length) {
+      this.unplaced.shift();
+      const placed = this.order.filter((id) => !this.unplaced.includes(id));
+      placed.sort((x, y) => ((x.charCodeAt(1) * seed) % 5) - ((y.charCodeAt(1) * seed) % 5) || x.localeCompare(y));
+      this.order = [...placed, ...this.unplaced];
+      this.turn = 0;
+      yield;
+    }
   }
 
   sort(seed) {
@@ -160,6 +177,10 @@ async function play(entry) {
       step = await session.observe(table.look());
     }
     const made = calls.slice(before);
+    // 6: no turn of the round starts while the order is still being rolled.
+    if (table.unplaced.length && made.some((call) => call.kind === "start" && call.round === rounds)) {
+      problems.push(`${what}: a turn started while the order was being rolled: ${JSON.stringify(made)}`);
+    }
     // 1: on a table that counts rounds, every member at a row the round has passed had his start as soon as it was seen.
     highest = Math.max(highest, table.round ?? 0);
     if (!table.rotating && table.round > 0 && table.round === highest && !JSON.parse(table.stored ?? "null")?.done) {
@@ -170,6 +191,8 @@ async function play(entry) {
       }
     }
     if (what === "back" && !table.rotating && made.length) problems.push(`a step back played ${JSON.stringify(made)}`);
+    // 2, 3: on a table that counts rounds, a round begins only where the counter reaches a round not seen before.
+    if (!table.rotating && rounds > highest) problems.push(`${what}: ${rounds} rounds begun, the table reached ${highest}`);
     const begun = made.filter((call) => call.kind === "round").length;
     if (table.messages.length - messagesBefore > 4 + 4 * begun) {
       problems.push(`${what}: ${table.messages.length - messagesBefore} messages for one look`);
@@ -188,12 +211,14 @@ async function play(entry) {
   for (const [kind, n] of entry.events) {
     if (kind === "next") table.next();
     else if (kind === "skip") table.next(n);
-    else if (kind === "back") table.back();
+    else if (kind === "back") table.back(n !== 0);
     else if (kind === "sort") table.sort(n);
     else if (kind === "remove") table.remove();
     else if (kind === "add") table.add((added += 1));
     skips = 0;
-    await look(kind);
+    if (kind === "reroll") {
+      for (const _ of table.reroll(n)) await look(kind);
+    } else await look(kind);
   }
   // 1: at most one start of each member's turn per round.
   const seen = new Set();

@@ -158,8 +158,41 @@ test("following the turns: a stunned turn is skipped only where the table skips,
     const tracked = session.tableSession(table.host);
     await tracked.resolve(await gurpsDraft());
     const step = await tracked.observe({ order: ["orc", "ava", "cat"], current: 0, round: 1, forward: true, rotating: false });
-    assert.deepEqual(step, { restart: false, skip: expected }, `automation ${automation}, skip ${skip}`);
+    assert.deepEqual(step, { restart: false, skip: expected, waiting: [] }, `automation ${automation}, skip ${skip}`);
     assert.equal(JSON.parse(table.stored).tracks[0].turns.length, automation ? 1 : 0);
+  }
+});
+
+test("an order still being rolled: the round begins, no turn starts until every row has its place", async () => {
+  const { session } = await load("gurps4e");
+  const table = fakeHost({ faces: [3, 6, 6, 6, 6, 6, 6] });
+  const tracked = session.tableSession(table.host);
+  await tracked.resolve(await gurpsDraft());
+  const order = ["orc", "ava", "cat"];
+  const rolling = await tracked.observe({ order, current: 0, round: 1, forward: true, rotating: false, unplaced: ["cat", "orc"] });
+  assert.deepEqual(rolling.waiting, ["orc", "cat"]);
+  assert.equal(JSON.parse(table.stored).follow.round, 1, "the round began");
+  assert.deepEqual(JSON.parse(table.stored).tracks[0].turns, [], "no turn started");
+  const placed = await tracked.observe({ order, current: 0, round: 1, forward: null, rotating: false, unplaced: [] });
+  assert.deepEqual(placed.waiting, []);
+  assert.equal(JSON.parse(table.stored).tracks[0].turns.length, 1, "Orc's turn started once the order was rolled");
+});
+
+test("back a round and forward again, with a direction or without (ARS): nothing is played, no round begins", async () => {
+  const { session } = await load("gurps4e");
+  for (const [back, on] of [[false, true], [null, null]]) {
+    const table = fakeHost({ faces: [3, 6, 6, 6, 6, 6, 6, 6, 6, 6] });
+    const tracked = session.tableSession(table.host);
+    await tracked.resolve(await gurpsDraft());
+    const order = ["orc", "ava", "cat"];
+    await tracked.observe({ order, current: 0, round: 1, forward: true, rotating: false });
+    await tracked.observe({ order, current: 0, round: 2, forward: true, rotating: false });
+    const played = JSON.parse(table.stored);
+    await tracked.observe({ order, current: 2, round: 1, forward: back, rotating: false }); // Previous Round
+    await tracked.observe({ order, current: 0, round: 2, forward: on, rotating: false }); // Next Round
+    const after = JSON.parse(table.stored);
+    assert.deepEqual(after.tracks, played.tracks, `no turn played again (direction ${back}, ${on})`);
+    assert.equal(after.follow.round, played.follow.round, `no round begun (direction ${back}, ${on})`);
   }
 });
 

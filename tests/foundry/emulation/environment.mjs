@@ -270,6 +270,8 @@ export class FoundryEnvironment {
     const modules = new Collection(this.options.modules.map(({ id, active = true }) => [id, { id, active, api: undefined }]));
     return {
       release: Object.freeze({ ...RELEASES[this.options.generation], version: `${this.options.generation}.${RELEASES[this.options.generation].build}` }),
+      // Game#system: the world's game system's package data, read by its id (API v13/v14 foundry.Game.html#system)
+      system: Object.freeze({ id: this.options.systemId }),
       modules,
       settings: createSettings(this),
       i18n: createI18n(this),

@@ -165,15 +165,21 @@ async function rollInitiative(combat, combatant, value, updateTurn) {
  * module); an id it leaves out, or a player character, keeps null. `ascending` is the world's InitiativeAscending:
  * (harness choice) false unless given, a world that sorts descending (ARS's own default is true; the default here
  * keeps the order the existing tests were written for, docs/dev/foundry.md §11). `rollEachRound` is
- * rollInitEachRound. Returns the function that removes the handler and the order again.
+ * rollInitEachRound, registered as ARS's world setting (settings.js 218-226: world scope, Boolean, default true) and
+ * read at each round as ARS reads it. Returns the function that removes the handler and the order again.
  */
 export function installArsInitiative(initiative, { ascending = false, rollEachRound = true } = {}) {
   const environment = env();
+  if (environment.options.systemId !== "ars") throw new Error("ARS's initiative needs a world of the ars game system");
   environment._combatSort = arsSort(ascending);
   for (const combat of environment._world.combats) combat._refreshTurns();
+  if (!game.settings.settings.has("ars.rollInitEachRound")) {
+    game.settings.register("ars", "rollInitEachRound", { scope: "world", config: true, type: Boolean, default: true });
+  }
+  game.settings.set("ars", "rollInitEachRound", rollEachRound);
   let muted = false;
   const reRoll = async (combat, forceRoll) => {
-    if (!rollEachRound && !forceRoll) return;
+    if (!game.settings.get("ars", "rollInitEachRound") && !forceRoll) return;
     const values = initiative(combat.round);
     await resetAll(combat);
     muted = true;
