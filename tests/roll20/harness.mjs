@@ -56,6 +56,8 @@
 
 import { Sandbox } from "./sandbox/sandbox.mjs";
 
+export { COMMUNITY_SCRIPTS } from "./sandbox/sandbox.mjs";
+
 export { evaluateRoll } from "./sandbox/chat.mjs";
 export { parseStatusMarkers } from "./sandbox/objects.mjs";
 

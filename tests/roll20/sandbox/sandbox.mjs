@@ -3,6 +3,7 @@
 
 import fs from "node:fs";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import vm from "node:vm";
 
 import { chatMethods } from "./chat.mjs";
@@ -20,6 +21,13 @@ const FIRED_EVENTS = ["ready", "chat:message", "change:campaign:turnorder", "des
 
 /** Node's longest timer delay; a delay outside 1..TIMEOUT_MAX becomes 1 ms (Node's setTimeout documentation) */
 const TIMEOUT_MAX = 2 ** 31 - 1;
+
+/**
+ * The behavioural models of community Mod scripts that move the turn order (tests/roll20/community/, docs/dev/roll20.md
+ * §4), by name: each a classic script loaded like any other (sb.loadCommunity(name) or sb.load(path))
+ */
+export const COMMUNITY_SCRIPTS = Object.freeze(Object.fromEntries(["turnmarker1", "combatmaster", "groupinitiative"]
+  .map((name) => [name, fileURLToPath(new URL(`../community/${name}.js`, import.meta.url))])));
 
 /** The object types toFront and toBack take (index.d.ts: graphic, path, text, card) */
 const LAYERED_TYPES = ["graphic", "path", "text"];
@@ -430,6 +438,17 @@ export class Sandbox {
    */
   load(scriptPath) {
     return this.loadSource(fs.readFileSync(scriptPath, "utf8"), path.basename(scriptPath));
+  }
+
+  /**
+   * Load the model of a community script (COMMUNITY_SCRIPTS: "turnmarker1", "combatmaster", "groupinitiative"). Like
+   * any script, before ready(): the load order is the order their ready handlers, and so their other handlers, run.
+   */
+  loadCommunity(name) {
+    if (!Object.hasOwn(COMMUNITY_SCRIPTS, name)) {
+      throw new HarnessError(`loadCommunity(${describe(name)}): no such model; there are ${Object.keys(COMMUNITY_SCRIPTS).join(", ")}`);
+    }
+    return this.load(COMMUNITY_SCRIPTS[name]);
   }
 
   loadSource(source, name = `script${this.scripts.length + 1}.js`) {
