@@ -79,6 +79,7 @@ test("TurnMarker1 installs its round marker: a 'Round 0' token on the GM layer, 
   sb.user.setTurnorder([]); // the GM removes it: it comes back at the next turn change the script handles
   sb.user.openTurnTracker();
   assert.deepEqual(sb.turnorder().map((r) => r.id), [marker.id]);
+  assert.equal(marker.get("name"), "Round 2", "alone in the order, the marker counts a round before and after skipping hidden rows");
   await sb.settle();
   sb.assertClean();
 });
