@@ -29,6 +29,12 @@
 //   token.id, token.get("name" | "represents" | "controlledby"), token.set("status_<tag>", 1..9 | true | false),
 //   character.get("name" | "controlledby"), attribute.get("name" | "current"), player.id, player.get("_displayname")
 //   msg.type, content, playerid, selected[]._id, inlinerolls[i].results.total
+// What the community script models call (tests/roll20/community/, docs/dev/roll20.md §4), on top of that:
+//   setTimeout(fn, ms, ...args) and clearTimeout on a virtual clock that settle() runs; toFront, toBack (checked, no
+//     drawing order); obj.remove() (silent); sendChat(name, text, callback) (results passed to the callback, nothing
+//     posted); Campaign().get/set("initiativepage" | "playerpageid"); createObj("graphic", {pageid, imgsrc, layer, left,
+//     top, width, height, bar2_value, lastmove, showplayers_*}); findObjs({imgsrc, pageid}); graphic layer, placement
+//     and bar properties; getObj("page", id)
 // What the test runners call (script, robustness and sheets tests, conformance.mjs, table_encounters.mjs,
 // js/hostile_cards.mjs, test_roll20_banner.py):
 //   createSandbox({players, campaign: {token_markers}, sheetDefaults})
@@ -37,6 +43,8 @@
 //      campaign (conformance wraps its set), turnorder(), logs, chat (entries' content, whisperTo, direct)
 //   sb.user.chat(playerId, text, {selected}), clickButton(playerId, message, label), setTurnorder, advanceTurn,
 //      setTokenMarkers, deleteGraphic
+//   and for the community models: createSandbox({campaign: {initiativepage}}), createToken({layer, …}), clock,
+//      handlersOf(event), user.openTurnTracker, user.closeTurnTracker
 // The self-tests (harness.test.mjs) also call loadSource, takeWarnings, errors, crashed, page, user.chat's queries
 // option and the exports evaluateRoll and parseStatusMarkers; nothing else is offered.
 // The sandbox's language level (ES2020, docs/dev/roll20.md §8) is not emulated here: parse_es2020.mjs parses every
@@ -48,6 +56,8 @@
 
 import { Sandbox } from "./sandbox/sandbox.mjs";
 
+export { COMMUNITY_SCRIPTS } from "./sandbox/sandbox.mjs";
+
 export { evaluateRoll } from "./sandbox/chat.mjs";
 export { parseStatusMarkers } from "./sandbox/objects.mjs";
 
@@ -56,7 +66,8 @@ export { parseStatusMarkers } from "./sandbox/objects.mjs";
  *
  * Options:
  *   players        [{id, displayname, isGM}] (default: one GM, id "-Mh0000000000000GM01", named "GM")
- *   campaign       {token_markers: JSON string | array}
+ *   campaign       {token_markers: JSON string | array, initiativepage: true (the tracker open on the sandbox's page),
+ *                  a page id, or false (closed, the default)}
  *   sheetDefaults  {attrName: value}: what getAttrByName returns for attributes never created (docs/dev/roll20.md §1)
  * The dice come only from sandbox.scriptDice: running out is an error.
  */

@@ -223,8 +223,8 @@ test("getObj returns null for a missing id or the wrong type; findObjs compares 
   sb.assertClean();
 });
 
-test("globals the script does not use are not emulated: using one crashes the sandbox", () => {
-  for (const call of ["filterObjs(function () { return true; })", "_.map([1], String)", "setTimeout(function () {}, 0)", "toFront(null)"]) {
+test("globals no emulated script uses are not emulated: using one crashes the sandbox", () => {
+  for (const call of ["filterObjs(function () { return true; })", "_.map([1], String)", "setInterval(function () {}, 10)", "sendPing(0, 0, \"\")"]) {
     const sb = sandbox();
     sb.loadSource(`${call};`);
     const errors = sb.takeErrors();
@@ -345,6 +345,208 @@ test("turnorder is a JSON string, \"\" when empty; script writes are checked: to
 });
 
 // ---------------------------------------------------------------------------------------------
+// Timers (setTimeout on a virtual clock, run by settle)
+
+test("setTimeout: settle fires timers by due time, then by creation, with their arguments; nested timers; the clock moves", async () => {
+  const sb = sandbox();
+  sb.loadSource(`var fired = [];
+    on("ready", function () {
+      setTimeout(function () { fired.push("500"); setTimeout(function (a, b) { fired.push("500+1 " + a + b); }, 1, "x", "y"); }, 500);
+      setTimeout(function () { fired.push("0 (as 1 ms)"); }, 0);
+      setTimeout(function () { fired.push("1 (second)"); }, 1);
+      setTimeout(function () { fired.push("-5 (as 1 ms)"); }, -5);
+      setTimeout(function () { fired.push("100"); }, 100);
+    });`);
+  sb.ready();
+  assert.deepEqual(sb.read("fired"), [], "nothing fires on its own");
+  assert.throws(() => sb.assertClean(), /timers not fired yet[\s\S]*setTimeout\(500 ms\) from script1\.js/);
+  await sb.settle();
+  assert.deepEqual(sb.read("fired"), ["0 (as 1 ms)", "1 (second)", "-5 (as 1 ms)", "100", "500", "500+1 xy"]);
+  assert.equal(sb.clock, 501);
+  sb.assertClean();
+});
+
+test("setTimeout: messages and callbacks sent so far arrive before any timer; clearTimeout cancels; restart drops timers", async () => {
+  const sb = sandbox();
+  sb.loadSource(`var got = [];
+    on("chat:message", function (msg) { got.push("message " + msg.content); });
+    on("ready", function () {
+      var cancelled = setTimeout(function () { got.push("cancelled"); }, 10);
+      setTimeout(function () { got.push("timer"); sendChat("S", "from the timer"); }, 1);
+      sendChat("S", "first");
+      clearTimeout(cancelled);
+      clearTimeout(undefined);
+      clearTimeout(cancelled);
+    });`);
+  sb.ready();
+  await sb.settle();
+  assert.deepEqual(sb.read("got"), ["message first", "timer", "message from the timer"]);
+  sb.restart();
+  sb.restart();
+  assert.throws(() => sb.assertClean(), /timers not fired yet \(await sandbox\.settle\(\)\): setTimeout\(1 ms\) from script1\.js$/m,
+    "one timer pending: the one set on the last ready; the second restart dropped the first one's");
+  await sb.settle();
+  sb.assertClean();
+});
+
+test("setTimeout: an error in a timer crashes the sandbox, named after the timer; a callback that is no function throws", async () => {
+  const sb = sandbox();
+  sb.loadSource(`on("ready", function () { setTimeout(function () { null.boom; }, 5); });`);
+  sb.ready();
+  await sb.settle();
+  const [crash] = sb.takeErrors();
+  assert.match(crash.message, /crashed \(setTimeout\(5 ms\) from script1\.js\).*TypeError/);
+  const other = sandbox();
+  other.loadSource(`setTimeout("log('x')", 5);`);
+  assert.match(other.takeErrors()[0].message, /callback must be a function/);
+  sb.assertClean();
+});
+
+test("a timer set in a turn order handler reads the order after every handler of that event has run", async () => {
+  const sb = sandbox();
+  const [a, b, c] = ["A", "B", "C"].map((name) => sb.createToken({ name }));
+  // The reader is bound first: in its handler it sees the user's move only; in its timer, what the rotating script did too
+  sb.loadSource(`var seen = [];
+    on("ready", function () {
+      on("change:campaign:turnorder", function (obj) {
+        seen.push(["handler", JSON.parse(obj.get("turnorder"))[0].id]);
+        setTimeout(function () { seen.push(["timer", JSON.parse(Campaign().get("turnorder"))[0].id]); }, 0);
+      });
+    });`, "Reader.js");
+  sb.loadSource(`on("ready", function () {
+      on("change:campaign:turnorder", function () {
+        var rows = JSON.parse(Campaign().get("turnorder"));
+        if (rows[0].id === "${b.id}") { rows.push(rows.shift()); Campaign().set("turnorder", JSON.stringify(rows)); }
+      });
+    });`, "Skipper.js");
+  sb.ready();
+  sb.user.setTurnorder([a, b, c].map((t) => ({ id: t.id, pr: "1", custom: "", _pageid: sb.page.id })));
+  await sb.settle();
+  sb.user.advanceTurn();
+  await sb.settle();
+  assert.deepEqual(sb.read("seen"), [["handler", a.id], ["timer", a.id], ["handler", b.id], ["timer", c.id]]);
+  assert.deepEqual(sb.handlersOf("change:campaign:turnorder"), ["Reader.js", "Skipper.js"]);
+  sb.assertClean();
+});
+
+// ---------------------------------------------------------------------------------------------
+// Campaign pages and the Turn Tracker; graphics; remove, toFront, toBack; who bound a handler
+
+test("initiativepage: false until the GM opens the Turn Tracker (a user action with events); playerpageid is the page", () => {
+  const sb = sandbox();
+  sb.loadSource(`${RECORDER}
+    var pages = [Campaign().get("initiativepage"), Campaign().get("playerpageid")];
+    on("ready", function () { on("change:campaign:initiativepage", record("tracker")); });`);
+  assert.deepEqual(sb.read("pages"), [false, sb.page.id]);
+  sb.ready();
+  sb.user.openTurnTracker();
+  assert.equal(sb.campaign.get("initiativepage"), sb.page.id);
+  sb.user.closeTurnTracker();
+  assert.deepEqual(seen(sb).map((e) => [e.name, e.prev.initiativepage]), [["tracker", false], ["tracker", sb.page.id]]);
+  const open = createSandbox({ campaign: { initiativepage: true } });
+  assert.equal(open.campaign.get("initiativepage"), open.page.id, "a sandbox may start with the tracker open on its page");
+  sb.assertClean();
+});
+
+test("a script sets initiativepage silently, to a page id or false; anything else is flagged", () => {
+  const sb = sandbox();
+  sb.loadSource(`${RECORDER}
+    on("change:campaign:initiativepage", record("tracker"));
+    on("ready", function () {
+      Campaign().set("initiativepage", Campaign().get("playerpageid"));
+      Campaign().set({ initiativepage: false });
+      Campaign().set("initiativepage", true);
+    });`);
+  sb.ready();
+  assert.deepEqual(seen(sb), []);
+  const warnings = sb.takeWarnings().map((w) => w.message);
+  assert.equal(warnings.length, 1);
+  assert.match(warnings[0], /initiativepage", true\): a page id or false/);
+  sb.assertClean();
+});
+
+test("graphics: layer, image and placement; createObj on a page by pageid; findObjs by image and page", () => {
+  const sb = sandbox();
+  const hidden = sb.createToken({ name: "Spy", layer: "gmlayer" });
+  sb.loadSource(`var r = {};
+    on("ready", function () {
+      var page = Campaign().get("playerpageid");
+      var made = createObj("graphic", { name: "Round 0", pageid: page, layer: "gmlayer", imgsrc: "https://img.invalid/thumb.png?1",
+        left: 0, top: 0, width: 70, height: 70, bar2_value: 0, showplayers_name: true, lastmove: "0,0" });
+      r.found = findObjs({ imgsrc: "https://img.invalid/thumb.png?1", pageid: page }).map(function (g) { return g.id; });
+      r.made = made.id;
+      r.props = [made.get("pageid") === page, made.get("layer"), made.get("bar2_value"), made.get("showplayers_name"), made.get("_subtype")];
+      r.spy = getObj("graphic", "${hidden.id}").get("layer");
+      r.page = getObj("page", page).get("name");
+      made.set({ layer: "objects", left: 140, top: 210 });
+      r.moved = [made.get("layer"), made.get("left"), made.get("top")];
+    });`);
+  sb.ready();
+  const r = sb.read("r");
+  assert.deepEqual(r.found, [r.made]);
+  assert.deepEqual(r.props, [true, "gmlayer", 0, true, "token"]);
+  assert.equal(r.spy, "gmlayer");
+  assert.equal(r.page, "Page 1");
+  assert.deepEqual(r.moved, ["objects", 140, 210]);
+  assert.deepEqual([sb.createToken().get("layer"), sb.createToken().get("width")], ["objects", 70]);
+  sb.assertClean();
+});
+
+test("remove(): the object leaves the game silently; removing it twice, or the campaign, is flagged", () => {
+  const sb = sandbox();
+  const token = sb.createToken({ name: "Orc" });
+  sb.loadSource(`${RECORDER}
+    var after = [];
+    on("destroy:graphic", record("destroy"));
+    on("ready", function () {
+      var t = getObj("graphic", "${token.id}");
+      t.remove();
+      after.push(getObj("graphic", "${token.id}"), findObjs({ _type: "graphic" }).length);
+      t.remove();
+      Campaign().remove();
+    });`);
+  sb.ready();
+  assert.deepEqual(sb.read("after"), [null, 0]);
+  assert.deepEqual(seen(sb), [], "no destroy event for a script's removal");
+  const warnings = sb.takeWarnings().map((w) => w.message);
+  assert.equal(warnings.length, 2);
+  assert.match(warnings[0], /already removed/);
+  assert.match(warnings[1], /removing a campaign is not emulated/);
+  sb.assertClean();
+});
+
+test("toFront and toBack take a graphic still in the game; the drawing order itself is not emulated", () => {
+  const sb = sandbox();
+  const token = sb.createToken({ name: "Orc" });
+  sb.loadSource(`on("ready", function () {
+      var t = getObj("graphic", "${token.id}");
+      toFront(t);
+      toBack(t);
+      toFront(Campaign());
+      t.remove();
+      toBack(t);
+      toFront(null);
+    });`);
+  sb.ready();
+  const warnings = sb.takeWarnings().map((w) => w.message);
+  assert.equal(warnings.length, 3);
+  assert.match(warnings[0], /toFront\(.*\): takes a graphic, path or text still in the game/);
+  assert.match(warnings[1], /toBack/);
+  assert.match(warnings[2], /toFront\(null\)/);
+  sb.assertClean();
+});
+
+test("handlersOf names, in running order, the script that bound each handler (load order for handlers bound on ready)", () => {
+  const sb = sandbox();
+  sb.loadSource(`on("ready", function () { on("chat:message", function () {}); });`, "First.js");
+  sb.loadSource(`on("chat:message", function () {}); on("ready", function () { on("chat:message", function () {}); });`, "Second.js");
+  sb.ready();
+  assert.deepEqual(sb.handlersOf("chat:message"), ["Second.js", "First.js", "Second.js"], "bound at load, then on ready in load order");
+  assert.deepEqual(sb.handlersOf("ready"), ["First.js", "Second.js"]);
+  sb.assertClean();
+});
+
+// ---------------------------------------------------------------------------------------------
 // Chat (Mod:Chat; docs/dev/roll20.md §3, §6)
 
 test("user chat: [[…]] become $[[n]] with documented inlinerolls; selection as {_id,_type} stubs; GM who suffix", () => {
@@ -433,14 +635,34 @@ test("sendChat: a message reaches every chat:message handler later, the sender's
       got.push([msg.type, msg.playerid, msg.who, msg.content, "selected" in msg]);
       if (got.length < 50) sendChat("Surprise", "!other --ping");
     });
-    on("ready", function () { sendChat("Surprise", "!other --ping"); sendChat("", "[[1d6]]", function () {}); got.push("sent"); });`);
+    on("ready", function () { sendChat("Surprise", "!other --ping"); got.push("sent"); });`);
   sb.ready();
   await sb.settle();
   const got = sb.read("got");
   assert.deepEqual(got.slice(0, 2), ["sent", ["api", "API", "Surprise", "!other --ping", false]]);
   assert.equal(got.length, 50, "the handler hears its own messages: a loop unless it ignores them");
-  assert.equal(sb.chat.length, 49, "every posted message was heard; nothing posted by the callback form");
-  assert.match(sb.takeErrors()[0].message, /callback form of sendChat is not emulated/);
+  assert.equal(sb.chat.length, 49, "every posted message was heard");
+  sb.assertClean();
+});
+
+test("sendChat with a callback: the callback gets an array of messages later; nothing is posted and no handler hears it", async () => {
+  const sb = sandbox();
+  sb.loadSource(`var got = [], heard = 0;
+    on("chat:message", function () { heard++; });
+    on("ready", function () {
+      sendChat("", "0:[[1d20 + 3]]", function (ops) {
+        got.push([Array.isArray(ops), ops.length, ops[0].type, ops[0].playerid, ops[0].content, ops[0].inlinerolls[0].results.total]);
+      });
+      got.push("sent");
+    });`);
+  sb.scriptDice(11);
+  sb.ready();
+  assert.deepEqual(sb.diceLeft(), [], "the roll takes its die when sendChat is called");
+  assert.deepEqual(sb.read("got"), ["sent"], "the callback has not run yet");
+  await sb.settle();
+  assert.deepEqual(sb.read("got"), ["sent", [true, 1, "general", "API", "0:$[[0]]", 14]]);
+  assert.equal(sb.read("heard"), 0);
+  assert.equal(sb.chat.length, 0);
   sb.assertClean();
 });
 

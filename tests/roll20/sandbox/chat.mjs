@@ -136,13 +136,26 @@ export const chatMethods = {
   /**
    * sendChat(speakingAs, input, null, options) (Mod:Chat; index.d.ts): the message is posted (recorded in
    * sandbox.chat) and reaches every chat:message handler asynchronously with playerid "API"; commands
-   * ("!…") arrive as type "api" with no selection. The callback form is not emulated.
+   * ("!…") arrive as type "api" with no selection.
+   * sendChat(speakingAs, input, callback): "the callback will be passed the results of the sendChat() call instead of
+   * sending the commands to the game": an ARRAY of messages like those of chat:message (Mod:Chat). Nothing is posted
+   * and no handler hears it; the callback runs later, as a task of settle() [I: scripts wait for it, GroupInitiative
+   * with a countdown]. Its inline rolls take their dice when sendChat is called (harness choice).
    */
   _sendChat(speakingAs, input, callback, opts) {
     if (typeof input !== "string") this._warn("script", `sendChat(…, ${JSON.stringify(input)}): the message must be a string`);
     const origin = `sendChat(${JSON.stringify(String(speakingAs))})`;
     if (typeof callback === "function") {
-      this._error("chat", `${origin}: the callback form of sendChat is not emulated`);
+      let built;
+      try {
+        built = this._buildMessage({ who: String(speakingAs ?? ""), playerid: "API", text: String(input ?? ""), origin, byUser: false });
+      } catch (error) {
+        if (!(error instanceof HarnessError)) throw error;
+        this._error("chat", `${error.message} (message: ${JSON.stringify(String(input))})`);
+        return;
+      }
+      const results = this._frozen([built.msg]);
+      this._queue(`sendChat callback of ${origin}`, () => callback(results));
       return;
     }
     if (callback !== undefined && callback !== null) this._warn("script", `${origin}: the third argument must be a function or null`);

@@ -14,10 +14,18 @@ export const COLOUR_MARKERS = Object.freeze(["red", "blue", "green", "brown", "p
  * script and the tests read or write. Reading or writing any other is flagged: it is a typo, or not emulated.
  */
 export const DEFAULTS = {
-  campaign: { turnorder: "", _token_markers: "[]" },
+  // initiativepage: the tracker's page, or false when it is closed; playerpageid: the players' page (the sandbox sets it
+  // to its one page [I]: every game has a player page)
+  campaign: { turnorder: "", initiativepage: false, playerpageid: false, _token_markers: "[]" },
   player: { _displayname: "" },
   page: { name: "" },
-  graphic: { _subtype: "token", _pageid: "", name: "", represents: "", controlledby: "", statusmarkers: "" },
+  // layer is one of gmlayer, objects, map, walls (index.d.ts); "" until set (Mod:Objects default [U]). The placement,
+  // bar and showplayers properties are those the community script models (tests/roll20/community/) read and write.
+  graphic: {
+    _subtype: "token", _pageid: "", imgsrc: "", name: "", represents: "", controlledby: "", statusmarkers: "", layer: "",
+    left: 0, top: 0, width: 0, height: 0, lastmove: "", bar1_value: "", bar1_max: "", bar2_value: "", bar2_max: "",
+    bar3_value: "", bar3_max: "", showplayers_name: false, showplayers_aura1: false, showplayers_aura2: false,
+  },
   character: { name: "", controlledby: "" },
   attribute: { _characterid: "", name: "Untitled", current: "" },
   macro: { _playerid: "", name: "", action: "", visibleto: "", istokenaction: false },
@@ -169,5 +177,10 @@ export class Roll20Object {
     const changes = typeof propOrAttrs === "string" ? { [propOrAttrs]: value } : propOrAttrs;
     this.#sandbox._scriptSet(this.#record, changes);
     return this;
+  }
+
+  /** remove(): delete the object from the game (index.d.ts Roll20Object.remove); a script's removal fires no event */
+  remove() {
+    this.#sandbox._scriptRemove(this.#record);
   }
 }

@@ -3,6 +3,7 @@
 
 import fs from "node:fs";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import vm from "node:vm";
 
 import { chatMethods } from "./chat.mjs";
@@ -16,7 +17,20 @@ const DEFAULT_GM = { id: "-Mh0000000000000GM01", displayname: "GM", isGM: true }
 
 /** The events the emulated user actions and chat fire (user.mjs); the script binds the first four */
 const FIRED_EVENTS = ["ready", "chat:message", "change:campaign:turnorder", "destroy:graphic", "change:campaign",
-  "change:campaign:_token_markers"];
+  "change:campaign:_token_markers", "change:campaign:initiativepage"];
+
+/** Node's longest timer delay; a delay outside 1..TIMEOUT_MAX becomes 1 ms (Node's setTimeout documentation) */
+const TIMEOUT_MAX = 2 ** 31 - 1;
+
+/**
+ * The behavioural models of community Mod scripts that move the turn order (tests/roll20/community/, docs/dev/roll20.md
+ * §4), by name: each a classic script loaded like any other (sb.loadCommunity(name) or sb.load(path))
+ */
+export const COMMUNITY_SCRIPTS = Object.freeze(Object.fromEntries(["turnmarker1", "combatmaster", "groupinitiative"]
+  .map((name) => [name, fileURLToPath(new URL(`../community/${name}.js`, import.meta.url))])));
+
+/** The object types toFront and toBack take (index.d.ts: graphic, path, text, card) */
+const LAYERED_TYPES = ["graphic", "path", "text"];
 
 export class Sandbox {
   constructor({
@@ -43,11 +57,19 @@ export class Sandbox {
     this.crashed = false;
     this._dice = [];
     this._tasks = [];
+    this._timers = [];
+    this._timerSeq = 0;
+    this._clock = 0;
     this._lineOffset = 0;
     this._players = new Map();
 
     this._campaign = this._addRecord("campaign", { ...DEFAULTS.campaign }, "root");
     this.page = this._addRecord("page", { name: "Page 1" }).wrapper;
+    this._campaign.attrs.playerpageid = this.page.id;
+    // initiativepage: true stands for the sandbox's page (the tracker open on it), false for a closed tracker
+    if (campaign.initiativepage !== undefined) {
+      this._campaign.attrs.initiativepage = campaign.initiativepage === true ? this.page.id : campaign.initiativepage;
+    }
     const markers = campaign.token_markers;
     if (markers !== undefined) this._campaign.attrs._token_markers = typeof markers === "string" ? markers : JSON.stringify(markers);
     for (const { id, displayname = "Player", isGM = false } of players) {
@@ -87,13 +109,28 @@ export class Sandbox {
     return taken;
   }
 
-  /** Map a line of the concatenated script bundle back to its file (Roll20 runs all scripts as one file, docs/dev/roll20.md §3) */
-  _where(error) {
-    const m = /apiscript\.js:(\d+)(?::(\d+))?/.exec(String(error?.stack ?? ""));
+  /**
+   * The innermost frame of script code in a stack: {script, line, column}, the line mapped back from the concatenated
+   * bundle to the script's file (Roll20 runs all scripts as one file, docs/dev/roll20.md §3); undefined when none
+   */
+  _frame(stack) {
+    const m = /apiscript\.js:(\d+)(?::(\d+))?/.exec(String(stack ?? ""));
     if (!m) return undefined;
     const line = Number(m[1]);
     const script = this.scripts.find((s) => line > s.offset && line <= s.offset + s.lines);
-    return script ? `${script.name}:${line - script.offset}${m[2] ? `:${m[2]}` : ""}` : `apiscript.js:${line}`;
+    return script ? { script: script.name, line: line - script.offset, column: m[2] } : { script: undefined, line, column: m[2] };
+  }
+
+  /** Where an error was thrown, as "file:line[:column]" */
+  _where(error) {
+    const frame = this._frame(error?.stack);
+    if (!frame) return undefined;
+    return `${frame.script ?? "apiscript.js"}:${frame.line}${frame.column ? `:${frame.column}` : ""}`;
+  }
+
+  /** The script whose code is running now (the caller of a sandbox global), or undefined */
+  _callingScript() {
+    return this._frame(new Error().stack)?.script;
   }
 
   /** An uncaught error from script code: Roll20 reports "the API sandbox has crashed" and runs nothing more */
@@ -290,6 +327,12 @@ export class Sandbox {
         report(`${record.type}.set(${JSON.stringify(prop)}): not a property of ${record.type} objects, or not emulated`);
       }
       if (byScript && record.type === "campaign" && prop === "turnorder") this._checkTurnorder(value, report);
+      if (record.type === "campaign" && prop === "initiativepage" && value !== false) {
+        // "ID of the page used for the tracker when the turn order window is open. When set to false, the turn order
+        // window closes" (Mod:Objects, Campaign)
+        const page = typeof value === "string" ? this._records.get(value) : undefined;
+        if (!page || page.removed || page.type !== "page") report(`campaign.set("initiativepage", ${describe(value)}): a page id or false`);
+      }
       if (record.type === "graphic" && prop === "statusmarkers") checkMarkersString(value, this._knownTags(), report);
       next[prop] = value !== null && typeof value === "object" ? jsonClone(value) : value;
     }
@@ -307,6 +350,30 @@ export class Sandbox {
     const result = this._applyChanges(record, changes, warn, { byScript: true });
     // No event: "Changes made by scripts fire no events" (docs/dev/roll20.md §2)
     if (result.next) record.attrs = result.next;
+  }
+
+  /** obj.remove() by a script (index.d.ts): the object leaves the game, silently (no destroy event, docs/dev/roll20.md §2) */
+  _scriptRemove(record) {
+    if (record.removed) {
+      this._warn("script", `${record.type}.remove(): ${record.attrs._id} was already removed`);
+      return;
+    }
+    if (["campaign", "player", "page"].includes(record.type)) {
+      this._warn("script", `${record.type}.remove(): removing a ${record.type} is not emulated`);
+      return;
+    }
+    record.removed = true;
+  }
+
+  /**
+   * toFront(obj), toBack(obj) (index.d.ts): move a graphic, path or text to the front or back of its layer. The drawing
+   * order is not emulated (no page _zorder): only the argument is checked.
+   */
+  _layerOrder(name, obj) {
+    const record = obj instanceof Roll20Object ? this._records.get(obj.id) : undefined;
+    if (!record || record.removed || !LAYERED_TYPES.includes(record.type)) {
+      this._warn("script", `${name}(${describe(obj)}): takes a graphic, path or text still in the game`);
+    }
   }
 
   /** Create an object (shared by the script's createObj and the test helpers) */
@@ -344,6 +411,10 @@ export class Sandbox {
       randomInteger: (max) => sb._roll(max, `randomInteger(${describe(max)})`),
       playerIsGM: (playerid) => sb._players.get(playerid)?.isGM === true,
       getAttrByName: (characterId, name, valueType) => sb._getAttrByName(characterId, name, valueType),
+      toFront: (obj) => sb._layerOrder("toFront", obj),
+      toBack: (obj) => sb._layerOrder("toBack", obj),
+      setTimeout: (callback, delay, ...args) => sb._setTimeout(callback, delay, args),
+      clearTimeout: (handle) => sb._clearTimeout(handle),
       state: undefined,
     };
     this._context = vm.createContext(globals, { name: "roll20-mod-sandbox" });
@@ -367,6 +438,17 @@ export class Sandbox {
    */
   load(scriptPath) {
     return this.loadSource(fs.readFileSync(scriptPath, "utf8"), path.basename(scriptPath));
+  }
+
+  /**
+   * Load the model of a community script (COMMUNITY_SCRIPTS: "turnmarker1", "combatmaster", "groupinitiative"). Like
+   * any script, before ready(): the load order is the order their ready handlers, and so their other handlers, run.
+   */
+  loadCommunity(name) {
+    if (!Object.hasOwn(COMMUNITY_SCRIPTS, name)) {
+      throw new HarnessError(`loadCommunity(${describe(name)}): no such model; there are ${Object.keys(COMMUNITY_SCRIPTS).join(", ")}`);
+    }
+    return this.load(COMMUNITY_SCRIPTS[name]);
   }
 
   loadSource(source, name = `script${this.scripts.length + 1}.js`) {
@@ -416,7 +498,15 @@ export class Sandbox {
       throw new TypeError(`on(event, handler) needs an event name and a function, got ${describe(event)}, ${describe(handler)}`);
     }
     this._checkEventName(event);
-    this._handlers.push({ event, handler });
+    this._handlers.push({ event, handler, script: this._callingScript() });
+  }
+
+  /**
+   * The scripts whose handlers of `event` run, in the order they run (binding order, Mod:Events): a script's name
+   * once per handler it bound ("file.js" as loaded; undefined for a handler bound by no script code)
+   */
+  handlersOf(event) {
+    return this._handlers.filter((h) => h.event === event).map((h) => h.script);
   }
 
   /** Warn about an event that never fires here: a name Roll20 does not have, or one no emulated action fires */
@@ -467,6 +557,7 @@ export class Sandbox {
     }
     this._handlers = [];
     this._tasks = [];
+    this._timers = [];
     this._isReady = false;
     this.crashed = false;
     this._newContext(saved);
@@ -510,21 +601,71 @@ export class Sandbox {
   }
 
   // -------------------------------------------------------------------------------------------
-  // Asynchronous work: API-sent messages arrive later, not within the call
+  // Asynchronous work: API-sent messages and sendChat callbacks arrive later, not within the call (tasks), and
+  // timers fire on a virtual clock
 
   _queue(what, fn) {
     this._tasks.push({ what, fn });
   }
 
-  /** Run everything queued, and what it queues in turn */
+  /**
+   * setTimeout(callback, delay, ...args) as Node, which runs the Mod sandbox, has it: a delay outside 1..2^31-1 ms
+   * (0, negative, NaN) is 1 ms, and the callback gets the extra arguments. The clock is virtual: the timer fires in
+   * settle(), never on its own. Returns a handle for clearTimeout.
+   */
+  _setTimeout(callback, delay, args) {
+    if (typeof callback !== "function") {
+      throw new TypeError(`setTimeout(callback, delay): the callback must be a function, got ${describe(callback)}`);
+    }
+    let ms = Number(delay);
+    if (!(ms >= 1 && ms <= TIMEOUT_MAX)) ms = 1;
+    this._timerSeq += 1;
+    const script = this._callingScript();
+    const timer = {
+      id: this._timerSeq, due: this._clock + ms, fn: () => callback(...args),
+      what: `setTimeout(${ms} ms)${script ? ` from ${script}` : ""}`,
+    };
+    this._timers.push(timer);
+    return this._toScript({ timer: timer.id });
+  }
+
+  /** clearTimeout(handle): the timer never fires; an unknown or spent handle (or undefined) is ignored, as in Node */
+  _clearTimeout(handle) {
+    const id = handle !== null && typeof handle === "object" ? handle.timer : undefined;
+    this._timers = this._timers.filter((timer) => timer.id !== id);
+  }
+
+  /** The virtual time in ms: how far settle() has run the clock (it starts at 0) */
+  get clock() {
+    return this._clock;
+  }
+
+  /**
+   * Run everything queued and every timer, and what they queue in turn, deterministically: first the tasks, in the
+   * order queued; when none is left, the earliest timer (by due time, then by creation), the clock moving to its due
+   * time. So every message and callback sent so far arrives before any timer fires (harness choice [U]: Roll20's delays
+   * are not documented), and a timer set in a handler fires after every handler of that event has run.
+   */
   async settle() {
     for (let n = 0; ; n++) {
       await new Promise((resolve) => setImmediate(resolve));
-      const task = this._tasks.shift();
-      if (!task) return this;
-      if (n > 10000) throw new HarnessError(`settle(): more than 10000 tasks; a script is looping (last: ${task.what})`);
-      this._runScript(task.what, task.fn);
+      let step = this._tasks.shift();
+      if (!step) {
+        const timer = this._takeNextTimer();
+        if (!timer) return this;
+        this._clock = timer.due;
+        step = timer;
+      }
+      if (n > 10000) throw new HarnessError(`settle(): more than 10000 tasks and timers; a script is looping (last: ${step.what})`);
+      this._runScript(step.what, step.fn);
     }
+  }
+
+  _takeNextTimer() {
+    if (this._timers.length === 0) return undefined;
+    const next = this._timers.reduce((a, b) => (b.due < a.due || (b.due === a.due && b.id < a.id) ? b : a));
+    this._timers = this._timers.filter((timer) => timer !== next);
+    return next;
   }
 
   // -------------------------------------------------------------------------------------------
@@ -594,9 +735,14 @@ export class Sandbox {
     }).wrapper;
   }
 
-  /** A token on the sandbox's page */
-  createToken({ name = "", represents = "", controlledby = "", statusmarkers = "" } = {}) {
-    return this._seed("graphic", { _subtype: "token", name, represents, controlledby, _pageid: this.page.id, statusmarkers });
+  /**
+   * A token on the sandbox's page, on the token layer ("objects") unless `layer` says otherwise, one grid square
+   * (70 px) large (harness choices); other graphic properties may be given (imgsrc, left, top, showplayers_name…)
+   */
+  createToken({ name = "", represents = "", controlledby = "", statusmarkers = "", layer = "objects", width = 70, height = 70, ...more } = {}) {
+    return this._seed("graphic", {
+      _subtype: "token", name, represents, controlledby, _pageid: this.page.id, statusmarkers, layer, width, height, ...more,
+    });
   }
 
   /**
@@ -632,6 +778,7 @@ export class Sandbox {
     if (!allowWarnings) for (const w of this.warnings) problems.push(`warning [${w.kind}] ${w.message}`);
     if (this._dice.length > 0) problems.push(`unused scripted dice: ${this._dice.join(", ")}`);
     if (this._tasks.length > 0) problems.push(`tasks not run yet (await sandbox.settle()): ${this._tasks.map((t) => t.what).join("; ")}`);
+    if (this._timers.length > 0) problems.push(`timers not fired yet (await sandbox.settle()): ${this._timers.map((t) => t.what).join("; ")}`);
     if (problems.length > 0) {
       const error = new Error(`Roll20 sandbox not clean:\n  ${problems.join("\n  ")}`);
       error.name = "AssertionError";

@@ -84,6 +84,20 @@ export function makeUser(sb) {
       return setCampaign({ turnorder: JSON.stringify(rows) }, "advanceTurn");
     },
 
+    /**
+     * The GM opens the Turn Tracker on the sandbox's page: initiativepage becomes the page's id; fires
+     * change:campaign:initiativepage then change:campaign ("ID of the page used for the tracker when the turn order
+     * window is open", Mod:Objects)
+     */
+    openTurnTracker() {
+      return setCampaign({ initiativepage: sb.page.id }, "openTurnTracker");
+    },
+
+    /** The GM closes the Turn Tracker: initiativepage becomes false; fires the same events */
+    closeTurnTracker() {
+      return setCampaign({ initiativepage: false }, "closeTurnTracker");
+    },
+
     /** The GM edits the custom marker set: fires change:campaign:_token_markers (docs/dev/roll20.md §5) */
     setTokenMarkers(markers) {
       requireReady("setTokenMarkers");
