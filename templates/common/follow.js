@@ -15,7 +15,8 @@
 //      after the surprise segments); or, on a table without a counter (a Roll20 turn order turns round), when a member
 //      whose turn this round already started comes to the top again after every member present had his turn: never
 //      because a row of ours or another script's reached the top.
-//   4. A row that is no member of the surprise is never a turn; a member whose row leaves the order leaves the fight.
+//   4. A row that is no member of the surprise is never a turn; a member whose row leaves the order leaves the fight,
+//      unless no member is left in it: an order cleared (to be rolled anew, or damaged) leaves the surprise waiting.
 //   5. A turn in progress ends when another row's turn is shown, or a round begins.
 //   6. While the order is still being rolled (a row has no place in it yet: ARS re-rolls every initiative as a round
 //      begins, a GM resets them), a round may begin and turns may end, but no turn starts.
@@ -88,13 +89,13 @@ function plan(given, members, seen, done = false) {
     record.started = [];
   };
   // 4: a member the order showed and no longer shows has left the fight.
-  for (const id of record.seen.filter((id) => !present.includes(id))) {
+  for (const id of present.length ? record.seen.filter((id) => !present.includes(id)) : []) {
     steps.push({ kind: "left", id });
     record.gone.push(id);
     record.started = record.started.filter((other) => other !== id);
     if (record.active === id) record.active = null;
   }
-  record.seen = [...record.seen.filter((id) => present.includes(id)), ...present.filter((id) => !record.seen.includes(id))];
+  if (present.length) record.seen = [...record.seen.filter((id) => present.includes(id)), ...present.filter((id) => !record.seen.includes(id))];
   const unplaced = new Set(seen.unplaced ?? []);
   const waiting = seen.order.filter((id) => unplaced.has(id));
   const outcome = () => ({ steps, record, waiting });

@@ -80,28 +80,37 @@ const rotate = () => {
   writeTurnorder([...order.slice(1), order[0]]);
 };
 
+/** What the rules keep and what the GM sees, with the order: when it comes round unchanged, nothing moves on */
+function progress(session) {
+  const kept = { ...session.current(), follow: undefined, log: undefined, held: undefined };
+  return JSON.stringify([readTurnorder().map((row) => row.id), kept, session.statusLines()]);
+}
+
 /**
  * Let the session follow the turn order as it is, and go on as long as the script itself moves it (its changes fire
- * no events): past its own round row, which takes no turn, and past every member the rules do not let act. When a
- * whole round goes by and nobody could act, nobody left in the order ever can: the GM is told, and the script stops.
+ * no events): past its own round row, which takes no turn, and past every member the rules do not let act. When the
+ * order comes round to the same top row with nothing changed in the rules, nobody left in it can ever act: the GM is
+ * told, and the script stops.
  */
 async function play(session) {
-  const round = () => session.current()?.follow.round ?? 0;
-  const first = round();
-  for (let looks = 0; looks < 4 * (readTurnorder().length + 2); looks += 1) {
+  const seen = new Set();
+  for (;;) {
     if (isRoundRow(readTurnorder()[0]) && readTurnorder().length > 1) {
       rotate();
       continue;
     }
-    const before = round();
+    const before = session.current()?.follow.round;
     const { skip, restart } = await session.observe(lookAt());
-    if (round() !== before) placeRoundRow(session);
+    if (session.current()?.follow.round !== before) placeRoundRow(session);
     if (restart) continue;
     if (!skip) return;
-    if (round() > first + 1) {
+    const now = progress(session);
+    if (seen.has(now)) {
+      await session.flush();
       notice(t("Roll20.NobodyCanAct"));
       return;
     }
+    seen.add(now);
     rotate();
   }
 }

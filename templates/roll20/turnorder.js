@@ -1,5 +1,6 @@
 // The turn order: read and written as the Campaign's JSON (docs/dev/roll20.md §4), with the script's own round row.
 import { SCRIPT_NAME } from "../common/config.js";
+import { isRoundMarker } from "./neighbours.js";
 import { isRecord } from "./state.js";
 import { t } from "./text.js";
 
@@ -39,9 +40,9 @@ export function dropRoundRow() {
   if (readTurnorder().some(isRoundRow)) writeTurnorder(readTurnorder().filter((row) => !isRoundRow(row)));
 }
 
-/** The tokens of the turn order's token rows that still exist */
+/** The tokens of the turn order's token rows that still exist, other scripts' round markers left out */
 export const turnorderTokens = (order) =>
-  order.filter((row) => row.id !== "-1").map((row) => getObj("graphic", row.id)).filter(Boolean);
+  order.filter((row) => row.id !== "-1").map((row) => getObj("graphic", row.id)).filter((token) => token && !isRoundMarker(token));
 
 /**
  * Sort the turn order's rows into the given order, each token row's pr showing its Sequence; rows of tokens not

@@ -65,7 +65,7 @@ test("a state of schema 1 is migrated: its marker is kept and a surprise runs wi
     seed: (box) => { box.state[GURPS.name] = { version: 1, marker: "purple", surprise: { stale: true } }; },
   });
   const stored = sb.read(`state.${GURPS.name}`);
-  assert.equal(stored.version, 3);
+  assert.equal(stored.version, 4);
   assert.equal(stored.config.marker, "purple");
   assert.equal(stored.surprise, null, "a schema 1 surprise is not carried over");
   assert.ok(!sb.logs.some((line) => /damaged/.test(line)));
@@ -80,7 +80,7 @@ for (const [what, damaged] of [
   ["a string", "garbage"],
   ["an array", [1, 2]],
   ["null", null],
-  ["a newer schema", { version: 4, config: {} }],
+  ["a newer schema", { version: 5, config: {} }],
   ["a config that is a string", { version: 2, config: "x" }],
   ["values of the wrong type", { version: 2, config: { marker: 42, automation: "yes", language: "xx" }, surprise: 42, draft: "x" }],
   ["a surprise and draft of the wrong shape", { version: 2, config: {}, surprise: { round: 1 }, draft: { procedure: "nope" } }],
@@ -89,7 +89,7 @@ for (const [what, damaged] of [
     const { sb, tokens } = await ready(GURPS, { seed: (box) => { box.state[GURPS.name] = damaged; } });
     assert.ok(whispers(sb).some((c) => /saved data was damaged and has been reset/.test(c.content)), "the GM is told");
     const stored = sb.read(`state.${GURPS.name}`);
-    assert.equal(stored.version, 3);
+    assert.equal(stored.version, 4);
     assert.deepEqual(stored.config, { automation: true, skip: true, cards: "split", marker: "yellow", language: "en" });
     assert.equal(stored.surprise, null);
     assert.equal(stored.draft, null);

@@ -36,7 +36,7 @@ test("on ready: the version banner, the GM macros (once), and a fresh state", as
   sb.restart();
   await sb.settle();
   assert.equal(sb.findObjs({ _type: "macro" }).length, 5, "no duplicate macros after a restart");
-  assert.equal(sb.read(`state.${GURPS.name}.version`), 3);
+  assert.equal(sb.read(`state.${GURPS.name}.version`), 4);
   sb.assertClean({ allowWarnings: true });
 });
 
@@ -132,7 +132,7 @@ test("a token deleted mid-surprise and a token without a character do not break 
 test("a state from schema 1 is migrated and keeps its marker; a damaged one is replaced", async () => {
   let { sb } = await ready(GURPS, { seed: (box) => { box.state.AmbushGurpsExample = { version: 1, marker: "purple" }; } });
   assert.equal(sb.read(`state.${GURPS.name}.config.marker`), "purple");
-  assert.equal(sb.read(`state.${GURPS.name}.version`), 3);
+  assert.equal(sb.read(`state.${GURPS.name}.version`), 4);
   ({ sb } = await ready(GURPS, { seed: (box) => { box.state.AmbushGurpsExample = "garbage"; } }));
   assert.equal(sb.read(`state.${GURPS.name}.config.marker`), "yellow");
 });
@@ -228,7 +228,7 @@ test("a long run of cancelled AD&D segments with 16 tokens: every frozen turn is
   const surprise = sb.read(`state.${ADND.name}.surprise`);
   assert.equal(surprise.outcome.timeline.length, 8);
   assert.deepEqual(surprise.outcome.timeline.slice(0, 7).map((s) => s.kind), Array(7).fill("cancelled"));
-  assert.equal(surprise.round, 8, "the script played its way to segment 8");
+  assert.equal(surprise.rounds, 8, "the script played its way to segment 8");
   assert.equal(sb.turnorder()[0].id, tokens[1].id, "the first monster is the first to act");
   assert.ok(!whispers(sb).some((c) => /Nobody left in the turn order/.test(c.content)));
   assert.equal(sb.takeErrors().length, 0);
@@ -244,7 +244,7 @@ test("the round row names the AD&D surprise segment being played, then leaves wi
   const surprise = sb.read(`state.${ADND.name}.surprise`);
   assert.deepEqual(surprise.outcome.timeline.map((s) => s.kind), ["cancelled", "surprise"]);
   const roundRow = () => sb.turnorder().find((row) => row.id === "-1");
-  assert.equal(surprise.round, 2, "the script passed the cancelled segment");
+  assert.equal(surprise.rounds, 2, "the script passed the cancelled segment");
   assert.equal(roundRow()?.custom, "Surprise segment 2 of 2", "not 'Surprise: round 2' while a segment is played");
   assert.deepEqual(sb.turnorder().map((row) => row.id), [tokens[1].id, "-1", tokens[0].id], "the orc acts, the hero waits");
   // The monster plays segment 2; the frozen hero is passed, the round row comes to the top: the first normal round.

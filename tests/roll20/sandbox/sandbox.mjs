@@ -488,6 +488,7 @@ export class Sandbox {
   _log(args) {
     const text = args.map((a) => (typeof a === "string" ? a : describe(a))).join(" ");
     this.logs.push(text);
+    if (process.env.SANDBOX_LOG) console.error(text);
   }
 
   // -------------------------------------------------------------------------------------------
