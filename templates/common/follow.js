@@ -108,7 +108,7 @@ function plan(given, members, seen, done = false) {
   // 2: a step back plays nothing; the table is in the past until it shows the session's round again.
   const counterDown = seen.round !== null && record.tableRound !== null && seen.round < record.tableRound;
   if (seen.forward === false || (seen.forward === null && counterDown)) {
-    record.back ||= seen.round !== null && seen.round !== record.tableRound;
+    record.back = record.back || (seen.round !== null && seen.round !== record.tableRound);
     return outcome();
   }
   const resumed = record.back;

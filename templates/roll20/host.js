@@ -3,7 +3,7 @@
 // state. A Roll20 turn order counts no rounds and turns round; other scripts move it without telling anyone, and the
 // script's own changes fire no events either (docs/dev/roll20.md §4): so the script looks at the order as it is after
 // every change and lets the session reconcile (common/follow.js), and plays on as long as it moves the order itself.
-import { SCRIPT_NAME } from "../common/config.js";
+import { COMMAND, SCRIPT_NAME } from "../common/config.js";
 import { queued, tableSession } from "../common/session.js";
 import { setMarker } from "./markers.js";
 import { store } from "./state.js";
@@ -107,7 +107,7 @@ async function play(session) {
     const now = progress(session);
     if (seen.has(now)) {
       await session.flush();
-      notice(t("Roll20.NobodyCanAct"));
+      notice(t("Roll20.NobodyCanAct", { command: COMMAND }));
       return;
     }
     seen.add(now);

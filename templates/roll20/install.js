@@ -1,5 +1,5 @@
 // The script's start in a game: its banner, its state created or migrated from an older schema, the GM's macros.
-import { COMMAND, LAST_UPDATE, PROCEDURES, SCRIPT_NAME, VERSION } from "../common/config.js";
+import { COMMAND, LAST_UPDATE, MACRO_NAME, PROCEDURES, SCRIPT_NAME, VERSION } from "../common/config.js";
 import { newRecord } from "../common/follow.js";
 import { warnUnknownMarkers } from "./markers.js";
 import { CARDS, defaultConfig, isDraft, isRecord, isSurprise, SCHEMA_VERSION } from "./state.js";
@@ -14,11 +14,11 @@ function createMacros() {
   if (!gm) return;
   const choices = PROCEDURES.map((p) => `${promptText(t(`Procedure.${p.id}`))},${p.id}`).join("|");
   const macros = [
-    ["Surprise", `${COMMAND} resolve --procedure ${PROCEDURES.length > 1 ? `?{${promptText(t("Dialog.ChooseProcedure"))}|${choices}}` : PROCEDURES[0].id}`],
-    ["Surprise-Roll", `${COMMAND} roll`],
-    ["Surprise-Status", `${COMMAND} status`],
-    ["Surprise-Clear", `${COMMAND} clear`],
-    ["Surprise-Help", `${COMMAND} help`],
+    [MACRO_NAME, `${COMMAND} resolve --procedure ${PROCEDURES.length > 1 ? `?{${promptText(t("Dialog.ChooseProcedure"))}|${choices}}` : PROCEDURES[0].id}`],
+    [`${MACRO_NAME}-Roll`, `${COMMAND} roll`],
+    [`${MACRO_NAME}-Status`, `${COMMAND} status`],
+    [`${MACRO_NAME}-Clear`, `${COMMAND} clear`],
+    [`${MACRO_NAME}-Help`, `${COMMAND} help`],
   ];
   for (const [name, action] of macros) {
     if (findObjs({ _type: "macro", name }).length) continue;

@@ -1,6 +1,6 @@
 // Token markers: the marker each status shows, found among the colours, the built-in markers and the game's custom
 // markers (docs/dev/roll20.md §5), with a count badge.
-import { MARKERS, SCRIPT_NAME } from "../common/config.js";
+import { COMMAND, MARKERS, SCRIPT_NAME } from "../common/config.js";
 import { isRecord } from "./state.js";
 import { card, HE, t, toGM } from "./text.js";
 
@@ -37,7 +37,7 @@ export function warnUnknownMarkers() {
   const names = new Set([state[SCRIPT_NAME].config.marker, ...others]);
   for (const name of names) {
     if (BUILT_IN_MARKERS.includes(String(name).toLowerCase()) || customMarker(name)) continue;
-    toGM(card(t("Dialog.Title"), [HE(t("Roll20.UnknownMarker", { marker: name }))]));
+    toGM(card(t("Dialog.Title"), [HE(t("Roll20.UnknownMarker", { marker: name, command: COMMAND }))]));
   }
 }
 

@@ -113,6 +113,8 @@ async function play(tree, vector) {
     if (table.turn === 0) observed.round += 1;
     forward = true;
   }
+  // The table has moved on to the next turn: the session sees it, and the turn in progress ends.
+  await session.observe({ order: [...table.order], current: table.turn, round: table.round, forward, rotating: false });
   await session.flush(); // the host's action ends: what was held back for a summary goes out
   observed.end = table.shown(nameOf);
   if (dice.left().length) throw new Error(`scripted faces never rolled: ${dice.left().join(", ")}`);

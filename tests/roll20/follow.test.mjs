@@ -238,3 +238,24 @@ test("a second ambush script answering the same command warns the GM at ready an
   assert.match(answers[0], /AmbushGurpsExample/);
   assert.deepEqual(sb.takeErrors(), []);
 });
+
+test("a campaign's own command: the script answers it, its help, macros and cards use it, and a second script beside it is fine", async () => {
+  const own = { file: process.env.OWN_COMMAND_SCRIPT, name: "OwnCommand" };
+  const sb = createSandbox({ players });
+  await sb.load(GURPS.file);
+  await sb.load(own.file);
+  sb.ready();
+  await sb.settle();
+  assert.deepEqual(whispers(sb).filter((c) => /already answers/.test(c.content)), [], "two commands, no warning");
+  const macros = Object.fromEntries(sb.findObjs({ _type: "macro" }).map((macro) => [macro.get("name"), macro.get("action")]));
+  assert.equal(macros["Ambush-gurps-Roll"], "!ambush-gurps roll", "its macros, named for its command");
+  assert.equal(macros["Surprise-Roll"], "!surprise roll", "beside the other script's");
+  const from = sb.chat.length;
+  await commands(sb, "!ambush-gurps help");
+  const help = sb.chat.slice(from).map((c) => c.content);
+  assert.equal(help.length, 1);
+  assert.match(help[0], /OwnCommand/);
+  assert.match(help[0], /href="!ambush-gurps resolve --procedure/);
+  assert.doesNotMatch(help[0], /!surprise/);
+  assert.deepEqual(sb.takeErrors(), []);
+});

@@ -92,6 +92,7 @@ class Roll20Writer:
                         status_markers(defs)),
             ConfigEntry("SIDE_RULE", "How tokens are split into the two sides", settings["side_rule"]),
             ConfigEntry("COMMAND", "The chat command the script answers", settings["command"]),
+            ConfigEntry("MACRO_NAME", "The GM macros' name, and their prefix", macro_name(settings["command"])),
             ConfigEntry("STRINGS", "Every string the script shows, per language; the first is the default", strings),
         ]
 
@@ -127,6 +128,7 @@ class Roll20Writer:
             "markers": status_markers(defs),
             "side_rule": defs.targets["roll20"].settings["side_rule"],
             "command": defs.targets["roll20"].settings["command"],
+            "macro_name": macro_name(defs.targets["roll20"].settings["command"]),
             "publishable": publishable(defs),
             "macros": chat_macros(defs),
         }
@@ -140,6 +142,11 @@ class Roll20Writer:
         write_text(folder / "README.md", self.env.get_template("README.md").render(**self.context(defs)))
         for macro in chat_macros(defs):
             write_text(folder / "macros" / f"{macro['id']}.txt", macro["action"] + "\n")
+
+
+def macro_name(command: str) -> str:
+    """Return the GM macros' name for a chat command: !surprise gives Surprise (Surprise-Roll, ...)"""
+    return command[1:2].upper() + command[2:]
 
 
 def reader_text(reader: dict[str, Any]) -> str:
