@@ -220,6 +220,17 @@ async function play(entry) {
       for (const _ of table.reroll(n)) await look(kind);
     } else await look(kind);
   }
+  // The surprise ends: the table goes on turn by turn until it is over, as long as a member is still in the order
+  // (an order with none of them left is one cleared to be rolled anew: 4).
+  const stored = () => JSON.parse(table.stored ?? "null");
+  if (table.order.some((id) => members.includes(id))) {
+    for (let step = 0; step < 60 * (table.order.length + 1) && !stored()?.done; step += 1) {
+      table.next();
+      skips = 0;
+      await look("next, to the end");
+    }
+    if (!stored()?.done) problems.push(`the surprise never ended (${rounds} rounds)`);
+  }
   // 1: at most one start of each member's turn per round.
   const seen = new Set();
   for (const call of calls.filter((c) => c.kind === "start")) {

@@ -14,10 +14,13 @@
 // What the product calls (templates/roll20/*.js, bundled with templates/common/ into <Name>.js; checked against
 // the built example scripts):
 //   globals: on, sendChat, findObjs, getObj, createObj, Campaign, log, playerIsGM, randomInteger, getAttrByName,
-//     state[scriptName] (nothing else: no _, filterObjs, setTimeout, Math.random); the API_Meta idiom, which reads
-//     its line in the concatenated file from an Error's stack (docs/dev/roll20.md §3)
-//   on("ready" | "chat:message" | "change:campaign:turnorder" | "destroy:graphic", handler); the turn order handler
-//     reads prev.turnorder, the destroy handler obj.id
+//     setTimeout(fn, 0) (to look at the order after the other handlers of an event), state[scriptName], and, read
+//     only, state.TurnMarker and state.COMBATMASTER (their marker images) and GroupInitiative.ObserveTurnOrderChange
+//     where GroupInitiative is loaded (nothing else: no _, filterObjs, Math.random); the API_Meta idiom, which reads
+//     its line in the concatenated file from an Error's stack (docs/dev/roll20.md §3), and API_Meta[name].command
+//   on("ready" | "chat:message" | "change:campaign:turnorder" | "destroy:graphic", handler); the destroy handler
+//     reads obj.id
+//   graphic.get("imgsrc") (another script's round marker)
 //   sendChat(name, "/w gm <html>" | '/w "Display Name" <html>', null, {noarchive: true}), sendChat(name, "/direct <html>"):
 //     cards of inline-styled HTML, user text escaped as entities (&#64; &#123; &#91; …), buttons
 //     <a href="!surprise …"> whose commands carry roll queries ?{Prompt|default} and ?{Prompt|Label,value|…}
