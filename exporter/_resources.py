@@ -28,3 +28,15 @@ def example_campaigns() -> list[Path]:
     if not root.is_dir():
         root = Path(str(files("exporter").joinpath("fixtures", "campaigns")))
     return sorted(root.glob("*.toml"))
+
+
+# The campaign a command reads when given none: the one in the current folder (ambush init writes it there).
+LOCAL_CAMPAIGN = Path("campaign.toml")
+
+
+def default_campaigns() -> tuple[list[Path], str]:
+    """Return the campaigns a command reads when given none, and a line saying which: ./campaign.toml or the examples"""
+    if LOCAL_CAMPAIGN.is_file():
+        return [LOCAL_CAMPAIGN], f"no campaign named: reading {LOCAL_CAMPAIGN} in this folder"
+    return example_campaigns(), (f"no campaign named and no {LOCAL_CAMPAIGN} in this folder: "
+                                 "reading the bundled examples")

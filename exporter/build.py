@@ -63,20 +63,34 @@ def publishing_warnings(campaigns: list[Campaign], target: str) -> list[str]:
     from exporter.targets.roll20 import unpublishable_warning
 
     return [unpublishable_warning(c.id) for c in campaigns
-            if "roll20" in chosen_targets(c, target) and not c.roll20_user_ids]
+            if "roll20" in chosen_targets(c, target) and c.roll20.publish and not c.roll20_user_ids]
 
 
-def load_all(paths: list[Path]) -> list[Campaign]:
-    """Load every campaign, refusing two that share an id"""
-    campaigns: list[Campaign] = []
+def load_all(paths: list[Path]) -> dict[Path, Campaign]:
+    """Load every campaign, by its file, refusing two that share an id"""
+    campaigns: dict[Path, Campaign] = {}
     seen: dict[str, Path] = {}
     for path in paths:
         campaign = load_campaign(path)
         if campaign.id in seen:
             raise InputFileError(path, "id", f"{campaign.id!r} is also the id of {seen[campaign.id]}")
         seen[campaign.id] = path
-        campaigns.append(campaign)
+        campaigns[path] = campaign
     return campaigns
+
+
+def with_target(campaigns: dict[Path, Campaign], target: str) -> tuple[list[Campaign], list[str]]:
+    """Return the campaigns that build the target, and a warning for each that does not; none at all is an error"""
+    if target == "all":
+        return list(campaigns.values()), []
+    building = [campaign for campaign in campaigns.values() if target in campaign.targets]
+    others = [(path, campaign) for path, campaign in campaigns.items() if target not in campaign.targets]
+    if not building:
+        path, campaign = others[0]
+        raise InputFileError(path, "targets", f"builds {' and '.join(campaign.targets)}, not {target}: "
+                                              f"nothing to build with --target {target}")
+    return building, [f"{path}: skipped: it builds {' and '.join(campaign.targets)}, not {target}"
+                      for path, campaign in others]
 
 
 def tree_differences(expected: Path, actual: Path, prefix: str) -> list[str]:
@@ -163,10 +177,11 @@ def write_all(campaigns: list[Campaign], staging: Path, target: str, make_zip: b
 def build_campaigns(paths: list[Path], out: Path, target: str = "all", make_zip: bool = True,
                     check: bool = False, progress: Callable[[str], None] | None = None, jobs: int = 1) -> BuildReport:
     """Build each campaign (the bundled examples when none is named) into out/ID/, or compare with --check"""
-    campaigns = load_all(paths or example_campaigns())
+    campaigns, skipped = with_target(load_all(paths or example_campaigns()), target)
     if out.exists() and not out.is_dir():
         raise InputFileError(out, None, "cannot write the output folder: it is a file")
-    report = BuildReport(warnings=publishing_warnings(campaigns, target))
+    report = BuildReport(warnings=skipped + ([] if check else publishing_warnings(campaigns, target)))
+    created = not out.exists()
     try:
         staging = staging_root(out) if not check else Path(tempfile.mkdtemp(prefix="ambush-check-"))
     except OSError as err:
@@ -182,4 +197,6 @@ def build_campaigns(paths: list[Path], out: Path, target: str = "all", make_zip:
         report.written += [out / campaign.id for campaign in campaigns]
     finally:
         shutil.rmtree(staging, ignore_errors=True)
+        if created and not check and out.is_dir() and not any(out.iterdir()):
+            out.rmdir()  # a failed build into a new folder leaves nothing behind
     return report

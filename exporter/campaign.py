@@ -185,8 +185,9 @@ class Roll20Target(StrictModel):
     """How the Roll20 script meets the character sheet and the tokens"""
 
     attributes: dict[str, Roll20Reader] | None = None
-    # docs/dev/roll20.md §8: the roll20userid of each author
-    user_ids: list[UserId | Annotated[int, Field(ge=1, le=999_999_999_999)]] | None = None
+    # docs/dev/roll20.md §8: the roll20userid of each author, as strings of digits (TOML types are exact)
+    user_ids: list[UserId] | None = None
+    publish: bool = True  # write script.json for the one-click repository (it needs user_ids); false: a pasted script
     marker: MarkerName | None = None  # None: the target's own
     side_rule: Literal["controlled-by", "turn-order-split"] = "controlled-by"
     command: ChatCommand = "!surprise"  # the chat command the script answers; two scripts must not share one
@@ -301,7 +302,7 @@ class Campaign(StrictModel):
     @property
     def roll20_user_ids(self) -> list[str]:
         """Return the authors' Roll20 user ids as digit strings; empty when the campaign names none"""
-        return [str(user_id) for user_id in self.roll20.user_ids or []]
+        return list(self.roll20.user_ids or [])
 
     def release_url(self, template: str | None) -> str | None:
         """Fill {id} and {version} into a release URL template"""

@@ -74,15 +74,17 @@ def main() -> None:
 @click.option("--jobs", "-j", type=click.IntRange(1, 64), default=1, show_default=True,
               help="Build this many campaigns at once.")
 def build(campaigns: tuple[Path, ...], out: Path, target: str, make_zip: bool, check: bool, jobs: int) -> None:
-    """Build VTT output for each campaign (default: the bundled examples)
+    """Build VTT output for each campaign (default: ./campaign.toml, else the bundled examples)
 
-    CAMPAIGNS are campaign.toml files; without any, the three bundled example campaigns are built.
+    CAMPAIGNS are campaign.toml files; without any, the campaign.toml of the current folder is built, or, when there
+    is none, the three bundled example campaigns.
     """
     from exporter.build import build_campaigns  # lazy: keeps --help fast
 
-    progress = Progress(len(campaigns) or 3) if sys.stderr.isatty() and not check else None
+    paths = list(campaigns) or given_or_default()
+    progress = Progress(len(paths)) if sys.stderr.isatty() and not check else None
     with reported_errors():
-        report = build_campaigns(list(campaigns), out, target, make_zip, check, progress=progress, jobs=jobs)
+        report = build_campaigns(paths, out, target, make_zip, check, progress=progress, jobs=jobs)
     if progress:
         progress.done()
     for warning in report.warnings:
@@ -132,15 +134,25 @@ def init(system: str, path: Path) -> None:
         click.echo(f"wrote {init_campaign(system, path)}")
 
 
+def given_or_default() -> list[Path]:
+    """Return the campaigns a command reads when given none, saying on stderr which"""
+    from exporter._resources import default_campaigns
+
+    paths, note = default_campaigns()
+    click.echo(note, err=True)
+    return paths
+
+
 @main.command(short_help="Check a campaign.toml without building it")
-@click.argument("campaign", type=click.Path(path_type=Path))
-def validate(campaign: Path) -> None:
-    """Check a campaign.toml without building it"""
+@click.argument("campaign", type=click.Path(path_type=Path), required=False)
+def validate(campaign: Path | None) -> None:
+    """Check a campaign.toml without building it (default: ./campaign.toml, else the bundled examples)"""
     from exporter.campaign import load_campaign
 
-    with reported_errors():
-        loaded = load_campaign(campaign)
-    click.echo(f"{campaign}: ok ({loaded.system}, {loaded.id} {loaded.version})")
+    for path in [campaign] if campaign is not None else given_or_default():
+        with reported_errors():
+            loaded = load_campaign(path)
+        click.echo(f"{path}: ok ({loaded.system}, {loaded.id} {loaded.version})")
 
 
 @main.command(short_help="Compute the exact odds of a surprise scenario")

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 from exporter.errors import InputFileError
 from exporter.rules.records import read_scenario
 from exporter.rules.systems import SYSTEM_IDS, system_module
-from exporter.validation import describe_first_error, read_toml
+from exporter.validation import describe_first_error, did_you_mean, read_toml
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -27,6 +27,9 @@ def scenario_from_dict(data: dict[str, Any], path: Path | str = "<scenario>") ->
 
     system = data.get("system")
     if system is None:
+        for key in data:  # a misspelt system is the likelier cause
+            if did_you_mean(key, ["system"]):
+                raise InputFileError(path, key, f"unknown field{did_you_mean(key, ['system'])}")
         raise InputFileError(path, "system", f"missing; one of {', '.join(SYSTEM_IDS)}")
     if system not in SYSTEM_IDS:
         raise InputFileError(path, "system", f"unknown system {system!r}; one of {', '.join(SYSTEM_IDS)}")

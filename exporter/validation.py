@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import tomllib
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -68,11 +69,21 @@ def describe_first_error(err: ValidationError, system: str,
     return field, f"{message} (got {first.get('input')!r})"
 
 
+# The steps pydantic adds to a location inside a union or a validator: its own tags, never a key of the file.
+# A bare type name (int, str) is such a tag only at the end of a location: a key of the file may be called so.
+PYDANTIC_TAG = re.compile(r"^(constrained-\w+|function-\w+\[.*\]|lax-or-strict\[.*\]|json-or-python\[.*\]|"
+                          r"(list|dict|tuple|set|literal|union|tagged-union|model)\[.*\])$")
+PYDANTIC_TYPE = re.compile(r"^(int|str|bool|float|none)$")
+
+
 def field_path(loc: tuple[Any, ...]) -> str | None:
     """Render a pydantic location as a TOML-style path, e.g. sides.a.members[1].iq"""
     text = ""
-    for step in loc:
+    for index, step in enumerate(loc):
         if step == "[key]":  # pydantic's marker for a bad dict key: the key itself is the previous step
+            continue
+        last = index == len(loc) - 1
+        if isinstance(step, str) and (PYDANTIC_TAG.match(step) or (last and PYDANTIC_TYPE.match(step))):
             continue
         text += f"[{step}]" if isinstance(step, int) else (f".{step}" if text else str(step))
     return text or None

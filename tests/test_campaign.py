@@ -66,7 +66,7 @@ def test_the_definitions_hold_the_odds_tail_cut_and_the_side_keys_of_the_rules_c
 def test_another_game_system_drops_the_default_readers():
     campaign = load_campaign_text(GOOD + '[foundry]\nsystem_id = ""\n')
     assert campaign.foundry_system_id is None and campaign.foundry_attributes == {}
-    assert load_campaign_text(GOOD + '[roll20]\nuser_ids = ["12", 34]\n').roll20_user_ids == ["12", "34"]
+    assert load_campaign_text(GOOD + '[roll20]\nuser_ids = ["12", "34"]\n').roll20_user_ids == ["12", "34"]
 
 
 def test_release_urls_fill_id_and_version():

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -224,3 +225,68 @@ def test_build_shows_progress_on_a_terminal(tmp_path, monkeypatch):
     monkeypatch.setattr("sys.stderr", terminal)
     build.main(["--out", str(tmp_path / "dist"), "--no-zip"], standalone_mode=False)
     assert "building 3/3: ambush-" in terminal.getvalue()
+
+
+def ambush(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """Run the command line as a user does, in a folder of his"""
+    return subprocess.run([sys.executable, "-m", "exporter", *args], capture_output=True, text=True, cwd=cwd,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)}, check=False)
+
+
+def campaign_text(campaign_id: str, targets: str = '["foundry", "roll20"]', roll20: str = "") -> str:
+    """A small GURPS campaign building these targets"""
+    return (f'id = "{campaign_id}"\ntitle = "T"\nversion = "1.0.0"\nsystem = "gurps4e"\ntargets = {targets}\n'
+            + (f"[roll20]\n{roll20}\n" if roll20 else ""))
+
+
+def test_a_target_the_campaign_does_not_build_is_one_line_exit_2_and_nothing_written(tmp_path):
+    (tmp_path / "r20.toml").write_text(campaign_text("only-roll20", '["roll20"]'), encoding="utf-8")
+    done = ambush("build", "r20.toml", "--target", "foundry", "--out", "dist", cwd=tmp_path)
+    assert done.returncode == 2
+    assert done.stderr.splitlines() == ["Error: r20.toml: targets: builds roll20, not foundry: "
+                                        "nothing to build with --target foundry"]
+    assert not (tmp_path / "dist").exists(), "no output folder left behind"
+
+
+def test_with_several_campaigns_those_that_build_the_target_are_built_and_the_rest_named(tmp_path):
+    (tmp_path / "r20.toml").write_text(campaign_text("only-roll20", '["roll20"]'), encoding="utf-8")
+    (tmp_path / "both.toml").write_text(campaign_text("both"), encoding="utf-8")
+    done = ambush("build", "r20.toml", "both.toml", "--target", "foundry", "--no-zip", "--out", "dist", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert sorted(p.name for p in (tmp_path / "dist").iterdir() if not p.name.startswith(".")) == ["both"]
+    assert "warning: r20.toml: skipped: it builds roll20, not foundry" in done.stderr.splitlines()
+
+
+@pytest.mark.parametrize("command", ["build", "validate"])
+def test_without_arguments_the_campaign_of_the_folder_is_read_else_the_examples(command, tmp_path):
+    extra = ["--no-zip", "--out", "dist"] if command == "build" else []
+    (tmp_path / "campaign.toml").write_text(campaign_text("mine"), encoding="utf-8")
+    done = ambush(command, *extra, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "no campaign named: reading campaign.toml in this folder" in done.stderr
+    if command == "build":
+        assert sorted(p.name for p in (tmp_path / "dist").iterdir() if not p.name.startswith(".")) == ["mine"]
+    else:
+        assert done.stdout.strip() == "campaign.toml: ok (gurps4e, mine 1.0.0)"
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    done = ambush(command, *extra, cwd=elsewhere)
+    assert done.returncode == 0, done.stderr
+    assert "no campaign.toml in this folder: reading the bundled examples" in done.stderr
+    assert done.stdout.count("ambush-gurps-example") == 1
+
+
+def test_the_script_json_warning_once_per_campaign_by_build_only_and_silenced_by_publish_false(tmp_path):
+    (tmp_path / "a.toml").write_text(campaign_text("camp-a"), encoding="utf-8")
+    (tmp_path / "b.toml").write_text(campaign_text("camp-b"), encoding="utf-8")
+    (tmp_path / "quiet.toml").write_text(campaign_text("camp-q", roll20="publish = false"), encoding="utf-8")
+    (tmp_path / "foundry.toml").write_text(campaign_text("camp-f", '["foundry"]'), encoding="utf-8")
+    files = ["a.toml", "b.toml", "quiet.toml", "foundry.toml"]
+    done = ambush("build", *files, "--no-zip", "--jobs", "2", "--out", "dist", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    warned = [line.split(":")[1].strip() for line in done.stderr.splitlines() if "script.json not written" in line]
+    assert warned == ["camp-a", "camp-b"]
+    assert not (tmp_path / "dist" / "camp-q" / "roll20" / "script.json").exists()
+    check = ambush("build", *files, "--no-zip", "--check", "--out", "dist", cwd=tmp_path)
+    assert check.returncode == 0, check.stdout + check.stderr
+    assert "script.json" not in check.stderr

@@ -31,6 +31,7 @@ from exporter.rules.dice import ScriptedRoller
 from exporter.rules.systems import SYSTEM_IDS, system_module
 from exporter.scenario import scenario_from_dict
 from tests.conformance import run_everywhere
+from tests.procedure_fields import applicable
 from tests.test_js_rules import FORMS, run_runner, runnable
 
 SCENARIOS_PER_SYSTEM = int(os.environ.get("AMBUSH_DIFF_SCENARIOS", "100"))
@@ -193,7 +194,7 @@ SCENARIOS = {"gurps4e": gurps_scenarios, "adnd1e": adnd_scenarios, "fallout-ttrp
 @st.composite
 def cases(draw, system: str, procedure: str, options: dict) -> tuple[dict, list[int]]:
     """Draw one scenario of a procedure under a set of rules options, and die faces for it"""
-    scenario = draw(SCENARIOS[system](procedure, options))
+    scenario = applicable(draw(SCENARIOS[system](procedure, options)))
     if options:
         scenario["options"] = options
     edge = draw(st.lists(st.integers(1, DIE[system]), max_size=EDGE_FACES))

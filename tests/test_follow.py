@@ -73,7 +73,8 @@ def results(tmp_path_factory) -> dict[str, dict]:
         folder = tmp_path_factory.mktemp(system)
         tree = write_common_tree(folder, system)
         listing: Path = folder / "cases.json"
-        listing.write_text(json.dumps({"tree": str(tree), "system": system, "cases": collect(system)}), encoding="utf-8")
+        cases = {"tree": str(tree), "system": system, "cases": collect(system)}
+        listing.write_text(json.dumps(cases), encoding="utf-8")
         done = run_node("tests/js/follow_cases.mjs", str(listing))
         assert done.returncode == 0, done.stderr
         for line in done.stdout.splitlines():

@@ -15,6 +15,7 @@ from exporter.rules.systems import SYSTEM_IDS, system_module
 from exporter.scenario import scenario_from_dict
 from tests.conftest import ROOT, SCENARIOS, VECTORS, run_node
 from tests.js_tree import write_common_tree
+from tests.procedure_fields import applicable
 from tests.test_differential import SCENARIOS as STRATEGIES
 from tests.test_differential import collect, option_sets
 
@@ -46,7 +47,8 @@ def generated(system: str) -> list[dict]:
         for options in ({}, drawn):
             for scenario in collect(STRATEGIES[system](procedure, options), GENERATED_PER_PROCEDURE,
                                     600 + 10 * SYSTEM_IDS.index(system) + salt + (5 if options else 0)):
-                found.append({**scenario, "options": options} if options else scenario)
+                kept = applicable(scenario)
+                found.append({**kept, "options": options} if options else kept)
     return found
 
 

@@ -19,6 +19,7 @@ from exporter.targets.config_js import CONFIG_MODULE
 from exporter.targets.modules import bundle, module_constant, module_graph, read_module
 from tests.conftest import ROOT, VECTORS, run_node
 from tests.js_tree import write_common_tree
+from tests.procedure_fields import applicable
 
 RUNNER = ROOT / "tests" / "js" / "run_vectors.mjs"
 FORMS = ("module", "bundle")
@@ -305,7 +306,7 @@ def python_vector(system: str, index: int) -> dict:
     """Draw one random scenario and dice, and let the Python core give the expected outcome"""
     draw, die_size = RANDOM_SCENARIOS[system]
     rng = random.Random(f"{system}-{index}")
-    scenario = draw(rng)
+    scenario = applicable(draw(rng))
     faces = [rng.randint(1, die_size) for _ in range(5000)]
     roller = ScriptedRoller(faces)
     outcome = system_module(system).resolve(scenario_from_dict(scenario), roller)

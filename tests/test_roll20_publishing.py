@@ -36,7 +36,7 @@ def publishable_campaign(folder: Path, source: Path, user_ids: str) -> Path:
 def published(tmp_path_factory) -> Path:
     folder = tmp_path_factory.mktemp("published")
     campaigns = [publishable_campaign(folder, source, ids)
-                 for source, ids in zip(CAMPAIGNS, ['["123456"]', "[45672, 145678]", '["1", 2]'], strict=True)]
+                 for source, ids in zip(CAMPAIGNS, ['["123456"]', '["45672", "145678"]', '["1", "2"]'], strict=True)]
     build_campaigns(campaigns, folder / "dist", target="roll20", make_zip=False)
     return folder / "dist"
 
@@ -80,7 +80,7 @@ def test_without_user_ids_the_build_says_what_publishing_lacks_and_writes_no_scr
     assert not (folder / "script.json").exists() and any(folder.glob("*.js"))
 
 
-@pytest.mark.parametrize("user_ids", ['[""]', '["12a"]', "[0]", '"123"'])
+@pytest.mark.parametrize("user_ids", ['[""]', '["12a"]', "[0]", "[123456]", '"123"'])
 def test_bad_user_ids_are_refused_naming_the_field(tmp_path, user_ids):
     campaign = publishable_campaign(tmp_path, CAMPAIGNS[0], user_ids)
     result = CliRunner().invoke(main, ["validate", str(campaign)])

@@ -145,7 +145,8 @@ def target_settings(campaign: Campaign) -> dict[str, TargetSettings]:
         }),
         "roll20": TargetSettings(campaign.roll20_attributes, {"marker": roll20.marker, "side_rule": roll20.side_rule,
                                                               "command": roll20.command,
-                                                              "user_ids": campaign.roll20_user_ids}),
+                                                              "user_ids": campaign.roll20_user_ids,
+                                                              "publish": roll20.publish}),
     }
 
 

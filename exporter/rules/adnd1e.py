@@ -17,6 +17,7 @@ from exporter.rules.shared import (
     Odds,
     SideKey,
     add_mass,
+    check_procedure_fields,
     check_unique_names,
     models_on_demand,
 )
@@ -88,7 +89,7 @@ class ScenarioMethods:
     """What the procedures ask of a scenario, read by the model or as a record"""
 
     def check(self) -> None:
-        """Refuse repeated member names and member fields whose option is off"""
+        """Refuse repeated member names, member fields whose option is off, and fields the procedure ignores"""
         check_unique_names(self.sides)
         for key, index, member in indexed_members(self.sides):
             where = f"sides.{key}.members[{index}]"
@@ -99,6 +100,7 @@ class ScenarioMethods:
                     )
             if member.encumbered and not self.options.dex_encumbrance_gate:
                 raise FieldProblem(f"{where}.encumbered", "needs options.dex_encumbrance_gate = true")
+        check_procedure_fields(self, INPUTS)
 
     def side(self, key: SideKey) -> Side:
         """Return side a or b"""

@@ -17,6 +17,7 @@ from exporter.rules.shared import (
     Odds,
     SideKey,
     add_mass,
+    check_procedure_fields,
     check_unique_names,
     models_on_demand,
     other,
@@ -54,6 +55,8 @@ Surprise = Literal["a", "b", "none"]
 WORLD_MAP_FIELDS = ("dc", "hunting")
 SNEAK_ATTACK_FIELDS = ("attacker", "attack_bonus", "target_number", "openers")
 LONE_OPENER_FIELDS = ("attacker", "attack_bonus", "target_number")
+# Inputs a scenario file may also give in another spelling: one opener of side a as three scenario fields.
+INPUT_SPELLINGS = {"openers": LONE_OPENER_FIELDS}
 
 
 @dataclass(frozen=True)
@@ -73,6 +76,7 @@ class ScenarioMethods:
         problem = world_map_problem(self) if self.procedure == "world-map" else sneak_attack_problem(self)
         if problem is not None:
             raise FieldProblem(problem.field, problem.message)
+        check_procedure_fields(self, INPUTS, INPUT_SPELLINGS)
 
     def side(self, key: SideKey) -> Side:
         """Return side a or b"""

@@ -19,6 +19,7 @@ from exporter.rules.shared import (
     Odds,
     SideKey,
     add_mass,
+    check_procedure_fields,
     check_unique_names,
     models_on_demand,
     other,
@@ -111,7 +112,7 @@ class ScenarioMethods:
     """What the procedures ask of a scenario, read by the model or as a record"""
 
     def check(self) -> None:
-        """Refuse repeated names, a surprising side the procedure ignores, a contest without its skills"""
+        """Refuse repeated names, a contest without its skills, and a field the procedure ignores (surprising first)"""
         check_unique_names(self.sides)
         if "surprising" in self.model_fields_set and self.procedure not in SURPRISING_PROCEDURES:
             raise FieldProblem("surprising", f"applies to procedures {' and '.join(SURPRISING_PROCEDURES)}, "
@@ -123,6 +124,7 @@ class ScenarioMethods:
                         raise FieldProblem(f"sides.{key}.members[{index}].{skill}",
                                            f"quick-contest needs {skill} for every member of side {key} "
                                            f"(the {role} side)")
+        check_procedure_fields(self, INPUTS)
 
     @property
     def watching(self) -> SideKey:

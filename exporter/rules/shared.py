@@ -55,6 +55,36 @@ class FieldProblem(ValueError):
         self.field = field
 
 
+# What every scenario holds whatever its procedure, by level (docs/scenarios.md, Common).
+STRUCTURE = {"scenario": ("system", "procedure", "sides", "options"), "side": ("name", "members"), "member": ("name",)}
+
+
+def check_procedure_fields(scenario: Any, inputs: Inputs,
+                           spellings: dict[str, tuple[str, ...]] | None = None) -> None:
+    """Refuse a field given that only another procedure reads: it would be ignored (docs/scenarios.md)"""
+    other_spellings = spellings or {}
+
+    def readers(level: str, key: str) -> list[str]:
+        """Return the procedures that read this field at this level"""
+        return [name for name, levels in inputs.items()
+                if any(key == entry[0] or key in other_spellings.get(entry[0], ()) for entry in levels.get(level, ()))]
+
+    def check(level: str, given: Any, prefix: str) -> None:
+        for key in sorted(given.model_fields_set - set(STRUCTURE[level])):
+            owners = readers(level, key)
+            if owners and scenario.procedure not in owners:
+                readers_text = " and ".join(owners)
+                raise FieldProblem(f"{prefix}{key}", f"is read by procedure {readers_text}, "
+                                                     f"not by {scenario.procedure}: remove it")
+
+    check("scenario", scenario, "")
+    for side_key in SIDE_KEYS:
+        side = scenario.sides[side_key] if isinstance(scenario.sides, dict) else getattr(scenario.sides, side_key)
+        check("side", side, f"sides.{side_key}.")
+        for index, member in enumerate(side.members):
+            check("member", member, f"sides.{side_key}.members[{index}].")
+
+
 def check_unique_names(sides: Any) -> None:
     """Reject a member name used twice, on one side or across both"""
     seen: set[str] = set()

@@ -97,7 +97,8 @@ def read_module(path: str, text: str) -> JsModule:
     exports = [pair for found in EXPORT_LIST.finditer(text) for pair in
                ((alias, name) for name, alias in name_list(path, found["names"]))]
     exports += [(found["name"], found["name"]) for found in EXPORT_DECLARATION.finditer(text)]
-    bound = [item.namespace for item in imports if item.namespace] + [local for item in imports for _, local in item.names]
+    bound = [item.namespace for item in imports if item.namespace]
+    bound += [local for item in imports for _, local in item.names]
     if twice := sorted({name for name in bound if bound.count(name) > 1}):
         raise ModuleError(path, f"imports {', '.join(twice)} twice")
     rest = COMMENT_OR_STRING.sub('""', EXPORT_DECLARATION.sub("", EXPORT_LIST.sub("", IMPORT.sub("", text))))

@@ -15,6 +15,7 @@ from exporter.narration.fallout_ttrpg import narrate
 from exporter.rules import fallout_ttrpg as ft
 from exporter.rules.dice import ScriptedRoller, SeededRoller
 from exporter.scenario import scenario_from_dict
+from tests.procedure_fields import applicable
 
 
 def member(name: str, **extra) -> dict:
@@ -600,8 +601,8 @@ option_sets = st.fixed_dictionaries({
 
 @st.composite
 def world_maps(draw) -> dict:
-    return data("world-map", draw(members_of("a")), draw(members_of("b")), draw(option_sets),
-                dc=draw(st.integers(-5, 45)), hunting=draw(st.booleans()))
+    return applicable(data("world-map", draw(members_of("a")), draw(members_of("b")), draw(option_sets),
+                           dc=draw(st.integers(-5, 45)), hunting=draw(st.booleans())))
 
 
 @st.composite
@@ -610,7 +611,7 @@ def sneak_attacks(draw) -> dict:
     names = [m["name"] for m in a + b]
     chosen = draw(st.lists(st.sampled_from(names), min_size=1, max_size=4, unique=True))
     openers = [opener(name, draw(st.integers(-5, 15)), draw(st.integers(0, 40))) for name in chosen]
-    return data("sneak-attack", a, b, draw(option_sets), openers=openers)
+    return applicable(data("sneak-attack", a, b, draw(option_sets), openers=openers))
 
 
 scenarios = st.one_of(world_maps(), sneak_attacks())

@@ -12,6 +12,7 @@ from exporter.errors import DiceExhausted, InputFileError
 from exporter.rules import gurps4e as g
 from exporter.rules.dice import ScriptedRoller
 from exporter.scenario import scenario_from_dict
+from tests.procedure_fields import applicable
 
 
 def member(name: str, iq: int = 10, **extra) -> dict:
@@ -26,7 +27,7 @@ def scenario(procedure: str = "partial", a: dict | None = None, b: dict | None =
     }
     if options:
         data["options"] = options
-    return scenario_from_dict(data)  # type: ignore[return-value]
+    return scenario_from_dict(applicable(data))  # type: ignore[return-value]
 
 
 def three_dice(total: int) -> list[int]:
@@ -434,7 +435,7 @@ def improved(sc: g.Scenario, name: str, **changes) -> g.Scenario:
         for m in data["sides"][key]["members"]:
             if m["name"] == name:
                 m.update(changes)
-    return scenario_from_dict(data)  # type: ignore[return-value]
+    return scenario_from_dict(applicable(data))  # type: ignore[return-value]
 
 
 @settings(max_examples=40, deadline=None)
@@ -482,8 +483,8 @@ def test_swapping_the_sides_and_the_surpriser_mirrors_the_odds_exactly(sc, surpr
 def test_side_b_surprises_when_the_gm_says_so(procedure):
     a = {"members": [member("Ava", 12, stealth=9, per=12)], "expecting_trouble": False}
     b = {"members": [member("Rook", 10, stealth=18, per=8)]}
-    sc = scenario_from_dict({"system": "gurps4e", "procedure": procedure, "surprising": "b",
-                             "sides": {"a": a, "b": b}})
+    sc = scenario_from_dict(applicable({"system": "gurps4e", "procedure": procedure, "surprising": "b",
+                                        "sides": {"a": a, "b": b}}))
     outcome = g.resolve(sc, ScriptedRoller([3, 3, 3, 6, 6, 6, 1] + [1, 1, 1] * 3))
     assert outcome.surprise == "b"
     assert [t.member.name for t in outcome.tracks] == ["Ava"]

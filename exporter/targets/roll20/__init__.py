@@ -160,14 +160,16 @@ def reader_text(reader: dict[str, Any]) -> str:
 
 
 def publishable(defs: Definitions) -> bool:
-    """Tell whether the campaign names the authors' Roll20 user ids, which the one-click repository requires"""
-    return bool(defs.targets["roll20"].settings["user_ids"])
+    """Tell whether script.json is written: the campaign publishes and names the authors' Roll20 user ids"""
+    settings = defs.targets["roll20"].settings
+    return bool(settings["publish"] and settings["user_ids"])
 
 
 def unpublishable_warning(campaign_id: str) -> str:
     """Say what a campaign lacks for the one-click repository, and what was left out for it"""
     return (f"{campaign_id}: script.json not written: [roll20] user_ids is not set; the one-click script repository "
-            "requires the authors' Roll20 user ids (the script itself works when pasted into the Mod page)")
+            "requires the authors' Roll20 user ids (the script itself works when pasted into the Mod page; "
+            "[roll20] publish = false says so and silences this)")
 
 
 def script_json(defs: Definitions, name: str) -> dict[str, Any]:
