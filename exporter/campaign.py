@@ -73,10 +73,24 @@ class SkillReader(StrictModel):
     skill: EntryName
 
 
+Roll20Names = Annotated[list[Roll20Attribute], Field(min_length=1, max_length=5)]
+SectionName = Annotated[str, StringConstraints(pattern=r"^repeating_[a-z0-9]+$", max_length=100)]
+InputKey = Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9_]{0,40}$")]
+
+
+class AgreementCheck(StrictModel):
+    """Another input the value must agree with through a table of the rules (AD&D: Dexterity and its adjustment)"""
+
+    input: InputKey
+    table: InputKey
+
+
 class SetAttributeReader(StrictModel):
     """Sheet attributes read only where an attribute object holds a value, the first that does"""
 
-    set: Annotated[list[Roll20Attribute], Field(min_length=1, max_length=5)]
+    set: Roll20Names
+    # Where the sheet also holds the other input and the two disagree by the rules' table, both are asked for.
+    agrees: AgreementCheck | None = None
 
     @field_validator("set", mode="before")
     @classmethod
@@ -85,12 +99,15 @@ class SetAttributeReader(StrictModel):
 
 
 class SectionReader(StrictModel):
-    """A named row of a repeating section: true when present, or its value field"""
+    """A named row of one or more repeating sections: true when present, or its value field"""
 
-    section: Annotated[str, StringConstraints(pattern=r"^repeating_[a-z0-9]+$", max_length=100)]
+    section: SectionName | Annotated[list[SectionName], Field(min_length=1, max_length=5)]
     name: EntryName
     name_field: Roll20Attribute = "name"
-    value: Roll20Attribute | None = None
+    # The row's value: the first of these fields that holds a number
+    value: Roll20Attribute | Roll20Names | None = None
+    # A skill's points field: the row counts only with at least one point, and a level of at least 1 (B393)
+    points: Roll20Attribute | None = None
 
 
 FoundryReader = AttributePath | AdvantageReader | SkillReader
@@ -269,6 +286,20 @@ class Campaign(StrictModel):
         if wanted and wanted != have:
             kind = "a yes/no reader (an advantage, a row without value)" if wanted == "boolean" else "a number reader"
             raise FieldProblem(f"{target}.attributes.{key}", f"is a {have} input; {kind} does not fit it")
+        if isinstance(reader, SectionReader) and reader.points and reader.value is None:
+            raise FieldProblem(f"{target}.attributes.{key}.points",
+                               "needs a value: the points belong to a skill's level")
+        agrees = getattr(reader, "agrees", None)
+        if agrees is not None:
+            inputs = member_inputs(self.system)
+            if agrees.input not in inputs or agrees.input == key:
+                raise FieldProblem(f"{target}.attributes.{key}.agrees.input",
+                                   f"must be another input of {self.system}; one of {', '.join(inputs)}")
+            constants = system_module(self.system).CONSTANTS
+            tables = sorted(name for name, value in constants.items() if isinstance(value, dict))
+            if agrees.table not in tables:
+                raise FieldProblem(f"{target}.attributes.{key}.agrees.table",
+                                   f"must be a table of the {self.system} rules; one of {', '.join(tables) or 'none'}")
 
     @property
     def rules_options(self) -> BaseModel:

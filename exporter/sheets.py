@@ -16,13 +16,6 @@ GGA = "crnormand/gurps@ac714d44d6b93fd989bdeb6870c736fb04645ec4"
 # ARS: the computed Dex reaction adjustment at system.abilities.dex.reaction. Its code is not on GitHub; the path
 # is from a V11-era copy and stays unconfirmed for V13/V14.
 ARS = "ARS (V11-era copy, not on GitHub; V13/V14 unconfirmed)"
-# Roll20 character sheets (Roll20/roll20-character-sheets).
-ADND_OLD = "Roll20/roll20-character-sheets ADnD_1E/1ESheet.html@0421cdb8"
-ADND_REVISED = "Roll20/roll20-character-sheets ADnD_1E_Revised/src/index.html@01e519b89c2b92c4eda2af420f16202c0c46636d"
-GURPS_SKILLS = ("Roll20/roll20-character-sheets GURPS/readme/sheet-open-sync-skills-spells.md"
-                "@1b98f177459d63e2600dfa93b5cfabb9c3af8bfd")
-GURPS_IMPORT = "Roll20/roll20-character-sheets GURPS/Docs/GCS/Roll20.json@7f1f9a4451709fc333295326fba08a36584d25fc"
-
 # Foundry: the game system each rules system usually runs on, and the reader of each input, with its source.
 FOUNDRY_SHEETS: dict[str, dict[str, Any]] = {
     "gurps4e": {
@@ -46,24 +39,44 @@ FOUNDRY_SHEETS: dict[str, dict[str, Any]] = {
     },
 }
 
+# Roll20 character sheets: docs/game-systems.md, Roll20 sheets, says what each reader was checked against and what is
+# known not to work; fixtures/sheets/roll20/ holds characters shaped like each sheet's.
+# AD&D 1e, the deprecated sheet: surprisebonus is typed by hand (default 0) and added to the d6 (the PHB sign).
+ADND_OLD = "Roll20/roll20-character-sheets ADnD_1E/1ESheet.html@0421cdb866a615c00204f63f48af89ca75a7328a"
+# AD&D 1e Revised: its worker dexterityCalcs sets, on every change of dexterity, surprisebonus to the surprised segments
+# Dexterity adds (Dex 17: -2) and surprisebonus_inverted, the visible "Reaction Adj.", to the opposite (Dex 17: "+2").
+ADND_REVISED_COMMIT = "01e519b89c2b92c4eda2af420f16202c0c46636d"
+ADND_REVISED = f"Roll20/roll20-character-sheets ADnD_1E_Revised/src/index.html@{ADND_REVISED_COMMIT}"
+ADND_REVISED_WORKERS = f"Roll20/roll20-character-sheets ADnD_1E_Revised/src/index.js@{ADND_REVISED_COMMIT}"
+# GURPS 4e: a 2.0-era gurps.html (skill level an auto-calculated field, its value copied to level_mirror by a worker)
+# and the sheet author's current source (since 2.6.9 a worker writes the level itself,
+# Roll20/roll20-character-sheets#9824).
+GURPS_2_0 = "Roll20/roll20-character-sheets GURPS/gurps.html@004db714d967dcdb8e706810c847a6bcbef5c3e5"
+GURPS_SRC = "MadCoder253/roll20-character-sheets GURPS/src/html@a90837f5166b0209ea2f4bececd03704de8a736e"
+
 # Roll20: the reader of each input on the sheet a system usually meets, with its source. A plain name is read
 # with getAttrByName (the sheet's default counts); {"set": [...]} only where an attribute object holds a value
-# (docs/dev/roll20.md §7: a hand-typed field defaulting to 0 must not override Dexterity); {"section": ...} a named row.
+# (docs/dev/roll20.md §7: a hand-typed field defaulting to 0 must not override Dexterity), and with "agrees" both it
+# and the other input are asked for where the sheet holds both and they disagree; {"section": ...} a named row.
 ROLL20_SHEETS: dict[str, dict[str, tuple[Any, str]]] = {
     "gurps4e": {
-        # The sheet's GCS import template bases skills on @{intelligence} and @{perception}.
-        "iq": ("intelligence", GURPS_IMPORT),
-        "per": ("perception", GURPS_IMPORT),
-        # Unconfirmed: the traits section's and the name field's names follow the sheet's GCS import keys.
-        "combat_reflexes": ({"section": "repeating_traits", "name": "Combat Reflexes"}, GURPS_IMPORT),
-        # repeating_skills and its level field are confirmed; the name field follows the import keys.
-        "tactics": ({"section": "repeating_skills", "name": "Tactics", "value": "level"}, GURPS_SKILLS),
+        "iq": ("intelligence", f"{GURPS_2_0} attr_intelligence; {GURPS_SRC}"),
+        "per": ("perception", f"{GURPS_2_0} attr_perception; {GURPS_SRC}"),
+        # Advantages are rows of repeating_traits ("for backwards compatibility"), racial traits of repeating_racial.
+        "combat_reflexes": ({"section": ["repeating_traits", "repeating_racial"], "name": "Combat Reflexes"},
+                            f"{GURPS_SRC}/20-traits.html"),
+        # The level a worker computes (current sheet), else the 2.0-era level_mirror (level then holds its formula);
+        # a row with no point in it or no computed level is asked for (B393: Tactics needs a point).
+        "tactics": ({"section": "repeating_skills", "name": "Tactics", "value": ["level", "level_mirror"],
+                     "points": "points"}, f"{GURPS_SRC}/40-skills.html; {GURPS_2_0} repeating_skills"),
     },
     "adnd1e": {
-        "dex": ("dexterity", ADND_REVISED),
-        # The Revised sheet shows "Reaction Adj." in surprisebonus_inverted (the PHB sign) over a hidden
-        # surprisebonus; the old sheet has surprisebonus alone, added to the d6 (the same sign).
-        "surprise_adjustment": ({"set": ["surprisebonus_inverted", "surprisebonus"]}, f"{ADND_REVISED}; {ADND_OLD}"),
+        "dex": ("dexterity", f"{ADND_REVISED}; {ADND_OLD}"),
+        # The PHB's sign (Dex 17: +2): the Revised sheet's surprisebonus_inverted, else the old sheet's surprisebonus
+        # (the Revised sheet writes both together, so its own surprisebonus, of the other sign, is never reached).
+        "surprise_adjustment": ({"set": ["surprisebonus_inverted", "surprisebonus"],
+                                 "agrees": {"input": "dex", "table": "dex_adjustment"}},
+                                f"{ADND_REVISED_WORKERS} dexterityCalcs; {ADND_OLD}"),
     },
 }
 

@@ -46,7 +46,8 @@ def test_defaults_come_from_the_system():
     assert campaign.foundry_attributes["combat_reflexes"] == {"advantage": "Combat Reflexes"}
     assert campaign.roll20_attributes["iq"] == {"attribute": "intelligence"}
     assert campaign.roll20_attributes["tactics"] == {"section": "repeating_skills", "name": "Tactics",
-                                                     "value": "level", "name_field": "name"}
+                                                     "value": ["level", "level_mirror"], "points": "points",
+                                                     "name_field": "name"}
     assert campaign.rules_options.stun_roll_timing == "start"
 
 
@@ -102,6 +103,16 @@ BAD = {
                        "foundry.attributes.tactics"),
     "bad-section": (GOOD + '[roll20.attributes]\ntactics = { section = "skills", name = "Tactics", value = "level" }\n',
                     "roll20.attributes.tactics"),
+    "points-without-level": (GOOD + '[roll20.attributes]\ncombat_reflexes = { section = "repeating_traits", '
+                             'name = "Combat Reflexes", points = "points" }\n',
+                             "roll20.attributes.combat_reflexes.points: needs a value"),
+    "agrees-with-no-input": (GOOD + '[roll20.attributes]\niq = { set = ["iq"], agrees = { input = "dex", '
+                             'table = "dex_adjustment" } }\n',
+                             "roll20.attributes.iq.agrees.input: must be another input"),
+    "agrees-with-itself": (GOOD + '[roll20.attributes]\niq = { set = ["iq"], agrees = { input = "iq", '
+                           'table = "x" } }\n', "roll20.attributes.iq.agrees.input: must be another input"),
+    "agrees-by-no-table": (GOOD + '[roll20.attributes]\niq = { set = ["iq"], agrees = { input = "per", '
+                           'table = "dex_adjustment" } }\n', "roll20.attributes.iq.agrees.table: must be a table"),
     "bad-user-id": (GOOD + '[roll20]\nuser_ids = ["me"]\n', "roll20.user_ids[0]"),
     "bad-url": (GOOD + '[foundry]\nmanifest = "javascript:alert(1)"\n', "foundry.manifest: must be an http(s) URL"),
     "unknown-string": (GOOD + '[strings.de]\n"Nope.Key" = "x"\n',

@@ -31,9 +31,22 @@ def test_every_default_reader_names_the_file_it_was_checked_against(table):
 def test_the_campaign_defaults_are_the_sheets_table():
     assert foundry_defaults("gurps4e")["attributes"]["combat_reflexes"] == {"advantage": "Combat Reflexes"}
     assert foundry_defaults("adnd1e")["attributes"]["surprise_adjustment"] == "system.abilities.dex.reaction"
-    assert roll20_defaults("adnd1e")["surprise_adjustment"] == {"set": ["surprisebonus_inverted", "surprisebonus"]}
+    assert roll20_defaults("adnd1e")["surprise_adjustment"] == {
+        "set": ["surprisebonus_inverted", "surprisebonus"], "agrees": {"input": "dex", "table": "dex_adjustment"}}
     assert foundry_defaults("fallout-ttrpg") == {"system_id": None, "attributes": {}}
     assert roll20_defaults("fallout-ttrpg") == {}
+
+
+@pytest.mark.parametrize("system", sorted(ROLL20_SHEETS))
+def test_the_roll20_defaults_are_readers_a_campaign_may_give(system, tmp_path):
+    from exporter.init import toml_value
+
+    readers = "\n".join(f"{key} = {toml_value(reader)}" for key, reader in roll20_defaults(system).items())
+    path = tmp_path / "campaign.toml"
+    path.write_text(f'id = "x"\ntitle = "X"\nversion = "1.0.0"\nsystem = "{system}"\n[roll20.attributes]\n{readers}\n',
+                    encoding="utf-8")
+    expected = {key: roll20_reader(reader) for key, reader in sorted(roll20_defaults(system).items())}
+    assert load_campaign(path).roll20_attributes == expected
 
 
 def test_the_generated_outputs_read_the_sheets_table(tmp_path):

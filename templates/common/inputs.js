@@ -50,7 +50,8 @@ const isReference = (field) => field.type === "member" || field.type === "opener
  * @property {string} id  the combatant (Foundry) or token (Roll20) id
  * @property {string} label  the name shown
  * @property {"a" | "b" | null} side  where the table puts him by default; null: not in this fight
- * @property {(key: string, type: string) => unknown} read  his sheet's value of an input; undefined where it holds none
+ * @property {(key: string, type: string) => unknown} read  his sheet's value of an input; undefined where it holds none,
+ *   null where it holds one it cannot settle (a skill with no point in it, values that disagree), which is asked for
  */
 
 /** Give every combatant a name no other has: a second "Goblin" becomes "Goblin 2", a blank one "?" */
@@ -65,13 +66,22 @@ function uniqueNames(combatants) {
   });
 }
 
-/** Return a member of the draft with the values his sheet holds, rule defaults for the rest */
+/**
+ * Return a member of the draft with the values his sheet holds, rule defaults where it holds none, and under `asked`
+ * the inputs his sheet holds but cannot settle: they stay empty until the GM gives them (askedProblem)
+ */
 function draftMember(procedure, combatant, name) {
   const member = { id: combatant.id, name };
+  const asked = [];
   const fields = inputsAt(procedure, "member");
-  for (const field of fields) member[field.key] = combatant.read(field.key, field.type) ?? field.default;
+  for (const field of fields) {
+    const value = combatant.read(field.key, field.type);
+    if (value === null) asked.push(field.key);
+    member[field.key] = value === undefined ? field.default : value;
+  }
   // A sheet that holds a value given instead of another (AD&D: an explicit adjustment for Dexterity) gives that one.
   for (const field of fields.filter((f) => f.replaces && !isEmpty(member[f.key]))) member[field.replaces] = null;
+  if (asked.length) member.asked = asked;
   return member;
 }
 
@@ -160,6 +170,23 @@ function alternativeProblem(t, fields, member) {
   return t("Notify.EitherOr", { name: member.label, field: t(labelKey(both)), other: t(`Input.${both.replaces}`) });
 }
 
+/**
+ * Refuse a member whose sheet held an input it could not settle (`asked`, draftMember) while nobody gave it: a "?" is
+ * never played as the rule default. An input given instead of another, or the other, answers for both.
+ */
+function askedProblem(t, fields, entry, label) {
+  const asked = own(entry, "asked");
+  for (const key of Array.isArray(asked) ? asked : []) {
+    const field = fields.find((candidate) => candidate.key === key);
+    if (!field) continue;
+    const partners = [field.replaces, ...fields.filter((other) => other.replaces === key).map((other) => other.key)];
+    if (isEmpty(own(entry, key)) && partners.every((other) => !other || isEmpty(own(entry, other)))) {
+      return t("Notify.Missing", { name: label, field: t(labelKey(field)) });
+    }
+  }
+  return null;
+}
+
 /** Build one side of the rules scenario; members are named by their ids. Returns {side} or {problem} */
 function buildSide(t, draft, key, seen, surprising) {
   const given = own(draft.sides, key);
@@ -179,7 +206,8 @@ function buildSide(t, draft, key, seen, surprising) {
     seen.ids.add(id);
     seen.names.set(name, id);
     const member = { name: id, label: name };
-    problem = copyValues(t, fields, entry, member, key, name, surprising) ?? alternativeProblem(t, fields, member);
+    problem = copyValues(t, fields, entry, member, key, name, surprising) ?? alternativeProblem(t, fields, member)
+      ?? askedProblem(t, fields, entry, name);
     if (problem) return { problem };
     side.members.push(member);
   }

@@ -1,11 +1,23 @@
 // Tokens and character sheets: a token's name, the values its character's sheet holds, and which side it takes.
-import { ATTRIBUTES, SIDE_RULE } from "../common/config.js";
+import { ATTRIBUTES, RULES, SIDE_RULE } from "../common/config.js";
 
 /** Return a token's label for chat */
 export const tokenName = (token) => token.get("name") || getObj("character", token.get("represents"))?.get("name") || "?";
 
 /** The text of a name to match: trimmed, lower case */
 const folded = (text) => String(text ?? "").trim().toLowerCase();
+
+/** Tell whether an object has a key of its own: keys from sheets and config never reach a prototype */
+const owns = (object, key) => Object.prototype.hasOwnProperty.call(object, key);
+
+/** A reader's one-or-more names as a list */
+const listOf = (names) => (Array.isArray(names) ? names : [names]);
+
+/** A sheet value as a whole number, or undefined: "+2" is 2, "", "@{base} + 3" and "2.5" are none */
+function wholeNumber(value) {
+  const text = String(value ?? "").trim();
+  return /^[+-]?\d{1,6}$/.test(text) ? Number(text) : undefined;
+}
 
 /** The current value of a character's attribute object, or undefined where none exists or it is empty */
 function setValue(characterId, name) {
@@ -14,12 +26,9 @@ function setValue(characterId, name) {
   return value === undefined ? undefined : String(value).trim();
 }
 
-/**
- * A repeating section's named row: true when present (no value field), else the best value of the rows whose
- * name starts with it. Rows are attribute objects repeating_<section>_<rowid>_<field> (docs/dev/roll20.md §7).
- */
-function sectionValue(characterId, reader) {
-  const prefix = `${reader.section}_`.toLowerCase();
+/** The rows of a repeating section, each {field: value}: attribute objects repeating_<section>_<rowid>_<field> (docs/dev/roll20.md §7) */
+function sectionRows(characterId, section) {
+  const prefix = `${section}_`.toLowerCase();
   const rows = new Map();
   for (const attribute of findObjs({ _type: "attribute", _characterid: characterId })) {
     const name = String(attribute.get("name")).toLowerCase();
@@ -27,15 +36,38 @@ function sectionValue(characterId, reader) {
     const rest = name.slice(prefix.length);
     const cut = rest.indexOf("_");
     if (cut < 1) continue;
-    const row = rows.get(rest.slice(0, cut)) ?? {};
-    row[rest.slice(cut + 1)] = attribute.get("current");
+    const row = rows.get(rest.slice(0, cut)) ?? new Map();
+    row.set(rest.slice(cut + 1), attribute.get("current"));
     rows.set(rest.slice(0, cut), row);
   }
+  return [...rows.values()];
+}
+
+/**
+ * A skill row's level, or null where the row cannot settle it: its first value field holding a whole number, which
+ * with a points field must be at least 1, on a row with at least one point (B393: Tactics needs a point). A row with
+ * 0 points, an auto-calculated level (its attribute holds the formula) or a level never computed is asked for.
+ */
+function rowValue(row, reader) {
+  const level = listOf(reader.value).map((field) => wholeNumber(row.get(folded(field)))).find((n) => n !== undefined);
+  if (!reader.points) return level ?? null;
+  const points = wholeNumber(row.get(folded(reader.points)));
+  return points !== undefined && points >= 1 && level !== undefined && level >= 1 ? level : null;
+}
+
+/**
+ * A named row of one or more repeating sections: without a value field true when one exists (false when none does);
+ * else the best value of the rows whose name starts with it, null when such rows exist but none settles one, undefined
+ * when there is no such row.
+ */
+function sectionValue(characterId, reader) {
   const wanted = folded(reader.name);
-  const matching = [...rows.values()].filter((row) => folded(row[folded(reader.name_field)]).startsWith(wanted));
-  if (!reader.value) return matching.length > 0;
-  const levels = matching.map((row) => Number(row[folded(reader.value)])).filter(Number.isFinite);
-  return levels.length ? String(Math.max(...levels)) : undefined;
+  const rows = listOf(reader.section).flatMap((section) => sectionRows(characterId, section))
+    .filter((row) => folded(row.get(folded(reader.name_field))).startsWith(wanted));
+  if (!reader.value) return rows.length > 0;
+  if (!rows.length) return undefined;
+  const values = rows.map((row) => rowValue(row, reader)).filter((value) => value !== null);
+  return values.length ? Math.max(...values) : null;
 }
 
 /** The raw sheet value a reader names: an attribute (the sheet's default counts), a set value, a section row */
@@ -45,17 +77,51 @@ function readRaw(characterId, reader) {
   return getAttrByName(characterId, reader.attribute);
 }
 
-/** Read an input from the sheet of the character a token represents; undefined when it cannot */
-export function readAttribute(token, key, type) {
+/** Only what a character set himself: a plain attribute's object, a set reader's value (a sheet default is no value) */
+function ownValue(characterId, reader) {
+  if (reader.attribute !== undefined) return setValue(characterId, reader.attribute);
+  return reader.set ? readRaw(characterId, reader) : undefined;
+}
+
+/**
+ * Tell whether the sheet holds an input (`key`, read by `reader` with `agrees`) and the other input it must agree with,
+ * and the rules' table says they disagree (AD&D: a Dexterity of 17 with an adjustment typed as 0). A value beyond the
+ * table (Dex 19) is not checked.
+ */
+function disagrees(characterId, reader) {
+  const other = owns(ATTRIBUTES, reader.agrees.input) ? ATTRIBUTES[reader.agrees.input] : undefined;
+  const given = wholeNumber(readRaw(characterId, reader));
+  const otherValue = other ? wholeNumber(ownValue(characterId, other)) : undefined;
+  const table = owns(RULES, reader.agrees.table) ? RULES[reader.agrees.table] : undefined;
+  if (given === undefined || otherValue === undefined || !table || !owns(table, String(otherValue))) return false;
+  return table[String(otherValue)] !== given;
+}
+
+/** Tell whether an input is one side of a disagreement the sheet holds (it, or an input that must agree with it) */
+function inDisagreement(characterId, key) {
   const reader = ATTRIBUTES[key];
+  if (reader?.agrees && disagrees(characterId, reader)) return true;
+  return Object.entries(ATTRIBUTES).some(([, other]) => other?.agrees?.input === key && disagrees(characterId, other));
+}
+
+/**
+ * Read an input from the sheet of the character a token represents: undefined when it holds none (the rule default
+ * then), null when it holds one that cannot be settled and must be asked for
+ */
+export function readAttribute(token, key, type) {
+  const reader = owns(ATTRIBUTES, key) ? ATTRIBUTES[key] : undefined;
   const characterId = token.get("represents");
   if (!reader || !characterId || !getObj("character", characterId)) return undefined;
+  if (inDisagreement(characterId, key)) return null;
   const raw = readRaw(characterId, reader);
+  if (raw === null) return null;
   if (typeof raw === "boolean") return type === "boolean" ? raw : undefined;
-  if (raw === undefined || raw === null || raw === "") return undefined;
-  if (type === "boolean") return ["1", "true", "on", "yes"].includes(String(raw).toLowerCase());
-  const number = Number(raw);
-  return Number.isFinite(number) ? Math.trunc(number) : undefined;
+  const text = String(raw ?? "").trim();
+  if (text === "") return undefined;
+  if (type === "boolean") return ["1", "true", "on", "yes"].includes(text.toLowerCase());
+  // A value the sheet holds that is no number (a formula, a typo) is asked for, never taken as none.
+  const number = Number(text);
+  return Number.isFinite(number) ? Math.trunc(number) : null;
 }
 
 /** Tell whether players control a token (directly or through its character) */

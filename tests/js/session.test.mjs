@@ -308,3 +308,24 @@ test("odds and scenario files of a draft, and a bad draft's one line as an error
   assert.throws(() => session.oddsOf(draft, t), /^Error: Notify.EmptySide/);
   assert.deepEqual(session.draftOddsLines(draft, t).length, 1);
 });
+
+test("a value a sheet holds but cannot settle is asked: kept empty, never the rule default, refused until given", async () => {
+  const { session, form, inputs } = await load("gurps4e");
+  const t = (key, data) => (data ? `${key} ${JSON.stringify(data)}` : key);
+  // Ava's sheet holds a Tactics it cannot settle (null); the Orc's holds none (undefined): the rule default, 0.
+  const draft = inputs.draftScenario("partial", [
+    { id: "ava", label: "Ava", side: "a", read: (key) => ({ iq: 12, tactics: null })[key] },
+    { id: "orc", label: "Orc", side: "b", read: (key) => ({ iq: 10 })[key] },
+  ]);
+  const [ava] = draft.sides.a.members;
+  const [orc] = draft.sides.b.members;
+  assert.equal(ava.tactics, null);
+  assert.deepEqual(ava.asked, ["tactics"]);
+  assert.equal(orc.tactics, 0);
+  assert.equal(orc.asked, undefined);
+  assert.throws(() => session.oddsOf(draft, t), (error) => error.message === 'Notify.Missing {"name":"Ava","field":"Input.tactics"}');
+  const { draft: given } = form.applyEdits(draft, [["members.ava.tactics", 9]], t);
+  assert.equal(session.oddsOf(given, t).system, "gurps4e");
+  const { draft: emptied } = form.applyEdits(given, [["members.ava.tactics", ""]], t);
+  assert.throws(() => session.oddsOf(emptied, t), /Notify.Missing/, "emptied again, it is asked again");
+});

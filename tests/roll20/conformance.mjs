@@ -47,9 +47,13 @@ function setCommands(scenario, idOf, procedureInputs) {
   return commands;
 }
 
+/** The first of a reader's one-or-more names */
+const first = (names) => (Array.isArray(names) ? names[0] : names);
+
 /**
  * The attribute objects of one member's character where the script's readers look: a plain or set attribute,
- * or a repeating section's row (its name field, and its value field where the reader reads one).
+ * or a repeating section's row (its name field, its value field where the reader reads one, one point where it asks
+ * for points: a skill the rules count, B393).
  */
 function sheetAttributes(member) {
   const attributes = {};
@@ -58,9 +62,11 @@ function sheetAttributes(member) {
     if (value === undefined) return;
     if (reader.section) {
       if (reader.value === undefined && !value) return;
-      const row = `${reader.section}_-row${String(index).padStart(4, "0")}`;
+      if (reader.points && !(value >= 1)) return; // no point in the skill: no row, so the rule default
+      const row = `${first(reader.section)}_-row${String(index).padStart(4, "0")}`;
       attributes[`${row}_${reader.name_field}`] = reader.name;
-      if (reader.value !== undefined) attributes[`${row}_${reader.value}`] = value;
+      if (reader.value !== undefined) attributes[`${row}_${first(reader.value)}`] = value;
+      if (reader.points) attributes[`${row}_${reader.points}`] = 1;
       return;
     }
     attributes[reader.set ? reader.set[0] : reader.attribute] = value;

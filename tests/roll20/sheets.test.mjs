@@ -1,25 +1,26 @@
 // The example scripts against characters shaped like the Roll20 sheets GMs use (run by tests/test_roll20_sheets.py):
-// attribute objects beside the sheet defaults getAttrByName falls back to (docs/dev/roll20.md §7), the AD&D 1e sheets'
-// surprise adjustment, the GURPS sheet's repeating sections, and markers that name nothing.
-// SCRIPTS_DIR holds the example scripts; SHEETS is exporter/sheets.py's Roll20 readers by system, the one place the
-// sheet attribute names are kept.
+// the characters of fixtures/sheets/roll20/ (the GURPS sheet, the old and the Revised AD&D 1e sheets) loaded as
+// attribute objects beside the sheet defaults getAttrByName falls back to (docs/dev/roll20.md §7), the draft values the
+// script reads from them, what it asks for and refuses to play as a default, and markers that name nothing.
+// SCRIPTS_DIR holds the example scripts, built with the default readers of exporter/sheets.py. Every expected value is
+// derived by hand in the comments from the sheets and the rules (docs/rules/), not from the code under test.
 import assert from "node:assert/strict";
+import fs from "node:fs";
 import { test } from "node:test";
 import { ADND, GM, GURPS, PLAYER, players } from "./examples.mjs";
 import { createSandbox } from "./harness.mjs";
 
-// Listing the cases runs this file without SHEETS: the readers are then empty and no case runs.
-const SHEETS = JSON.parse(process.env.SHEETS ?? '{"adnd1e": {}, "gurps4e": {}}');
-const ADND_SHEET = SHEETS.adnd1e;
-const GURPS_SHEET = SHEETS.gurps4e;
-const [INVERTED, HIDDEN] = ADND_SHEET.surprise_adjustment?.set ?? [];
+const FIXTURES = new URL("../../fixtures/sheets/roll20/", import.meta.url);
+const sheet = (file) => JSON.parse(fs.readFileSync(new URL(file, FIXTURES), "utf8"));
+const GURPS_SHEET = sheet("gurps.json");
+const ADND_OLD = sheet("adnd1e-old.json");
+const ADND_REVISED = sheet("adnd1e-revised.json");
 
-// ADnD_1E_Revised/src/index.html @01e519b8: dexterity defaults to 10, surprisebonus and surprisebonus_inverted to 0.
-const ADND_DEFAULTS = { [ADND_SHEET.dex?.attribute]: "10", [HIDDEN]: "0", [INVERTED]: "0" };
-
-async function ready(script, characters, { sheetDefaults = {}, campaign } = {}) {
-  const sb = createSandbox({ players, sheetDefaults, campaign });
-  const tokens = characters.map(({ name, friendly, attributes }) => {
+/** A sandbox with the sheet's defaults and one token per character (all friendly unless named in `hostile`) */
+async function ready(script, fixture, { hostile = [], campaign } = {}) {
+  const sb = createSandbox({ players, sheetDefaults: fixture.defaults, campaign });
+  const tokens = Object.entries(fixture.characters).map(([name, attributes]) => {
+    const friendly = !hostile.includes(name);
     const character = sb.createCharacter({ name, controlledby: friendly ? PLAYER : "", attributes });
     return sb.createToken({ name, represents: character.id, controlledby: friendly ? PLAYER : "" });
   });
@@ -28,7 +29,7 @@ async function ready(script, characters, { sheetDefaults = {}, campaign } = {}) 
   await sb.settle();
   sb.user.setTurnorder(tokens.map((token) => ({ id: token.id, pr: "0", custom: "", _pageid: token.get("_pageid") })));
   await sb.settle();
-  return { sb, tokens };
+  return { sb, tokens: Object.fromEntries(tokens.map((token) => [token.get("name"), token])) };
 }
 
 async function draftOf(sb, script, procedure) {
@@ -39,72 +40,132 @@ async function draftOf(sb, script, procedure) {
 }
 
 const pick = (member, keys) => Object.fromEntries(keys.map((key) => [key, member[key]]));
-const ADJ = ["dex", "surprise_adjustment"];
+const asked = (member) => [...(member.asked ?? [])].sort();
 
-test("AD&D 1e: a sheet default of 0 never overrides Dexterity; a set adjustment is read, on either sheet", async () => {
-  const { sb } = await ready(ADND, [
-    { name: "Fighter", friendly: true, attributes: { [ADND_SHEET.dex.attribute]: 17 } },
-    { name: "Blank", friendly: true, attributes: {} },
-    { name: "Old", friendly: true, attributes: { [ADND_SHEET.dex.attribute]: 17, [HIDDEN]: 1 } },
-    { name: "Revised", friendly: false, attributes: { [ADND_SHEET.dex.attribute]: 16, [INVERTED]: 2, [HIDDEN]: -2 } },
-    { name: "Emptied", friendly: false, attributes: { [ADND_SHEET.dex.attribute]: 5, [INVERTED]: "", [HIDDEN]: " " } },
-  ], { sheetDefaults: ADND_DEFAULTS });
-  const members = await draftOf(sb, ADND, "roll");
-  assert.deepEqual(pick(members.Fighter, ADJ), { dex: 17, surprise_adjustment: null }, "Dex 17 kept: the 0 default is no adjustment");
-  assert.deepEqual(pick(members.Blank, ADJ), { dex: 10, surprise_adjustment: null }, "the sheet's default Dexterity");
-  assert.deepEqual(pick(members.Old, ADJ), { dex: null, surprise_adjustment: 1 }, "the old sheet's surprisebonus");
-  assert.deepEqual(pick(members.Revised, ADJ), { dex: null, surprise_adjustment: 2 }, "the Revised sheet's visible Reaction Adj.");
-  assert.deepEqual(pick(members.Emptied, ADJ), { dex: 5, surprise_adjustment: null }, "empty attribute objects set nothing");
+/** The GM's whispers since a chat index */
+const whispers = (sb, from) => sb.chat.slice(from).filter((c) => c.whisperTo?.toLowerCase?.() === "gm").map((c) => c.content);
+
+test("GURPS sheet: IQ, Combat Reflexes from advantages or racial traits, and the Tactics level wherever the sheet keeps it", async () => {
+  const { sb } = await ready(GURPS, GURPS_SHEET);
+  const members = await draftOf(sb, GURPS, "partial");
+  const got = (name) => pick(members[name], ["iq", "combat_reflexes", "tactics"]);
+  // Fresh: nothing created; IQ is the sheet's default 10, no advantage row, no Tactics row (no points: B393, 0).
+  assert.deepEqual(got("Fresh"), { iq: 10, combat_reflexes: false, tactics: 0 });
+  // Ava: IQ 13; Combat Reflexes among her advantages; Tactics (IQ/H) with 4 points is IQ+0 (B170) = 13, as the sheet says.
+  assert.deepEqual(got("Ava"), { iq: 13, combat_reflexes: true, tactics: 13 });
+  // Bren: Combat Reflexes as a racial trait; his Tactics row has no point in it, so its level 8 gives no +1 and is asked.
+  assert.deepEqual(got("Bren"), { iq: 11, combat_reflexes: true, tactics: null });
+  assert.deepEqual(asked(members.Bren), ["tactics"]);
+  // Cato (2.0-era): Bad Temper is no Combat Reflexes; Tactics with 2 points is IQ-1 = 11, found in level_mirror.
+  assert.deepEqual(got("Cato"), { iq: 12, combat_reflexes: false, tactics: 11 });
+  // Dara (2.0-era): level holds its formula, never a level; 12 points in a Hard skill are IQ+2 = 14, level_mirror's.
+  assert.deepEqual(got("Dara"), { iq: 12, combat_reflexes: false, tactics: 14 });
+  // Eli (2.0-era): 4 points, but no worker computed the level yet: asked, never 0.
+  assert.deepEqual(got("Eli"), { iq: 12, combat_reflexes: false, tactics: null });
+  assert.deepEqual(asked(members.Eli), ["tactics"]);
+  for (const name of ["Fresh", "Ava", "Cato", "Dara"]) assert.deepEqual(asked(members[name]), [], name);
   sb.assertClean({ allowWarnings: true });
 });
 
-test("AD&D 1e: a Dex 17 fighter nobody filled in is not surprised with the rest", async () => {
-  const { sb, tokens } = await ready(ADND, [
-    { name: "Fighter", friendly: true, attributes: { [ADND_SHEET.dex.attribute]: 17 } },
-    { name: "Cleric", friendly: true, attributes: { [ADND_SHEET.dex.attribute]: 10 } },
-    { name: "Gob", friendly: false, attributes: {} },
-  ], { sheetDefaults: ADND_DEFAULTS });
+test("GURPS sheet: the draft card shows an unsettled Tactics as ?, and the roll waits until the GM gives it", async () => {
+  const fixture = { defaults: GURPS_SHEET.defaults, characters: { Bren: GURPS_SHEET.characters.Bren, Cato: GURPS_SHEET.characters.Cato } };
+  const { sb, tokens } = await ready(GURPS, fixture, { hostile: ["Cato"] });
+  const from = sb.chat.length;
+  await draftOf(sb, GURPS, "partial");
+  const card = whispers(sb, from).join("\n");
+  const brenLine = card.split("</div>").find((line) => line.includes("Bren: IQ"));
+  assert.ok(brenLine, card);
+  assert.doesNotMatch(brenLine, /Tactics 0/, "an unsettled Tactics is never shown as 0");
+  assert.match(brenLine, /Tactics <span[^>]*>\?<\/span>/);
+  let before = sb.chat.length;
+  sb.user.chat(GM, "!surprise roll");
+  await sb.settle();
+  assert.ok(whispers(sb, before).some((text) => text.includes("Bren: Tactics is missing.")), "the roll is refused, naming what is missing");
+  assert.ok(sb.read(`state.${GURPS.name}.draft`), "nothing was played: the draft waits");
+  sb.user.chat(GM, `!surprise set --token ${tokens.Bren.id} --tactics 8`);
+  await sb.settle();
+  const draft = sb.read(`state.${GURPS.name}.draft`);
+  assert.equal(draft.sides.a.members[0].tactics, 8);
+  before = sb.chat.length;
+  sb.scriptDice(3, 4); // the two leaders' initiative dice (B393), whatever they decide
+  sb.user.chat(GM, "!surprise roll");
+  await sb.settle();
+  assert.ok(!whispers(sb, before).some((text) => text.includes("is missing")), whispers(sb, before).join("\n"));
+  assert.equal(sb.read(`state.${GURPS.name}.draft`) ?? null, null, "the draft was played");
+  sb.assertClean({ allowWarnings: true });
+});
+
+// The 1e Dexterity adjustment (docs/rules/adnd1e.md#dexterity): 3 -3, 4 -2, 5 -1, 6-15 0, 16 +1, 17 +2, 18 +3.
+const ADJ = ["dex", "surprise_adjustment"];
+
+test("AD&D 1e old sheet: Dexterity, a hand-typed surprise bonus where it agrees with it, and both asked where they disagree", async () => {
+  const { sb } = await ready(ADND, ADND_OLD);
+  const members = await draftOf(sb, ADND, "roll");
+  const got = (name) => pick(members[name], ADJ);
+  assert.deepEqual(got("Fresh"), { dex: 10, surprise_adjustment: null }, "the sheet's default Dexterity, no bonus typed");
+  assert.deepEqual(got("Fighter"), { dex: 17, surprise_adjustment: null }, "the 0 default of the bonus never hides Dex 17");
+  assert.deepEqual(got("Thief"), { dex: null, surprise_adjustment: 2 }, "+2 typed agrees with Dex 17: given instead of it");
+  assert.deepEqual(got("Ranger"), { dex: null, surprise_adjustment: null }, "0 typed beside Dex 17 (+2): neither is taken");
+  assert.deepEqual(asked(members.Ranger), ["dex", "surprise_adjustment"]);
+  assert.deepEqual(got("Monk"), { dex: null, surprise_adjustment: 3 }, "Dex 19 is beyond the 1e table: the typed 3 counts");
+  assert.deepEqual(got("Cleric"), { dex: null, surprise_adjustment: -1 }, "a typed -1 beside the default Dexterity");
+  for (const name of ["Fresh", "Fighter", "Thief", "Monk", "Cleric"]) assert.deepEqual(asked(members[name]), [], name);
+  sb.assertClean({ allowWarnings: true });
+});
+
+test("AD&D 1e Revised sheet: the Reaction Adj. in the PHB's sign, never the hidden surprisebonus's, checked against Dexterity", async () => {
+  const { sb } = await ready(ADND, ADND_REVISED);
+  const members = await draftOf(sb, ADND, "roll");
+  const got = (name) => pick(members[name], ADJ);
+  assert.deepEqual(got("Fresh"), { dex: null, surprise_adjustment: 0 }, "Dex 8 and its 0, as the new sheet wrote them");
+  assert.deepEqual(got("Archer"), { dex: null, surprise_adjustment: 2 }, "Dex 17: +2, a bonus (surprisebonus holds -2 segments)");
+  assert.deepEqual(got("Clumsy"), { dex: null, surprise_adjustment: -3 }, "Dex 3: -3, a penalty");
+  assert.deepEqual(got("Imported"), { dex: null, surprise_adjustment: null }, "Dex 17 beside a stale 0: neither is taken");
+  assert.deepEqual(asked(members.Imported), ["dex", "surprise_adjustment"]);
+  assert.deepEqual(got("Cleared"), { dex: null, surprise_adjustment: null }, "the hidden -2 is never read as a penalty");
+  assert.deepEqual(asked(members.Cleared), ["dex", "surprise_adjustment"]);
+  assert.deepEqual(got("Giant"), { dex: null, surprise_adjustment: 3 }, "Dex 19: the sheet's +3, beyond the 1e table");
+  assert.deepEqual(got("Migrated"), { dex: null, surprise_adjustment: 1 }, "the old sheet's +1 beside Dex 16 (+1)");
+  sb.assertClean({ allowWarnings: true });
+});
+
+test("AD&D 1e: Dexterity and an adjustment that disagree are refused at the roll until the GM gives one of them", async () => {
+  const fixture = { defaults: ADND_REVISED.defaults, characters: { Imported: ADND_REVISED.characters.Imported, Gob: {} } };
+  const { sb, tokens } = await ready(ADND, fixture, { hostile: ["Gob"] });
+  await draftOf(sb, ADND, "roll");
+  let before = sb.chat.length;
+  sb.user.chat(GM, "!surprise roll");
+  await sb.settle();
+  assert.ok(whispers(sb, before).some((text) => /Imported: (Dexterity|Surprise adjustment) is missing\./.test(text)),
+    whispers(sb, before).join("\n"));
+  assert.ok(sb.read(`state.${ADND.name}.draft`), "nothing was played: the draft waits");
+  sb.user.chat(GM, `!surprise set --token ${tokens.Imported.id} --dex 17`);
+  await sb.settle();
+  before = sb.chat.length;
+  sb.scriptDice(3, 3); // neither side surprised: each side's d6 above 2
+  sb.user.chat(GM, "!surprise roll");
+  await sb.settle();
+  assert.ok(!whispers(sb, before).some((text) => text.includes("is missing")), whispers(sb, before).join("\n"));
+  assert.equal(sb.read(`state.${ADND.name}.draft`) ?? null, null, "the draft was played");
+  sb.assertClean({ allowWarnings: true });
+});
+
+test("AD&D 1e: a Dex 17 fighter nobody gave a surprise bonus is not surprised with the rest", async () => {
+  const characters = { Fighter: ADND_OLD.characters.Fighter, Cleric: { dexterity: "10" }, Gob: {} };
+  const { sb, tokens } = await ready(ADND, { defaults: ADND_OLD.defaults, characters }, { hostile: ["Gob"] });
   await draftOf(sb, ADND, "roll");
   sb.scriptDice(2, 5); // the party is surprised for 2 segments; Dex 17 takes 2 off the fighter's
   sb.user.chat(GM, "!surprise roll");
   await sb.settle();
   const marked = (token) => /yellow/.test(token.get("statusmarkers"));
-  assert.equal(marked(tokens[0]), false, "the fighter's Dexterity counts");
-  assert.equal(marked(tokens[1]), true);
-  sb.assertClean({ allowWarnings: true });
-});
-
-test("GURPS: Combat Reflexes and Tactics read by name from the sheet's repeating sections", async () => {
-  const cr = GURPS_SHEET.combat_reflexes;
-  const tactics = GURPS_SHEET.tactics;
-  const row = (section, id, fields) => Object.fromEntries(Object.entries(fields).map(([field, value]) => [`${section}_${id}_${field}`, value]));
-  const { sb } = await ready(GURPS, [
-    {
-      name: "Ava", friendly: true,
-      attributes: {
-        [GURPS_SHEET.iq.attribute]: 13,
-        ...row(cr.section, "-MzA1", { [cr.name_field ?? "name"]: "Fit" }),
-        ...row(cr.section, "-MzA2", { [cr.name_field ?? "name"]: "combat reflexes" }),
-        ...row(tactics.section, "-MzB1", { [tactics.name_field ?? "name"]: "Tactics", [tactics.value]: 14 }),
-        ...row(tactics.section, "-MzB2", { [tactics.name_field ?? "name"]: "Stealth", [tactics.value]: 16 }),
-      },
-    },
-    { name: "Orc", friendly: false, attributes: { [GURPS_SHEET.iq.attribute]: 9, ...row(cr.section, "-MzC1", { name: "Bad Temper" }) } },
-  ], { sheetDefaults: { [GURPS_SHEET.iq.attribute]: "10" } });
-  const total = await draftOf(sb, GURPS, "total");
-  assert.deepEqual(pick(total.Ava, ["iq", "combat_reflexes"]), { iq: 13, combat_reflexes: true });
-  assert.deepEqual(pick(total.Orc, ["iq", "combat_reflexes"]), { iq: 9, combat_reflexes: false });
-  sb.user.chat(GM, "!surprise clear --draft");
-  await sb.settle();
-  const partial = await draftOf(sb, GURPS, "partial");
-  assert.equal(partial.Ava.tactics, 14);
-  assert.equal(partial.Orc.tactics, 0, "no Tactics row: the rule default");
+  assert.equal(marked(tokens.Fighter), false, "the fighter's Dexterity counts");
+  assert.equal(marked(tokens.Cleric), true);
   sb.assertClean({ allowWarnings: true });
 });
 
 test("a marker that names no colour and no custom token marker is whispered to the GM at ready and on config", async () => {
   const markers = [{ id: 59, name: "Bane", tag: "Bane::59", url: "" }];
-  const { sb } = await ready(GURPS, [{ name: "Ava", friendly: true, attributes: {} }], { campaign: { token_markers: markers } });
+  const { sb } = await ready(GURPS, { defaults: {}, characters: { Ava: {} } }, { campaign: { token_markers: markers } });
   const warned = (from) => sb.chat.slice(from).filter((c) => c.whisperTo?.toLowerCase?.() === "gm" && /matches no colour/.test(c.content));
   assert.equal(warned(0).length, 0, "yellow is a colour");
   for (const [marker, expected] of [["bane", 0], ["Bane::59", 0], ["purple", 0], ["Sleepy Owl", 1]]) {

@@ -149,13 +149,22 @@ def macro_name(command: str) -> str:
     return command[1:2].upper() + command[2:]
 
 
+def names_text(value: str | list[str]) -> str:
+    """Quote one name or several for the README, joined by or"""
+    return " or ".join(f"`{name}`" for name in ([value] if isinstance(value, str) else value))
+
+
 def reader_text(reader: dict[str, Any]) -> str:
     """Describe a sheet reader for the README: an attribute, set-only attributes or a section's named row"""
+    names = names_text
     if "set" in reader:
-        return " or ".join(f"`{name}`" for name in reader["set"]) + " where set on the character"
+        agrees = reader.get("agrees")
+        checked = f", asked with `{agrees['input']}` where the two disagree" if agrees else ""
+        return names(reader["set"]) + " where set on the character" + checked
     if "section" in reader:
-        field = f"`{reader['value']}` of " if reader.get("value") else ""
-        return f"{field}the `{reader['section']}` row named `{html.escape(reader['name'])}`"
+        field = f"{names(reader['value'])} of " if reader.get("value") else ""
+        points = f" with at least one point in `{reader['points']}`" if reader.get("points") else ""
+        return f"{field}the {names(reader['section'])} row named `{html.escape(reader['name'])}`{points}"
     return f"`{reader['attribute']}`"
 
 
