@@ -1256,3 +1256,20 @@ test("the Combat Tracker: encounter controls row; a popped-out tracker's nodes b
   button.click();
   assert.equal(clicked, 1);
 });
+
+test("each game system's tracker: ARS's own by default in an ars world, its controls in one row; jQuery on request", async (t) => {
+  const env = setup(t, { generation: 13, systemId: "ars" });
+  await env.boot();
+  const seen = recordHooks(["renderCombatTracker"]);
+  const ars = env.renderCombatTracker();
+  assert.equal(ars.querySelectorAll(".control-buttons").length, 0);
+  const row = ars.querySelector("header.combat-tracker-header .encounter-controls");
+  assert.deepEqual(row.children.map((child) => child.getAttribute("data-control")),
+    ["rollAll", "rollNPC", null, "resetAll", "toggleSceneLink", "trackerSettings"]);
+  assert.equal(seen[0].args[1], ars);
+  const wrapped = env.renderCombatTracker({ jquery: true });
+  assert.equal(seen[1].args[1].jquery !== undefined, true);
+  assert.equal(seen[1].args[1][0], wrapped);
+  assert.equal(env.renderCombatTracker({ tracker: "core" }).querySelectorAll(".encounter-controls .control-buttons").length, 2);
+  assert.throws(() => env.renderCombatTracker({ tracker: "<section><div></section></div>" }), /out of order/);
+});

@@ -1,8 +1,10 @@
 // The example modules against actors and trackers shaped like the game systems GMs run (run by
-// tests/test_foundry_sheets.py): GURPS Game Aid's nested lists, with and without its own finders, and ARS's
-// Dexterity reaction and its initiative re-rolled each round. Each shape's source is in emulation/game-systems.mjs.
-// MODULES_DIR holds <id>/foundry for the three example campaigns.
+// tests/test_foundry_sheets.py): GURPS Game Aid's nested lists, with and without its own finders, ARS's Dexterity
+// reaction and its initiative re-rolled each round, and the Combat Tracker each renders. Each shape's source is in
+// emulation/game-systems.mjs, each tracker's in emulation/dom.mjs. MODULES_DIR holds <id>/foundry for the three
+// example campaigns.
 import assert from "node:assert/strict";
+import { readFile, readdir } from "node:fs/promises";
 import { test } from "node:test";
 import { createFoundry, runGeneration } from "./harness.mjs";
 import { ggaList, installArsInitiative, installGgaFinders } from "./emulation/game-systems.mjs";
@@ -235,3 +237,85 @@ for (const turnChangeFirst of [false, true]) {
     }
   });
 }
+
+/** The compendium of a built module and its macro that opens the surprise dialog, named as Foundry shows them */
+async function surpriseMacro(id) {
+  const manifest = JSON.parse(await readFile(`${moduleDir(id)}/module.json`, "utf8"));
+  const folder = `${moduleDir(id)}/packs/_source/surprise-macros`;
+  const macros = await Promise.all((await readdir(folder)).map(async (file) => JSON.parse(await readFile(`${folder}/${file}`, "utf8"))));
+  const opening = macros.filter((macro) => macro.command.includes(".openDialog()"));
+  assert.equal(opening.length, 1);
+  return { pack: manifest.packs[0].label, macro: opening[0].name };
+}
+
+// Core's tracker (GURPS Game Aid keeps it), ARS's own as its v2023.08.06 renders it, also handed over as jQuery by
+// that first-generation Application, and core's in an ARS world (should ARS on V13/V14 keep core's tracker).
+const TRACKER_CASES = [
+  { name: "GURPS Game Aid (core's tracker)", id: GURPS, systemId: "gurps", tracker: "core", row: ".encounter-controls .control-buttons.right" },
+  { name: "ARS's own tracker", id: ADND, systemId: "ars", tracker: "ars", row: ".encounter-controls" },
+  { name: "ARS's own tracker, html as jQuery", id: ADND, systemId: "ars", tracker: "ars", jquery: true, row: ".encounter-controls" },
+  { name: "core's tracker in an ARS world", id: ADND, systemId: "ars", tracker: "core", row: ".encounter-controls .control-buttons.right" },
+];
+
+for (const { name, id, systemId, tracker, jquery, row } of TRACKER_CASES) {
+  test(`the Surprise button sits where the tracker has its controls: ${name}`, async () => {
+    const env = await boot(id, systemId);
+    try {
+      const combat = await combatOf(env, [{ name: "Ann", disposition: FRIENDLY, system: {} }, { name: "Gob", disposition: HOSTILE, system: {} }]);
+      for (const popout of [false, true]) {
+        const root = env.renderCombatTracker({ tracker, jquery, popout });
+        const buttons = root.querySelectorAll(`.${id}-button`);
+        assert.equal(buttons.length, 1, `popout ${popout}`);
+        assert.equal(buttons[0].parentElement, root.querySelector(row), "in the row of the tracker's own controls");
+        assert.equal(buttons[0].ownerDocument, root.ownerDocument);
+        if (tracker === "ars") {
+          assert.equal(root.querySelectorAll(".control-buttons").length, 0, "ARS's tracker has no rows of control buttons");
+          const beside = buttons[0].parentElement.children.map((child) => child.getAttribute("data-control"));
+          assert.ok(beside.includes("rollAll") && beside.includes("trackerSettings"), "beside ARS's own controls");
+        }
+      }
+      env.dialogAnswers.push(null, null); // the GM closes the dialog (after choosing no procedure, where asked)
+      const [clicked] = env.renderCombatTracker({ tracker, jquery }).querySelector(`.${id}-button`).click();
+      assert.equal(await clicked, null);
+      assert.equal(env.dialogs.length, 1, "the click opens the surprise dialog");
+      assert.equal(combat.getFlag(id, "state"), undefined);
+      assert.deepEqual(env.notifications, []);
+      assert.deepEqual(env.errors, []);
+    } finally {
+      env.teardown();
+    }
+  });
+}
+
+// (harness choice) A game system's tracker with neither core's rows nor ARS's encounter controls: its header holds only
+// the round's title.
+const NO_PLACE = `
+  <section class="tab sidebar-tab">
+    <header class="combat-tracker-header"><h3 class="encounter-title">Round 1</h3></header>
+    <ol class="directory-list"></ol>
+  </section>`;
+
+test("a tracker without a place for the button: the GM is told once where the macro is; a player is not", async () => {
+  const names = await surpriseMacro(ADND);
+  const env = await boot(ADND, "ars");
+  try {
+    await combatOf(env, [{ name: "Ann", disposition: FRIENDLY, system: {} }, { name: "Gob", disposition: HOSTILE, system: {} }]);
+    const roots = [env.renderCombatTracker({ tracker: NO_PLACE }), env.renderCombatTracker({ tracker: NO_PLACE, popout: true }),
+      env.renderCombatTracker({ tracker: NO_PLACE })];
+    assert.ok(roots.every((root) => root.querySelector(`.${ADND}-button`) === null));
+    assert.equal(env.notifications.length, 1, "told once, not at every render");
+    const [told] = env.notifications;
+    assert.ok(told.message.includes(`"${names.macro}"`) && told.message.includes(`"${names.pack}"`), told.message);
+    assert.deepEqual(env.errors, []);
+  } finally {
+    env.teardown();
+  }
+  const player = await boot(ADND, "ars", { userId: "player0000000001" });
+  try {
+    await combatOf(player, [{ name: "Ann", disposition: FRIENDLY, system: {} }]);
+    player.renderCombatTracker({ tracker: NO_PLACE });
+    assert.deepEqual(player.notifications, []);
+  } finally {
+    player.teardown();
+  }
+});

@@ -325,11 +325,13 @@ export class FoundryEnvironment {
   }
 
   /**
-   * Render the Combat Tracker: renderCombatTracker(app, html) with its header DOM (docs/dev/foundry.md §10). With popout the
-   * tracker sits in a window of its own, its nodes made by that window's document. Returns the tracker's root.
+   * Render the Combat Tracker: renderCombatTracker(app, html) with its header DOM (docs/dev/foundry.md §10, §11), the
+   * game system's own tracker or the one named (emulation/dom.mjs TRACKERS, or markup). With popout the tracker sits in
+   * a window of its own, its nodes made by that window's document; jquery passes html as a jQuery object. Returns the
+   * tracker's root.
    */
-  renderCombatTracker({ popout = false } = {}) {
-    return renderCombatTracker(this, { popout });
+  renderCombatTracker({ popout = false, tracker, jquery = false } = {}) {
+    return renderCombatTracker(this, { popout, tracker, jquery });
   }
 
   /** Localize every config:true setting's name, hint and choices as the settings UI would */
