@@ -12,7 +12,11 @@ export const STRING_KEYS = ["Dialog.TrackerButton", "Notify.NoTrackerPlace"];
  * and V14, and GURPS Game Aid, which keeps core's tracker, have two rows of control buttons in the encounter controls;
  * ARS's own tracker has the encounter controls row alone, its links in it.
  */
-const PLACES = [".encounter-controls .control-buttons.right", ".encounter-controls .control-buttons", ".encounter-controls"];
+const PLACES = [
+  ".encounter-controls .control-buttons.right",
+  ".encounter-controls .control-buttons",
+  ".encounter-controls",
+];
 
 /** Whether the GM was told, on this client, that the tracker has no place for the button */
 let toldNoPlace = false;

@@ -6,7 +6,8 @@
 // an API, option or field the product does not use is not emulated and throws, or is dropped with a warning.
 //
 // What the product calls (templates/foundry/*.js; the common modules, templates/common/, touch no Foundry global):
-//   Hooks.once: init, setup, ready; Hooks.on: preUpdateCombat, combatTurnChange, deleteCombat, deleteCombatant,
+//   Hooks.once: init, setup, ready; Hooks.on: combatRound, combatTurn, preUpdateCombat (their options' advanceTime
+//         and worldTime.delta), combatTurnChange, deleteCombat, deleteCombatant,
 //         renderCombatTracker (fired by env.renderCombatTracker: html.jquery, querySelector, ownerDocument, append;
 //         the markup of core's tracker and of ARS's own, emulation/dom.mjs)
 //   game: modules.get(id).api, settings.register/get, i18n.localize/format, user.isGM, users.activeGM?.isSelf,
@@ -45,7 +46,9 @@
 //   game.settings.set, game.users.get, game.actors, game.combats.get, game.scenes.active.tokens, Hooks.on/callAll,
 //       combat.startCombat/nextTurn/nextRound/previousTurn/previousRound/update/delete/toObject, combatant.delete,
 //       actor/token.toObject, actor.createEmbeddedDocuments("ActiveEffect"), message.whisper/content/rolls/flags
-//   runGeneration, GENERATIONS, statusEntries, addStatusEntry (below); ggaList, installGgaFinders, installArsInitiative
+//   game.time.worldTime and the updateWorldTime hook (the clock core's and ARS's round methods advance)
+//   runGeneration, GENERATIONS, statusEntries, addStatusEntry (below); ggaList, installGgaFinders, installArsInitiative,
+//       installArsTurnMethods, installArsTime
 //       (emulation/game-systems.mjs)
 //
 // Layout (tests/foundry/emulation/): core (CONST, utils, collections, validation), documents (Document, User,

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { readFile, readdir } from "node:fs/promises";
 import { test } from "node:test";
 import { createFoundry, runGeneration } from "./harness.mjs";
-import { ggaList, installArsInitiative, installGgaFinders } from "./emulation/game-systems.mjs";
+import { ggaList, installArsInitiative, installArsTime, installArsTurnMethods, installGgaFinders } from "./emulation/game-systems.mjs";
 
 const MODULES = process.env.MODULES_DIR;
 const GENERATION = runGeneration();
@@ -319,3 +319,107 @@ test("a tracker without a place for the button: the GM is told once where the ma
     player.teardown();
   }
 });
+
+// docs/rules/adnd1e.md (units): a round has 10 segments of 6 seconds
+const SEGMENT = 6;
+const TWO_ROUNDS = 120; // an ARS effect of two rounds: 60 seconds a round (emulation/game-systems.mjs installArsTime)
+
+/** An ARS effect lasting `seconds` from now, in the generation's duration shape (emulation/game-systems.mjs installArsTime) */
+const arsEffect = (seconds) => (GENERATION >= 14
+  ? { name: "Bless", duration: { value: seconds, units: "seconds" }, start: { time: game.time.worldTime } }
+  : { name: "Bless", duration: { seconds, startTime: game.time.worldTime } });
+
+/**
+ * Boot the AD&D module in an ARS world with ARS's time (and its own turn methods, or core's), Ann against Gob, the
+ * goblins surprised for two segments where `surprise` is set; start the combat and give Ann an ARS effect of two rounds.
+ */
+async function arsTimedCombat({ methods, turnTime, surprise }) {
+  const env = await boot(ADND, "ars");
+  const restore = [installArsTime({ turnTime }), ...(methods === "ARS's" ? [installArsTurnMethods()] : [])];
+  const combat = await combatOf(env, [
+    { name: "Ann", disposition: FRIENDLY, system: { abilities: { dex: { value: 10, reaction: 0 } } } },
+    { name: "Gob", disposition: HOSTILE, system: { abilities: { dex: { value: 10, reaction: 0 } } } },
+  ]);
+  if (surprise) {
+    const api = game.modules.get(ADND).api;
+    env.scriptDice(5, 2); // the goblins are surprised for two segments: the first two table rounds
+    assert.ok(await api.resolve(api.draft(combat, "roll"), combat));
+    await env.settle();
+  }
+  await combat.startCombat();
+  await env.settle();
+  const ann = combat.combatants.find((c) => c.name === "Ann").actor;
+  await ann.createEmbeddedDocuments("ActiveEffect", [arsEffect(TWO_ROUNDS)]);
+  const done = () => {
+    for (const undo of restore.reverse()) undo();
+    env.teardown();
+  };
+  return { env, combat, ann, start: game.time.worldTime, done };
+}
+
+/** Press Next Turn as the GM until `count` more table rounds have begun; return each one's world time and whether Ann's effect is on */
+async function nextRounds(env, combat, ann, count) {
+  let begun = 0;
+  const id = Hooks.on("updateCombat", (c, changed) => { if ("round" in changed) begun += 1; });
+  const seen = [];
+  for (let press = 0; press < 40 && seen.length < count; press += 1) {
+    const before = begun;
+    await combat.nextTurn();
+    await env.settle();
+    if (begun > before) seen.push({ time: game.time.worldTime, on: ann.effects.size > 0 });
+  }
+  Hooks.off("updateCombat", id);
+  assert.equal(seen.length, count);
+  return seen;
+}
+
+// ARS's own turn methods pass a round's 60 s in advanceTime; core's, in an ARS world that would keep them (unconfirmed
+// on V13/V14), pass V13's advanceTime or V14's worldTime.delta, with ARS's turn time of 600 s or none.
+const TIME_CASES = [{ methods: "ARS's", turnTime: 600 }, { methods: "core's", turnTime: 0 }, { methods: "core's", turnTime: 600 }];
+
+for (const { methods, turnTime } of TIME_CASES) {
+  test(`AD&D surprise segments pass a segment of world time each, and a timed ARS effect no round (${methods} methods, turn time ${turnTime})`, async () => {
+    const control = await arsTimedCombat({ methods, turnTime, surprise: false });
+    let plain;
+    try {
+      plain = await nextRounds(control.env, control.combat, control.ann, 2);
+      assert.deepEqual(control.env.errors, []);
+    } finally {
+      control.done();
+    }
+    const played = await arsTimedCombat({ methods, turnTime, surprise: true });
+    try {
+      const [segment2, normal1, normal2, normal3] = await nextRounds(played.env, played.combat, played.ann, 4);
+      assert.equal(segment2.time - played.start, SEGMENT, "segment 1 lasted a segment");
+      assert.equal(normal1.time - segment2.time, SEGMENT, "segment 2 lasted a segment");
+      // The normal rounds pass what the table passes without a surprise
+      assert.deepEqual([normal2.time - normal1.time, normal3.time - normal2.time],
+        [plain[0].time - control.start, plain[1].time - plain[0].time]);
+      // Ann's effect is on as long as without a surprise, counted from the first normal round
+      assert.deepEqual([normal1.on, normal2.on, normal3.on], [true, ...plain.map((round) => round.on)]);
+      assert.ok(plain.some((round) => !round.on), "the effect does run out in the rounds played");
+      assert.deepEqual(played.env.errors, []);
+    } finally {
+      played.done();
+    }
+  });
+
+  test(`a step back out of a surprise segment takes back a segment's time, and the step on passes it again (${methods} methods, turn time ${turnTime})`, async () => {
+    const { env, combat, ann, start, done } = await arsTimedCombat({ methods, turnTime, surprise: true });
+    try {
+      const [segment2] = await nextRounds(env, combat, ann, 1);
+      await combat.previousRound();
+      await env.settle();
+      assert.equal(game.time.worldTime, segment2.time - SEGMENT);
+      await combat.nextRound();
+      await env.settle();
+      assert.equal(game.time.worldTime, segment2.time);
+      const [normal1] = await nextRounds(env, combat, ann, 1);
+      assert.equal(normal1.time - start, 2 * SEGMENT);
+      assert.ok(normal1.on);
+      assert.deepEqual(env.errors, []);
+    } finally {
+      done();
+    }
+  });
+}
