@@ -42,6 +42,8 @@ INPUTS: Inputs = {
 
 DIE = 6
 DEFAULT_RATING = 2
+# docs/rules/adnd1e.md (units): a round has 10 segments of 6 seconds; the table's world time of a surprise segment
+SEGMENT_SECONDS = 6
 
 # docs/rules/adnd1e.md#dexterity: 1e PHB p.11 reaction/attacking adjustment; 18 -> +3 (the 2e table's +2 is not used)
 DEX_ADJUSTMENT: dict[int, int] = {3: -3, 4: -2, 5: -1, **dict.fromkeys(range(6, 16), 0), 16: 1, 17: 2, 18: 3}
@@ -52,6 +54,7 @@ CONSTANTS = {
     "default_rating": DEFAULT_RATING,
     "dex_adjustment": {str(k): v for k, v in DEX_ADJUSTMENT.items()},
     "max_threshold": DIE,
+    "segment_seconds": SEGMENT_SECONDS,
 }
 
 SurpriseSide = Literal["a", "b", "none"]

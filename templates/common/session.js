@@ -168,6 +168,29 @@ function nextRoundNumber(surprise, current, proposed) {
   return rulesSystem().Runtime.nextRoundNumber(surprise, proposed);
 }
 
+/**
+ * Return the world time a change of the table's round or turn passes, given the `seconds` the table passes for it
+ * (negative for a step back): a round the rules time themselves (an AD&D surprise segment is no round of the fight)
+ * passes at most its own time at its end and none turn by turn. `from` is the table's round before the change, `to`
+ * the round after it as the table proposes it (`from` again for a change of turn). The session knows the changes next
+ * to its round: within it, on from it, back from it, and on into it again from the round before; every other change
+ * passes the table's own time. So the time only ever shrinks, and a step back takes back what the step on passed.
+ */
+function passedSeconds(surprise, from, to, seconds) {
+  const record = surprise?.follow;
+  if (!record || !Number.isFinite(seconds) || !Number.isInteger(record.tableRound)) return seconds;
+  const at = record.tableRound;
+  // The round after the roll (1 the first) whose time the change passes, or takes back
+  let index = null;
+  if (to === from) index = from === at ? record.round : null;
+  else if (to > from) index = from === at ? record.round : from === at - 1 ? record.round - 1 : null;
+  else index = from === at ? record.round - 1 : null;
+  const own = index >= 1 ? rulesSystem().Runtime.roundSeconds(surprise, index) : null;
+  if (own === null) return seconds;
+  if (to === from) return 0;
+  return Math.sign(seconds) * Math.min(Math.abs(seconds), own);
+}
+
 /** Tell whether a combatant is a member of a surprise */
 const isMember = (surprise, id) => Object.prototype.hasOwnProperty.call(surprise.labels, id);
 
@@ -312,6 +335,6 @@ function tableSession(host) {
 
 export {
   STRING_KEYS,
-  draftOddsLines, isDraft, messagesOf, nextRoundNumber, oddsOf, queued, rulesScenario, scenarioText,
+  draftOddsLines, isDraft, messagesOf, nextRoundNumber, oddsOf, passedSeconds, queued, rulesScenario, scenarioText,
   tableSession,
 };

@@ -10,7 +10,7 @@ import { SYSTEM } from "./config.js";
  * @property {object} Rules  the rules core (rules/<id>.js)
  * @property {object} Odds  its exact odds (odds/<id>.js): odds(scenario)
  * @property {object} Runtime  its table runtime (runtime/<id>.js): resolve, turnStarted, turnEnded, roundStarted,
- *   nextRoundNumber, left, statusLines, roundName
+ *   nextRoundNumber, roundSeconds, left, statusLines, roundName
  */
 
 let provided = null;

@@ -1,8 +1,9 @@
 // The combat's hooks as session calls: every change of the combat (a turn, a round, a re-sort, a combatant added or
 // removed) is a look at the table the session reconciles with what it played (common/follow.js); a round about to
-// begin gets the number the rules give it; a deleted combatant or combat leaves.
+// begin gets the number the rules give it, and a change of round or turn the world time they give it; a deleted
+// combatant or combat leaves.
 import { MODULE_ID } from "../common/config.js";
-import { nextRoundNumber } from "../common/session.js";
+import { nextRoundNumber, passedSeconds } from "../common/session.js";
 import { LOG_PREFIX } from "./constants.js";
 import { combatSession, isAutomationClient, serialized, storedState } from "./host.js";
 import { localize } from "./i18n.js";
@@ -78,13 +79,39 @@ export function onUpdateCombatant(combatant, changed) {
 export const onCreateCombatant = (combatant) => follow(combatant.parent, null);
 
 /**
+ * Let a change of the combat's round or turn pass the world time the rules give it (an AD&D surprise segment lasts a
+ * segment, not a round: docs/dev/foundry.md §7.2, §11). The time travels in the update's options, V13's `advanceTime`
+ * and V14's `worldTime.delta`; which of them each generation still reads is not documented, so each one present is
+ * rewritten and none is added. `to` is the round the update proposes.
+ */
+function passTime(combat, to, options) {
+  const surprise = storedState(combat);
+  if (!surprise || !options) return;
+  const passed = (seconds) => passedSeconds(surprise, combat.round, to, seconds);
+  if (Number.isFinite(options.advanceTime)) options.advanceTime = passed(options.advanceTime);
+  if (Number.isFinite(options.worldTime?.delta)) {
+    options.worldTime = { ...options.worldTime, delta: passed(options.worldTime.delta) };
+  }
+}
+
+/**
+ * combatRound and combatTurn: core's methods fire them before the update, on the client that makes it, with the
+ * update's options, which "can be mutated" (docs/dev/foundry.md §7.2); the time is set there, and again in
+ * preUpdateCombat for the methods that fire neither (ARS's own, §11). Setting it twice gives the same time.
+ */
+export const onCombatChange = (combat, updateData, updateOptions) =>
+  passTime(combat, updateData?.round ?? combat.round, updateOptions);
+
+/**
  * Give the round about to begin the number the rules give it (the AD&D surprise segments are no rounds of the
- * fight). preUpdateCombat runs on the client that advances the combat, GM or player, before the update is sent
- * (docs/dev/foundry.md §7), so the tracker, the game system and every module see the right number in one change.
- * The direction of a change of round is noted in the update's options first, which every client's updateCombat
- * gets (§7.1): a renumbered round may be lower, and not every update says its direction.
+ * fight), and the change the world time they give it. preUpdateCombat runs on the client that advances the combat, GM
+ * or player, before the update is sent (docs/dev/foundry.md §7), so the tracker, the game system and every module see
+ * the right number in one change. The direction of a change of round is noted in the update's options first, which
+ * every client's updateCombat gets (§7.1): a renumbered round may be lower, and not every update says its direction.
  */
 export function onPreUpdateCombat(combat, changed, options) {
+  if (!("round" in changed) && !("turn" in changed)) return;
+  passTime(combat, changed.round ?? combat.round, options);
   if (!("round" in changed) || changed.round === combat.round) return;
   const forward = changed.round > combat.round;
   if (options) options[MODULE_ID] = { forward };

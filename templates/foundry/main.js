@@ -4,7 +4,7 @@
 import { MODULE_ID } from "../common/config.js";
 import { buildApi } from "./api.js";
 import {
-  onCreateCombatant, onDeleteCombat, onDeleteCombatant, onPreUpdateCombat, onUpdateCombat, onUpdateCombatant,
+  onCombatChange, onCreateCombatant, onDeleteCombat, onDeleteCombatant, onPreUpdateCombat, onUpdateCombat, onUpdateCombatant,
 } from "./automation.js";
 import { LOG_PREFIX } from "./constants.js";
 import { registerSettings } from "./settings.js";
@@ -24,6 +24,8 @@ Hooks.once("ready", () => {
   console.log(`${LOG_PREFIX}ready`);
 });
 
+Hooks.on("combatRound", onCombatChange);
+Hooks.on("combatTurn", onCombatChange);
 Hooks.on("preUpdateCombat", onPreUpdateCombat);
 Hooks.on("updateCombat", onUpdateCombat);
 Hooks.on("updateCombatant", onUpdateCombatant);

@@ -6,8 +6,10 @@
 // an API, option or field the product does not use is not emulated and throws, or is dropped with a warning.
 //
 // What the product calls (templates/foundry/*.js; the common modules, templates/common/, touch no Foundry global):
-//   Hooks.once: init, setup, ready; Hooks.on: preUpdateCombat, combatTurnChange, deleteCombat, deleteCombatant,
-//         renderCombatTracker (fired by env.renderCombatTracker: html.jquery, querySelector, ownerDocument, append)
+//   Hooks.once: init, setup, ready; Hooks.on: combatRound, combatTurn, preUpdateCombat (their options' advanceTime
+//         and worldTime.delta), combatTurnChange, deleteCombat, deleteCombatant,
+//         renderCombatTracker (fired by env.renderCombatTracker: html.jquery, querySelector, ownerDocument, append;
+//         the markup of core's tracker and of ARS's own, emulation/dom.mjs)
 //   game: modules.get(id).api, settings.register/get, i18n.localize/format, user.isGM, users.activeGM?.isSelf,
 //         combat, combats.has, actors.get, release.generation
 //   ui.notifications.warn/info; CONFIG.statusEffects (an array or, on V14, an object keyed by id); CONST.TOKEN_DISPOSITIONS
@@ -36,7 +38,7 @@
 // What the test runners call:
 //   createFoundry({generation, systemId, modules, users, userId, language, lang, quiet, turnChangeFirst})
 //   env.loadModule(folder), boot, settle, teardown, scriptDice, pendingDice, createActor/createToken/createCombat,
-//       deleteActor/deleteToken/deleteCombat, switchUser, remote(userId, fn), renderCombatTracker({popout}),
+//       deleteActor/deleteToken/deleteCombat, switchUser, remote(userId, fn), renderCombatTracker({popout, tracker, jquery}),
 //       checkSettingsI18n, dialogAnswers (answers get the dialog's record: element, form, content, config, dialog,
 //       fill, click, absentFields, result), options, and the records errors, notifications, messages, dialogs,
 //       downloads, writes, deniedWrites, deprecations, warnings, missingI18n (with earlyI18n, fallbackI18n and
@@ -44,7 +46,9 @@
 //   game.settings.set, game.users.get, game.actors, game.combats.get, game.scenes.active.tokens, Hooks.on/callAll,
 //       combat.startCombat/nextTurn/nextRound/previousTurn/previousRound/update/delete/toObject, combatant.delete,
 //       actor/token.toObject, actor.createEmbeddedDocuments("ActiveEffect"), message.whisper/content/rolls/flags
-//   runGeneration, GENERATIONS, statusEntries, addStatusEntry (below); ggaList, installGgaFinders, installArsInitiative
+//   game.time.worldTime and the updateWorldTime hook (the clock core's and ARS's round methods advance)
+//   runGeneration, GENERATIONS, statusEntries, addStatusEntry (below); ggaList, installGgaFinders, installArsInitiative,
+//       installArsTurnMethods, installArsTime
 //       (emulation/game-systems.mjs)
 //
 // Layout (tests/foundry/emulation/): core (CONST, utils, collections, validation), documents (Document, User,

@@ -8,7 +8,7 @@ import path from "node:path";
 import { test } from "node:test";
 
 import { CONST as HARNESS_CONST, Collection, createFoundry } from "./harness.mjs";
-import { installArsInitiative, installArsTurnMethods } from "./emulation/game-systems.mjs";
+import { installArsInitiative, installArsTime, installArsTurnMethods } from "./emulation/game-systems.mjs";
 
 const GM = "gamemaster000001";
 const PLAYER = "player0000000001";
@@ -20,6 +20,9 @@ function setup(t, options = {}) {
   t.after(() => env.teardown());
   return env;
 }
+
+/** The time option of a core turn or round method: V13's advanceTime, V14's worldTime.delta (docs/dev/foundry.md §10) */
+const timeOption = (delta) => (game.release.generation >= 14 ? { worldTime: { delta } } : { advanceTime: delta });
 
 /** A fixture module folder: module.json, scripts/main.js, lang/en.json */
 function writeModule(t, { main, manifest = {}, en = {} }) {
@@ -454,7 +457,7 @@ test("nextTurn: combatTurn before the update, then preUpdateCombat, updateCombat
   await combat.nextTurn();
   assert.deepEqual(seen.map((s) => s.name), ["combatTurn", "preUpdateCombat", "updateCombat", "combatTurnChange"]);
   assert.equal(turnSeenByCombatTurn, 0, "combatTurn fires before the update");
-  assert.deepEqual(seen[0].args.slice(1), [{ round: 1, turn: 1 }, { direction: 1 }]);
+  assert.deepEqual(seen[0].args.slice(1), [{ round: 1, turn: 1 }, { direction: 1, ...timeOption(CONFIG.time.turnTime) }]);
   const changed = seen[2].args[1];
   assert.ok("turn" in changed && !("round" in changed));
   assert.equal(seen[2].args[3], GM);
@@ -491,7 +494,7 @@ test("nextTurn and nextRound pass {direction: 1} on to preUpdateCombat's and upd
   const options = (name) => seen.filter((s) => s.name === name).map((s) => s.args[2]);
   assert.deepEqual(options("preUpdateCombat").map((o) => o.direction), [1, 1]);
   assert.deepEqual(options("updateCombat").map((o) => o.direction), [1, 1]);
-  assert.deepEqual(seen.filter((s) => s.name === "combatRound").map((s) => s.args[2]), [{ direction: 1 }]);
+  assert.deepEqual(seen.filter((s) => s.name === "combatRound").map((s) => s.args[2]), [{ direction: 1, ...timeOption(CONFIG.time.roundTime) }]);
   await env.settle();
 });
 
@@ -508,7 +511,7 @@ test("previousTurn: combatTurn {round, turn - 1} with {direction: -1}, then preU
   await combat.previousTurn();
   assert.deepEqual(seen.map((s) => s.name), ["combatTurn", "preUpdateCombat", "updateCombat", "combatTurnChange"]);
   assert.equal(turnSeenByCombatTurn, 2, "combatTurn fires before the update");
-  assert.deepEqual(seen[0].args.slice(1), [{ round: 1, turn: 1 }, { direction: -1 }]);
+  assert.deepEqual(seen[0].args.slice(1), [{ round: 1, turn: 1 }, { direction: -1, ...timeOption(0 - CONFIG.time.turnTime) }]);
   const [, changed, options, userId] = seen[1].args;
   assert.deepEqual([changed, options.direction, userId], [{ turn: 1, _id: combat.id }, -1, GM]);
   assert.deepEqual(seen[2].args[1], { turn: 1, _id: combat.id });
@@ -526,7 +529,7 @@ test("previousTurn at a round's first turn rewinds the round: combatRound (not c
   const seen = recordHooks(COMBAT_HOOKS);
   await combat.previousTurn();
   assert.deepEqual(seen.map((s) => s.name), ["combatRound", "preUpdateCombat", "updateCombat", "combatTurnChange"]);
-  assert.deepEqual(seen[0].args.slice(1), [{ round: 1, turn: 2 }, { direction: -1 }]);
+  assert.deepEqual(seen[0].args.slice(1), [{ round: 1, turn: 2 }, { direction: -1, ...timeOption(-CONFIG.time.roundTime) }]);
   assert.deepEqual(seen[2].args[1], { round: 1, turn: 2, _id: combat.id });
   assert.equal(seen[2].args[2].direction, -1);
   const [, prior, current] = seen[3].args;
@@ -543,7 +546,7 @@ test("previousRound: the previous round's last turn, combatRound with {direction
   const seen = recordHooks(COMBAT_HOOKS);
   await combat.previousRound();
   assert.deepEqual(seen.map((s) => s.name), ["combatRound", "preUpdateCombat", "updateCombat", "combatTurnChange"]);
-  assert.deepEqual(seen[0].args.slice(1), [{ round: 1, turn: 2 }, { direction: -1 }]);
+  assert.deepEqual(seen[0].args.slice(1), [{ round: 1, turn: 2 }, { direction: -1, ...timeOption(-CONFIG.time.roundTime - CONFIG.time.turnTime) }]);
   assert.deepEqual(seen[1].args[1], { round: 1, turn: 2, _id: combat.id });
   assert.deepEqual([seen[1].args[2].direction, seen[2].args[2].direction], [-1, -1]);
   assert.deepEqual([combat.round, combat.turn], [1, 2]);
@@ -553,7 +556,7 @@ test("previousRound: the previous round's last turn, combatRound with {direction
   assert.deepEqual([combat.round, combat.turn], [1, 0]);
   await combat.previousTurn();
   assert.deepEqual(seen.slice(-4).map((s) => s.name), ["combatRound", "preUpdateCombat", "updateCombat", "combatTurnChange"]);
-  assert.deepEqual(seen.at(-4).args.slice(1), [{ round: 0, turn: null }, { direction: -1 }]);
+  assert.deepEqual(seen.at(-4).args.slice(1), [{ round: 0, turn: null }, { direction: -1, ...timeOption(0) }]);
   assert.deepEqual(seen.at(-1).args[2], { round: 0, turn: null, combatantId: null, tokenId: null });
   assert.deepEqual([combat.round, combat.turn, combat.started, combat.combatant], [0, null, false, undefined]);
   await assert.rejects(combat.previousRound(), /before startCombat\(\) is not emulated/);
@@ -1141,7 +1144,7 @@ test("V14: duration {value, units, expiry, expired} and start at creation; V13 k
   const [effect] = await actors[0].createEmbeddedDocuments("ActiveEffect", [
     { name: "Held", duration: { value: 2, units: "rounds", expiry: "roundEnd" } }]);
   assert.deepEqual({ ...effect.duration }, { value: 2, units: "rounds", expiry: "roundEnd", expired: false });
-  assert.deepEqual(effect.toObject().start, { time: null, combat: combat.id, combatant: combat.turns[1].id, initiative: null, round: 1, turn: 1 });
+  assert.deepEqual(effect.toObject().start, { time: game.time.worldTime, combat: combat.id, combatant: combat.turns[1].id, initiative: null, round: 1, turn: 1 });
   const [old] = await actors[0].createEmbeddedDocuments("ActiveEffect", [{ name: "Old", duration: { value: 3, units: "rounds", rounds: 4 } }]);
   assert.deepEqual({ ...old.duration }, { value: 3, units: "rounds", expiry: null, expired: false });
   assert.deepEqual(env.warnings, ["ActiveEffect: V13 duration keys are not written on V14: rounds"]);
@@ -1255,4 +1258,68 @@ test("the Combat Tracker: encounter controls row; a popped-out tracker's nodes b
   row.append(button);
   button.click();
   assert.equal(clicked, 1);
+});
+
+test("each game system's tracker: ARS's own by default in an ars world, its controls in one row; jQuery on request", async (t) => {
+  const env = setup(t, { generation: 13, systemId: "ars" });
+  await env.boot();
+  const seen = recordHooks(["renderCombatTracker"]);
+  const ars = env.renderCombatTracker();
+  assert.equal(ars.querySelectorAll(".control-buttons").length, 0);
+  const row = ars.querySelector("header.combat-tracker-header .encounter-controls");
+  assert.deepEqual(row.children.map((child) => child.getAttribute("data-control")),
+    ["rollAll", "rollNPC", null, "resetAll", "toggleSceneLink", "trackerSettings"]);
+  assert.equal(seen[0].args[1], ars);
+  const wrapped = env.renderCombatTracker({ jquery: true });
+  assert.equal(seen[1].args[1].jquery !== undefined, true);
+  assert.equal(seen[1].args[1][0], wrapped);
+  assert.equal(env.renderCombatTracker({ tracker: "core" }).querySelectorAll(".encounter-controls .control-buttons").length, 2);
+  assert.throws(() => env.renderCombatTracker({ tracker: "<section><div></section></div>" }), /out of order/);
+});
+
+test("the world clock: core's methods pass their time in the update's options, applied before updateCombat", async (t) => {
+  for (const generation of [13, 14]) {
+    const { env, combat } = await bootedWithCombat(t, { generation });
+    const clock = [];
+    Hooks.on("updateWorldTime", (worldTime, dt) => clock.push([worldTime, dt]));
+    Hooks.on("updateCombat", () => clock.push(["updateCombat", game.time.worldTime]));
+    await combat.startCombat();
+    assert.deepEqual(clock, [["updateCombat", 0]], "no time from round 0 to 1 (foundryvtt#12015)");
+    await combat.nextTurn();
+    await combat.nextTurn();
+    await combat.nextTurn();
+    assert.equal(game.time.worldTime, CONFIG.time.roundTime, "the turns pass none of their own, the round its time");
+    assert.deepEqual(clock.slice(-2), [[CONFIG.time.roundTime, CONFIG.time.roundTime], ["updateCombat", CONFIG.time.roundTime]]);
+    CONFIG.time.turnTime = 2;
+    await combat.nextRound();
+    assert.equal(game.time.worldTime, 2 * CONFIG.time.roundTime + 2 * 2, "a round begun from the first turn passes the turns skipped");
+    await combat.previousRound();
+    assert.equal(game.time.worldTime, CONFIG.time.roundTime + 2 * 2, "back to the last turn of the round before, two turns after its first");
+    // Either key is read, on both generations (harness choice)
+    await combat.update({ turn: 0 }, { advanceTime: 7 });
+    await combat.update({ turn: 1 }, { worldTime: { delta: 5 } });
+    assert.equal(game.time.worldTime, CONFIG.time.roundTime + 2 * 2 + 12);
+    env.teardown();
+  }
+});
+
+test("ARS's time: its rounds pass a minute, its own methods say so in advanceTime, its effects end by the clock", async (t) => {
+  const { env, combat, actors } = await bootedWithCombat(t, { generation: 13, systemId: "ars" });
+  t.after(installArsTurnMethods());
+  t.after(installArsTime());
+  assert.deepEqual(CONFIG.time, { roundTime: 60, turnTime: 600 });
+  const seen = recordHooks(["preUpdateCombat"]);
+  await combat.startCombat();
+  await actors[0].createEmbeddedDocuments("ActiveEffect", [{ name: "Bless", duration: { seconds: 120, startTime: game.time.worldTime } }]);
+  for (let turn = 0; turn < 3; turn += 1) await combat.nextTurn();
+  assert.deepEqual(seen.map((s) => s.args[2].advanceTime), [undefined, undefined, undefined, 60], "turns pass none, the round 60");
+  await env.settle();
+  assert.equal(actors[0].effects.size, 1, "60 of 120 seconds passed");
+  await combat.nextRound();
+  await env.settle();
+  assert.equal(game.time.worldTime, 120);
+  assert.equal(actors[0].effects.size, 0, "gone once its seconds ran out");
+  await combat.previousRound();
+  assert.equal(seen.at(-1).args[2].advanceTime, -60);
+  assert.equal(game.time.worldTime, 60);
 });

@@ -177,33 +177,33 @@ test("V14: a status core expired and left on the actor is applied again: the lef
     }
   });
 
-test("the GM's Surprise button sits in the tracker's encounter controls, popped out too; once; none for a player", async () => {
-  const env = await boot(ADND, { systemId: "ars" });
+test("the GM's Surprise button sits in core's tracker controls, popped out too; once; none for a player", async () => {
+  const env = await boot(GURPS);
   try {
-    assert.equal(env.renderCombatTracker().querySelector(".ambush-adnd-example-button"), null, "no combat, no button");
-    const { combat } = await adndDuel(env);
+    assert.equal(env.renderCombatTracker().querySelector(".ambush-gurps-example-button"), null, "no combat, no button");
+    const { combat } = await gurpsCombat(env);
     for (const popout of [false, true]) {
       const root = env.renderCombatTracker({ popout });
-      const buttons = root.querySelectorAll(".encounter-controls .control-buttons .ambush-adnd-example-button");
+      const buttons = root.querySelectorAll(".encounter-controls .control-buttons .ambush-gurps-example-button");
       assert.equal(buttons.length, 1, `popout ${popout}`);
       assert.equal(buttons[0].ownerDocument, root.ownerDocument);
       assert.match(buttons[0].innerHTML, /Surprise/);
       Hooks.callAll("renderCombatTracker", {}, root);
-      assert.equal(root.querySelectorAll(".ambush-adnd-example-button").length, 1, "a re-render adds no second one");
+      assert.equal(root.querySelectorAll(".ambush-gurps-example-button").length, 1, "a re-render adds no second one");
     }
     env.dialogAnswers.push(null); // the GM closes the dialog
-    const [clicked] = env.renderCombatTracker({ popout: true }).querySelector(".ambush-adnd-example-button").click();
+    const [clicked] = env.renderCombatTracker({ popout: true }).querySelector(".ambush-gurps-example-button").click();
     assert.equal(await clicked, null);
     assert.equal(env.dialogs.length, 1);
-    assert.equal(combat.getFlag(ADND, "state"), undefined);
+    assert.equal(combat.getFlag(GURPS, "state"), undefined);
     assert.deepEqual(env.errors, []);
   } finally {
     env.teardown();
   }
-  const player = await boot(ADND, { systemId: "ars", userId: "player0000000001" });
+  const player = await boot(GURPS, { userId: "player0000000001" });
   try {
-    await adndDuel(player);
-    assert.equal(player.renderCombatTracker().querySelector(".ambush-adnd-example-button"), null);
+    await gurpsCombat(player);
+    assert.equal(player.renderCombatTracker().querySelector(".ambush-gurps-example-button"), null);
   } finally {
     player.teardown();
   }

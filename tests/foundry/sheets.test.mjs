@@ -1,11 +1,13 @@
 // The example modules against actors and trackers shaped like the game systems GMs run (run by
-// tests/test_foundry_sheets.py): GURPS Game Aid's nested lists, with and without its own finders, and ARS's
-// Dexterity reaction and its initiative re-rolled each round. Each shape's source is in emulation/game-systems.mjs.
-// MODULES_DIR holds <id>/foundry for the three example campaigns.
+// tests/test_foundry_sheets.py): GURPS Game Aid's nested lists, with and without its own finders, ARS's Dexterity
+// reaction and its initiative re-rolled each round, and the Combat Tracker each renders. Each shape's source is in
+// emulation/game-systems.mjs, each tracker's in emulation/dom.mjs. MODULES_DIR holds <id>/foundry for the three
+// example campaigns.
 import assert from "node:assert/strict";
+import { readFile, readdir } from "node:fs/promises";
 import { test } from "node:test";
 import { createFoundry, runGeneration } from "./harness.mjs";
-import { ggaList, installArsInitiative, installGgaFinders } from "./emulation/game-systems.mjs";
+import { ggaList, installArsInitiative, installArsTime, installArsTurnMethods, installGgaFinders } from "./emulation/game-systems.mjs";
 
 const MODULES = process.env.MODULES_DIR;
 const GENERATION = runGeneration();
@@ -232,6 +234,192 @@ for (const turnChangeFirst of [false, true]) {
       assert.ok(!combat.combatants.some((c) => c.actor.statuses.has("surprised")));
     } finally {
       env.teardown();
+    }
+  });
+}
+
+/** The compendium of a built module and its macro that opens the surprise dialog, named as Foundry shows them */
+async function surpriseMacro(id) {
+  const manifest = JSON.parse(await readFile(`${moduleDir(id)}/module.json`, "utf8"));
+  const folder = `${moduleDir(id)}/packs/_source/surprise-macros`;
+  const macros = await Promise.all((await readdir(folder)).map(async (file) => JSON.parse(await readFile(`${folder}/${file}`, "utf8"))));
+  const opening = macros.filter((macro) => macro.command.includes(".openDialog()"));
+  assert.equal(opening.length, 1);
+  return { pack: manifest.packs[0].label, macro: opening[0].name };
+}
+
+// Core's tracker (GURPS Game Aid keeps it), ARS's own as its v2023.08.06 renders it, also handed over as jQuery by
+// that first-generation Application, and core's in an ARS world (should ARS on V13/V14 keep core's tracker).
+const TRACKER_CASES = [
+  { name: "GURPS Game Aid (core's tracker)", id: GURPS, systemId: "gurps", tracker: "core", row: ".encounter-controls .control-buttons.right" },
+  { name: "ARS's own tracker", id: ADND, systemId: "ars", tracker: "ars", row: ".encounter-controls" },
+  { name: "ARS's own tracker, html as jQuery", id: ADND, systemId: "ars", tracker: "ars", jquery: true, row: ".encounter-controls" },
+  { name: "core's tracker in an ARS world", id: ADND, systemId: "ars", tracker: "core", row: ".encounter-controls .control-buttons.right" },
+];
+
+for (const { name, id, systemId, tracker, jquery, row } of TRACKER_CASES) {
+  test(`the Surprise button sits where the tracker has its controls: ${name}`, async () => {
+    const env = await boot(id, systemId);
+    try {
+      const combat = await combatOf(env, [{ name: "Ann", disposition: FRIENDLY, system: {} }, { name: "Gob", disposition: HOSTILE, system: {} }]);
+      for (const popout of [false, true]) {
+        const root = env.renderCombatTracker({ tracker, jquery, popout });
+        const buttons = root.querySelectorAll(`.${id}-button`);
+        assert.equal(buttons.length, 1, `popout ${popout}`);
+        assert.equal(buttons[0].parentElement, root.querySelector(row), "in the row of the tracker's own controls");
+        assert.equal(buttons[0].ownerDocument, root.ownerDocument);
+        if (tracker === "ars") {
+          assert.equal(root.querySelectorAll(".control-buttons").length, 0, "ARS's tracker has no rows of control buttons");
+          const beside = buttons[0].parentElement.children.map((child) => child.getAttribute("data-control"));
+          assert.ok(beside.includes("rollAll") && beside.includes("trackerSettings"), "beside ARS's own controls");
+        }
+      }
+      env.dialogAnswers.push(null, null); // the GM closes the dialog (after choosing no procedure, where asked)
+      const [clicked] = env.renderCombatTracker({ tracker, jquery }).querySelector(`.${id}-button`).click();
+      assert.equal(await clicked, null);
+      assert.equal(env.dialogs.length, 1, "the click opens the surprise dialog");
+      assert.equal(combat.getFlag(id, "state"), undefined);
+      assert.deepEqual(env.notifications, []);
+      assert.deepEqual(env.errors, []);
+    } finally {
+      env.teardown();
+    }
+  });
+}
+
+// (harness choice) A game system's tracker with neither core's rows nor ARS's encounter controls: its header holds only
+// the round's title.
+const NO_PLACE = `
+  <section class="tab sidebar-tab">
+    <header class="combat-tracker-header"><h3 class="encounter-title">Round 1</h3></header>
+    <ol class="directory-list"></ol>
+  </section>`;
+
+test("a tracker without a place for the button: the GM is told once where the macro is; a player is not", async () => {
+  const names = await surpriseMacro(ADND);
+  const env = await boot(ADND, "ars");
+  try {
+    await combatOf(env, [{ name: "Ann", disposition: FRIENDLY, system: {} }, { name: "Gob", disposition: HOSTILE, system: {} }]);
+    const roots = [env.renderCombatTracker({ tracker: NO_PLACE }), env.renderCombatTracker({ tracker: NO_PLACE, popout: true }),
+      env.renderCombatTracker({ tracker: NO_PLACE })];
+    assert.ok(roots.every((root) => root.querySelector(`.${ADND}-button`) === null));
+    assert.equal(env.notifications.length, 1, "told once, not at every render");
+    const [told] = env.notifications;
+    assert.ok(told.message.includes(`"${names.macro}"`) && told.message.includes(`"${names.pack}"`), told.message);
+    assert.deepEqual(env.errors, []);
+  } finally {
+    env.teardown();
+  }
+  const player = await boot(ADND, "ars", { userId: "player0000000001" });
+  try {
+    await combatOf(player, [{ name: "Ann", disposition: FRIENDLY, system: {} }]);
+    player.renderCombatTracker({ tracker: NO_PLACE });
+    assert.deepEqual(player.notifications, []);
+  } finally {
+    player.teardown();
+  }
+});
+
+// docs/rules/adnd1e.md (units): a round has 10 segments of 6 seconds
+const SEGMENT = 6;
+const TWO_ROUNDS = 120; // an ARS effect of two rounds: 60 seconds a round (emulation/game-systems.mjs installArsTime)
+
+/** An ARS effect lasting `seconds` from now, in the generation's duration shape (emulation/game-systems.mjs installArsTime) */
+const arsEffect = (seconds) => (GENERATION >= 14
+  ? { name: "Bless", duration: { value: seconds, units: "seconds" }, start: { time: game.time.worldTime } }
+  : { name: "Bless", duration: { seconds, startTime: game.time.worldTime } });
+
+/**
+ * Boot the AD&D module in an ARS world with ARS's time (and its own turn methods, or core's), Ann against Gob, the
+ * goblins surprised for two segments where `surprise` is set; start the combat and give Ann an ARS effect of two rounds.
+ */
+async function arsTimedCombat({ methods, turnTime, surprise }) {
+  const env = await boot(ADND, "ars");
+  const restore = [installArsTime({ turnTime }), ...(methods === "ARS's" ? [installArsTurnMethods()] : [])];
+  const combat = await combatOf(env, [
+    { name: "Ann", disposition: FRIENDLY, system: { abilities: { dex: { value: 10, reaction: 0 } } } },
+    { name: "Gob", disposition: HOSTILE, system: { abilities: { dex: { value: 10, reaction: 0 } } } },
+  ]);
+  if (surprise) {
+    const api = game.modules.get(ADND).api;
+    env.scriptDice(5, 2); // the goblins are surprised for two segments: the first two table rounds
+    assert.ok(await api.resolve(api.draft(combat, "roll"), combat));
+    await env.settle();
+  }
+  await combat.startCombat();
+  await env.settle();
+  const ann = combat.combatants.find((c) => c.name === "Ann").actor;
+  await ann.createEmbeddedDocuments("ActiveEffect", [arsEffect(TWO_ROUNDS)]);
+  const done = () => {
+    for (const undo of restore.reverse()) undo();
+    env.teardown();
+  };
+  return { env, combat, ann, start: game.time.worldTime, done };
+}
+
+/** Press Next Turn as the GM until `count` more table rounds have begun; return each one's world time and whether Ann's effect is on */
+async function nextRounds(env, combat, ann, count) {
+  let begun = 0;
+  const id = Hooks.on("updateCombat", (c, changed) => { if ("round" in changed) begun += 1; });
+  const seen = [];
+  for (let press = 0; press < 40 && seen.length < count; press += 1) {
+    const before = begun;
+    await combat.nextTurn();
+    await env.settle();
+    if (begun > before) seen.push({ time: game.time.worldTime, on: ann.effects.size > 0 });
+  }
+  Hooks.off("updateCombat", id);
+  assert.equal(seen.length, count);
+  return seen;
+}
+
+// ARS's own turn methods pass a round's 60 s in advanceTime; core's, in an ARS world that would keep them (unconfirmed
+// on V13/V14), pass V13's advanceTime or V14's worldTime.delta, with ARS's turn time of 600 s or none.
+const TIME_CASES = [{ methods: "ARS's", turnTime: 600 }, { methods: "core's", turnTime: 0 }, { methods: "core's", turnTime: 600 }];
+
+for (const { methods, turnTime } of TIME_CASES) {
+  test(`AD&D surprise segments pass a segment of world time each, and a timed ARS effect no round (${methods} methods, turn time ${turnTime})`, async () => {
+    const control = await arsTimedCombat({ methods, turnTime, surprise: false });
+    let plain;
+    try {
+      plain = await nextRounds(control.env, control.combat, control.ann, 2);
+      assert.deepEqual(control.env.errors, []);
+    } finally {
+      control.done();
+    }
+    const played = await arsTimedCombat({ methods, turnTime, surprise: true });
+    try {
+      const [segment2, normal1, normal2, normal3] = await nextRounds(played.env, played.combat, played.ann, 4);
+      assert.equal(segment2.time - played.start, SEGMENT, "segment 1 lasted a segment");
+      assert.equal(normal1.time - segment2.time, SEGMENT, "segment 2 lasted a segment");
+      // The normal rounds pass what the table passes without a surprise
+      assert.deepEqual([normal2.time - normal1.time, normal3.time - normal2.time],
+        [plain[0].time - control.start, plain[1].time - plain[0].time]);
+      // Ann's effect is on as long as without a surprise, counted from the first normal round
+      assert.deepEqual([normal1.on, normal2.on, normal3.on], [true, ...plain.map((round) => round.on)]);
+      assert.ok(plain.some((round) => !round.on), "the effect does run out in the rounds played");
+      assert.deepEqual(played.env.errors, []);
+    } finally {
+      played.done();
+    }
+  });
+
+  test(`a step back out of a surprise segment takes back a segment's time, and the step on passes it again (${methods} methods, turn time ${turnTime})`, async () => {
+    const { env, combat, ann, start, done } = await arsTimedCombat({ methods, turnTime, surprise: true });
+    try {
+      const [segment2] = await nextRounds(env, combat, ann, 1);
+      await combat.previousRound();
+      await env.settle();
+      assert.equal(game.time.worldTime, segment2.time - SEGMENT);
+      await combat.nextRound();
+      await env.settle();
+      assert.equal(game.time.worldTime, segment2.time);
+      const [normal1] = await nextRounds(env, combat, ann, 1);
+      assert.equal(normal1.time - start, 2 * SEGMENT);
+      assert.ok(normal1.on);
+      assert.deepEqual(env.errors, []);
+    } finally {
+      done();
     }
   });
 }

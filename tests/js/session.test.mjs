@@ -196,6 +196,19 @@ test("back a round and forward again, with a direction or without (ARS): nothing
   }
 });
 
+test("world time: a GURPS surprise leaves every change of round and turn the table's own time", async () => {
+  const { session } = await load("gurps4e");
+  const table = fakeHost({ faces: [3, 6, 6, 6] });
+  const tracked = session.tableSession(table.host);
+  await tracked.resolve(await gurpsDraft());
+  await tracked.observe({ order: ["orc", "ava", "cat"], current: 0, round: 1, forward: true, rotating: false });
+  const surprise = JSON.parse(table.stored);
+  for (const [from, to, seconds] of [[1, 2, 1], [1, 1, 3], [1, 0, -1], [0, 1, 1], [2, 3, 60]]) {
+    assert.equal(session.passedSeconds(surprise, from, to, seconds), seconds, `${from} to ${to}`);
+  }
+  assert.equal(session.passedSeconds(null, 1, 2, 60), 60, "no surprise");
+});
+
 test("a look at the table: the passed over start late and the card says so, a step back plays nothing", async () => {
   const { session } = await load("gurps4e");
   const table = fakeHost({ faces: [2, 5, 5, 5, 6, 6, 6] });

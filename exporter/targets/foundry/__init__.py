@@ -38,7 +38,17 @@ def config_entries(defs: Definitions) -> list[ConfigEntry]:
         ConfigEntry("STATUSES", "The statuses the module shows; reuse lists the ids a game system may already define",
                     status_entries(defs)),
         ConfigEntry("SETTINGS", "The world settings of the automation", [asdict(s) for s in defs.settings]),
+        ConfigEntry("SURPRISE_MACRO", "The compendium and the macro that open the surprise dialog, named as Foundry "
+                    "shows them (module.json, the pack), for a tracker without a place for the button",
+                    surprise_macro(defs)),
     ]
+
+
+def surprise_macro(defs: Definitions) -> dict[str, str]:
+    """Return the names of the macro pack and of its macro that opens the dialog, as the manifest and the pack give them"""
+    [document] = [doc for doc in macro_documents(defs) if doc["flags"][defs.module.id]["macro"] == "surprise"]
+    [pack] = [pack["label"] for pack in manifest(defs, [])["packs"] if pack["name"] == PACK_NAME]
+    return {"pack": pack, "macro": document["name"]}
 
 
 class FoundryWriter:

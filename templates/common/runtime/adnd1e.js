@@ -1,8 +1,9 @@
 // AD&D 1e surprise at the table (docs/rules/adnd1e.md): one d6 per side, then the surprise segments before the first normal
 // round (C7). The table plays the n-th round it begins after the roll as segment n, turn by turn, with who acts in
 // each. The segments are not rounds of the fight: the VTT numbers the first normal round firstRound, the number it
-// would have had without a surprise (nextRoundNumber), so no round-based duration is shifted by the segments.
-import { SIDE_KEYS } from "../config.js";
+// would have had without a surprise (nextRoundNumber), so no round-based duration is shifted by the segments; and each
+// segment lasts a segment of the VTT's world time, not a round (roundSeconds).
+import { RULES, SIDE_KEYS } from "../config.js";
 import * as Rules from "../rules/adnd1e.js";
 import { scenarioOptions } from "../scenario.js";
 import { mark, names, unmarkAll } from "../surprise.js";
@@ -96,6 +97,12 @@ function nextRoundNumber(surprise, proposed) {
   return !surprise.done && segments > 0 && surprise.rounds === segments ? surprise.firstRound : proposed;
 }
 
+/** Return how long the index-th table round after the roll lasts where the rules say: a surprise segment, one segment */
+function roundSeconds(surprise, index) {
+  const segments = surprise.outcome?.timeline?.length ?? 0;
+  return index >= 1 && index <= segments ? RULES.segment_seconds : null;
+}
+
 /** In a surprise segment only the combatants the timeline names act; true = this one passes */
 async function turnStarted(table, surprise, id) {
   const segment = segmentOf(surprise);
@@ -131,4 +138,6 @@ function statusLines(table, surprise) {
   ];
 }
 
-export { STRING_KEYS, left, nextRoundNumber, resolve, roundName, roundStarted, statusLines, turnEnded, turnStarted };
+export {
+  STRING_KEYS, left, nextRoundNumber, resolve, roundName, roundSeconds, roundStarted, statusLines, turnEnded, turnStarted,
+};

@@ -98,6 +98,11 @@ function nextRoundNumber(surprise, proposed) {
   return proposed;
 }
 
+/** Return how long a table round lasts where the rules say: never, the Surprise Round is a round of the fight */
+function roundSeconds() {
+  return null;
+}
+
 /** A combatant left the fight: his statuses go */
 async function left(table, surprise, id) {
   await unmarkAll(table, surprise, id);
@@ -119,4 +124,6 @@ function roundName() {
   return null;
 }
 
-export { STRING_KEYS, left, nextRoundNumber, resolve, roundName, roundStarted, statusLines, turnEnded, turnStarted };
+export {
+  STRING_KEYS, left, nextRoundNumber, resolve, roundName, roundSeconds, roundStarted, statusLines, turnEnded, turnStarted,
+};

@@ -135,6 +135,11 @@ function nextRoundNumber(surprise, proposed) {
   return proposed;
 }
 
+/** Return how long a table round lasts where the rules say: never, GURPS rounds are the VTT's own, a second each */
+function roundSeconds() {
+  return null;
+}
+
 /** A combatant left the fight: his statuses go, and his stun no longer keeps the surprise going */
 async function left(table, surprise, id) {
   await unmarkAll(table, surprise, id);
@@ -154,4 +159,6 @@ function roundName() {
   return null;
 }
 
-export { STRING_KEYS, left, nextRoundNumber, resolve, roundName, roundStarted, statusLines, turnEnded, turnStarted };
+export {
+  STRING_KEYS, left, nextRoundNumber, resolve, roundName, roundSeconds, roundStarted, statusLines, turnEnded, turnStarted,
+};

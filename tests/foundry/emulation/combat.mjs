@@ -160,6 +160,29 @@ export class Combat extends Document {
     return this.combatants.filter((c) => c.tokenId === id);
   }
 
+  /**
+   * The seconds between two places of the turn order: a round's time for each round begun, a turn's for each turn
+   * passed besides (foundryvtt#12018: world time "advanced for each combatant that is skipped by Previous/Next
+   * Round/Turn", Combat#getTimeDelta(fromRound, fromTurn, toRound, toTurn), listed on API v14
+   * classes/foundry.documents.Combat.html); none out of round 0 (foundryvtt#12015: "the world time should not be
+   * advanced from round 0 to round 1"). (harness choice) The pages give no formula: a round change counts as the end
+   * of the round, not of a turn too; Skip Defeated is off; negative going back.
+   */
+  _timeDelta(fromRound, fromTurn, toRound, toTurn) {
+    if (fromRound === 0 || toRound === 0) return 0;
+    const count = this.#turns.length;
+    const steps = (toRound - fromRound) * count + ((toTurn ?? 0) - (fromTurn ?? 0));
+    const rounds = toRound - fromRound;
+    const { roundTime, turnTime } = env().CONFIG.time;
+    return rounds * roundTime + (steps - rounds) * turnTime;
+  }
+
+  /** docs/dev/foundry.md §7, §10: the update's time, V13's `advanceTime` or V14's `worldTime: {delta}` (hookEvents.combatRound) */
+  #timeOptions(toRound, toTurn) {
+    const delta = this._timeDelta(this.round, this.turn, toRound, toTurn);
+    return env().options.generation >= 14 ? { worldTime: { delta } } : { advanceTime: delta };
+  }
+
   #assertStarted(method) {
     if (!this.started) throw new Error(`harness: Combat#${method} before startCombat() is not emulated`);
   }
@@ -181,8 +204,7 @@ export class Combat extends Document {
     const next = (this.turn ?? -1) + 1;
     if (next >= this.#turns.length) return this.nextRound();
     const updateData = { round: this.round, turn: next };
-    // (harness choice) no world clock is emulated: the options carry no advanceTime (V13) or worldTime.delta (V14)
-    const updateOptions = { direction: 1 };
+    const updateOptions = { direction: 1, ...this.#timeOptions(this.round, next) };
     env()._initiatingHook("combatTurn", this, updateData, updateOptions);
     return this.update(updateData, updateOptions);
   }
@@ -191,7 +213,7 @@ export class Combat extends Document {
   async nextRound() {
     this.#assertStarted("nextRound");
     const updateData = { round: this.round + 1, turn: 0 };
-    const updateOptions = { direction: 1 };
+    const updateOptions = { direction: 1, ...this.#timeOptions(this.round + 1, 0) };
     env()._initiatingHook("combatRound", this, updateData, updateOptions);
     return this.update(updateData, updateOptions);
   }
@@ -205,7 +227,7 @@ export class Combat extends Document {
     this.#assertStarted("previousTurn");
     if ((this.turn ?? 0) <= 0) return this.previousRound();
     const updateData = { round: this.round, turn: this.turn - 1 };
-    const updateOptions = { direction: -1 };
+    const updateOptions = { direction: -1, ...this.#timeOptions(this.round, this.turn - 1) };
     env()._initiatingHook("combatTurn", this, updateData, updateOptions);
     return this.update(updateData, updateOptions);
   }
@@ -218,7 +240,7 @@ export class Combat extends Document {
     this.#assertStarted("previousRound");
     const round = this.round - 1;
     const updateData = { round, turn: round === 0 ? null : this.#turns.length - 1 };
-    const updateOptions = { direction: -1 };
+    const updateOptions = { direction: -1, ...this.#timeOptions(round, updateData.turn) };
     env()._initiatingHook("combatRound", this, updateData, updateOptions);
     return this.update(updateData, updateOptions);
   }
@@ -235,7 +257,8 @@ export class Combat extends Document {
    * docs/dev/foundry.md §7: combatTurnChange(combat, prior, current) on all clients after the update. The docs do not
    * order it against updateCombat: (harness choice) it follows updateCombat, or precedes it with turnChangeFirst.
    */
-  _onUpdate(changed, options = {}) {
+  _onUpdate(changed, options = {}, userId = null) {
+    env()._passCombatTime(options, userId);
     const prior = this.current;
     this.current = this._getCurrentState();
     const stateChanged = ["round", "turn", "combatantId"].some((key) => prior[key] !== this.current[key]);

@@ -387,12 +387,13 @@ export class ActiveEffect extends Document {
 
   /**
    * docs/dev/foundry.md §8: V14 fills `start` when the effect is made, its combatant whoever's turn it is: what core
-   * expiry anchors to. (harness choice) No world clock is emulated, so start.time stays null, and V13's fill of the
-   * display-only startTime, startRound and startTurn is left out: the product writes its V13 durations whole.
+   * expiry anchors to, and its time the world's clock. (harness choice) V13's fill of the display-only startTime,
+   * startRound and startTurn is left out: the product writes its V13 durations whole.
    */
   _preCreate() {
     if (!(this.parent instanceof Actor) || !v14()) return;
     const start = { ...this._source.start };
+    start.time ??= env()._worldTime;
     const combat = env()._world.combats.active;
     if (combat) {
       start.combat ??= combat.id;

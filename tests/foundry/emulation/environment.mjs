@@ -51,6 +51,8 @@ export class FoundryEnvironment {
   /** How far start-up has got: booted, translations loaded, Documents and Settings ready (setup) */
   phase = { booted: false, translations: false, documents: false };
   _activity = 0;
+  /** game.time.worldTime: the world's clock, in seconds */
+  _worldTime = 0;
   /** A game system's order of combatants (its Combat#_sortCombatants), or null for the harness's */
   _combatSort = null;
   _inflight = 0;
@@ -72,6 +74,9 @@ export class FoundryEnvironment {
     this.Hooks = createHooks(this);
     this.CONFIG = {
       statusEffects: coreStatusEffects(options.generation),
+      // API v13/v14 variables/CONFIG.time.html: "the number of seconds which automatically elapse at the end of a
+      // Combat round" and turn. (harness choice) The pages give no defaults: 6 and 0 here; game systems set their own.
+      time: { roundTime: 6, turnTime: 0 },
       // docs/dev/foundry.md §8: V14's world-wide expiryAction, "update" by default
       ActiveEffect: options.generation >= 14 ? { expiryAction: "update" } : {},
     };
@@ -160,6 +165,21 @@ export class FoundryEnvironment {
   _initiatingHook(hook, ...args) {
     if (this._isRemote()) return true;
     return this.Hooks.callAll(hook, ...args);
+  }
+
+  /**
+   * The world time a Combat update passes, applied by the server before the update's hooks run (foundryvtt#11619: the
+   * time of a turn or round change is processed and emitted before the Combat update) and told to every client by
+   * updateWorldTime(worldTime, dt, options, userId) (API v14 functions/hookEvents.updateWorldTime.html). The update's
+   * options carry it as `advanceTime` (API v13 hookEvents.combatRound/combatTurn) or `worldTime: {delta}` (API v14 and
+   * foundryvtt#10924); which of them each generation still reads is not documented: (harness choice) both, on both,
+   * worldTime.delta first, so that a module that rewrites only one of them is caught.
+   */
+  _passCombatTime(options, userId) {
+    const delta = [options?.worldTime?.delta, options?.advanceTime].find((value) => Number.isFinite(value));
+    if (!delta) return;
+    this._worldTime += delta;
+    this.Hooks.callAll("updateWorldTime", this._worldTime, delta, {}, userId);
   }
 
   /** Wait until no hook promise, database request or follow-up activity is pending */
@@ -273,6 +293,8 @@ export class FoundryEnvironment {
       // Game#system: the world's game system's package data, read by its id (API v13/v14 foundry.Game.html#system)
       system: Object.freeze({ id: this.options.systemId }),
       modules,
+      // foundry.helpers.GameTime (API v13/v14): the world's clock; only what the emulation reads is emulated
+      time: Object.freeze({ get worldTime() { return environment._worldTime; } }),
       settings: createSettings(this),
       i18n: createI18n(this),
       get user() {
@@ -325,11 +347,13 @@ export class FoundryEnvironment {
   }
 
   /**
-   * Render the Combat Tracker: renderCombatTracker(app, html) with its header DOM (docs/dev/foundry.md §10). With popout the
-   * tracker sits in a window of its own, its nodes made by that window's document. Returns the tracker's root.
+   * Render the Combat Tracker: renderCombatTracker(app, html) with its header DOM (docs/dev/foundry.md §10, §11), the
+   * game system's own tracker or the one named (emulation/dom.mjs TRACKERS, or markup). With popout the tracker sits in
+   * a window of its own, its nodes made by that window's document; jquery passes html as a jQuery object. Returns the
+   * tracker's root.
    */
-  renderCombatTracker({ popout = false } = {}) {
-    return renderCombatTracker(this, { popout });
+  renderCombatTracker({ popout = false, tracker, jquery = false } = {}) {
+    return renderCombatTracker(this, { popout, tracker, jquery });
   }
 
   /** Localize every config:true setting's name, hint and choices as the settings UI would */

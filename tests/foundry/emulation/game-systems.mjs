@@ -208,15 +208,19 @@ export function installArsInitiative(initiative, { ascending = false, rollEachRo
  *
  * - nextTurn (204-245): the next turn, or nextRound after the last (and in round 0); `combatTurn(combat, updateData)`
  *   with no updateOptions, then `update({round, turn})` with no options.
- * - nextRound (254-268): no combatRound hook; `update({round: round + 1, turn: 0 (null if it was null)}, {advanceTime})`.
+ * - nextRound (254-268): no combatRound hook; `update({round: round + 1, turn: 0 (null if it was null)}, {advanceTime})`
+ *   with `advanceTime = CONFIG.time.roundTime` (267: "OSR systems advance time by round counter, not turns"), from
+ *   round 0 too.
  * - previousRound (276-283): no hook; `update({round: max(round - 1, 0), turn: last (0 from round 0; null if null)},
- *   {advanceTime})`: from round 1 the combat goes to round 0 on its last turn, not null.
+ *   {advanceTime})`: from round 1 the combat goes to round 0 on its last turn, not null; advanceTime is
+ *   `-CONFIG.time.roundTime` when the round it goes to is above 0, else 0 (282).
  * - previousTurn (292-297): nothing in round 0 at turn 0; previousRound at turn 0; otherwise no hook and
  *   `update({turn: turn - 1})` with no options.
  *
- * (harness choice) Skip Defeated is off, as in the harness's own methods, and no world clock is emulated, so the
- * options carry no advanceTime. Whether ARS for V13/V14 still replaces these methods is unconfirmed. Patches the
- * harness's Combat; returns the function that restores it.
+ * Neither turn method passes any time (the V11 core line is commented out at 242: "Classic systems update time on the
+ * round, not each turn"). (harness choice) Skip Defeated is off, as in the harness's own methods. Whether ARS for
+ * V13/V14 still replaces these methods, and whether V14 still reads `advanceTime`, is unconfirmed (the emulation reads
+ * it: FoundryEnvironment#_passCombatTime). Patches the harness's Combat; returns the function that restores it.
  */
 export function installArsTurnMethods() {
   const proto = Combat.prototype;
@@ -230,12 +234,13 @@ export function installArsTurnMethods() {
     return this.update(updateData);
   });
   define("nextRound", async function nextRound() {
-    return this.update({ round: this.round + 1, turn: this.turn === null ? null : 0 });
+    return this.update({ round: this.round + 1, turn: this.turn === null ? null : 0 }, { advanceTime: CONFIG.time.roundTime });
   });
   define("previousRound", async function previousRound() {
     let turn = this.round === 0 ? 0 : Math.max(this.turns.length - 1, 0);
     if (this.turn === null) turn = null;
-    return this.update({ round: Math.max(this.round - 1, 0), turn });
+    const round = Math.max(this.round - 1, 0);
+    return this.update({ round, turn }, { advanceTime: round > 0 ? -CONFIG.time.roundTime : 0 });
   });
   define("previousTurn", async function previousTurn() {
     if (this.turn === 0 && this.round === 0) return this;
@@ -245,4 +250,38 @@ export function installArsTurnMethods() {
   return () => {
     for (const [name, value] of Object.entries(core)) define(name, value);
   };
+}
+
+/**
+ * ARS's time (same commit): a round lasts a minute and a turn ten (ars.js 105-106: `CONFIG.time.roundTime = 60`,
+ * `turnTime = 600`), and its effects last by the world's clock: an effect's duration is in seconds, a round's worth
+ * 60 (utilities.js 953-978 convertTimeToSeconds; effects.js 205-214 writes `duration.seconds` and `duration.startTime:
+ * game.time.worldTime`), and an `updateWorldTime` handler (hooks.js 482-487) on every GM's client deletes the effects
+ * whose `worldTime - startTime >= seconds` (effects.js 316-383, manageEffectExpirations: an item's own effect is
+ * disabled instead, not emulated). It looks at the actors of the active combat that are no player characters and at
+ * the party tracker's; (harness choice) here at every combatant's actor, as if the characters were in the party.
+ * On V14 the duration is `{value, units}` and the start `start.time` (docs/dev/foundry.md §8); how ARS for V14 keeps
+ * its durations is unconfirmed: (inference) a `seconds` duration read there the same way. `turnTime` may be given for
+ * a world that keeps ARS's rounds but not its turns. Returns the function that removes the handler.
+ */
+export function installArsTime({ turnTime = 600 } = {}) {
+  const environment = env();
+  if (environment.options.systemId !== "ars") throw new Error("ARS's time needs a world of the ars game system");
+  Object.assign(CONFIG.time, { roundTime: 60, turnTime });
+  const timed = (effect) => {
+    const { duration } = effect._source;
+    if (environment.options.generation < 14) return { seconds: duration.seconds, start: duration.startTime };
+    return duration.units === "seconds" ? { seconds: duration.value, start: effect._source.start.time } : {};
+  };
+  const id = environment.Hooks.on("updateWorldTime", async (worldTime) => {
+    if (!game.user.isGM || !game.combat?.active) return;
+    for (const actor of game.combat.combatants.map((combatant) => combatant.actor).filter(Boolean)) {
+      const expired = actor.effects.filter((effect) => {
+        const { seconds, start } = timed(effect);
+        return seconds && Number.isFinite(start) && worldTime - start >= seconds;
+      });
+      if (expired.length) await actor.deleteEmbeddedDocuments("ActiveEffect", expired.map((effect) => effect.id));
+    }
+  });
+  return () => environment.Hooks.off("updateWorldTime", id);
 }
