@@ -20,7 +20,7 @@ const MAX_ROUNDS = 40;
 
 /**
  * Return the actor data for one member where the module's readers look: a data path, or an entry of a nested
- * list as GURPS Game Aid keeps it (an advantage present when true, a skill with its level).
+ * list as GURPS Game Aid keeps it (an advantage present when true, a skill with its level and a point).
  */
 function actorSystem(member, attributes) {
   const system = {};
@@ -32,7 +32,8 @@ function actorSystem(member, attributes) {
       continue;
     }
     if (reader.skill !== undefined) {
-      entries.skills.push({ name: reader.skill, level: member[key] });
+      // A skill the character has a point in (the module reads no other's level); the rules' level 0 is none at all.
+      if (member[key]) entries.skills.push({ name: reader.skill, level: member[key], points: 1 });
       continue;
     }
     const parts = reader.path.replace(/^system\./, "").split(".");

@@ -54,8 +54,8 @@ for (const finders of [false, true]) {
           system: ggaCharacter({
             iq: 13,
             ads: [{ name: "Talents", contains: [{ name: "Combat Reflexes", points: 15 }] }, { name: "Fit", points: 5 }],
-            skills: [{ name: "Combat", contains: [{ name: "Tactics", level: 14 }, { name: "Stealth", level: 11 }] },
-              { name: "Stealth (Camouflage)", level: 9 }],
+            skills: [{ name: "Combat", contains: [{ name: "Tactics", level: 14, points: 4 }, { name: "Stealth", level: 11, points: 1 }] },
+              { name: "Camouflage", level: 9, points: 1 }],
           }),
         },
         { name: "Orc", disposition: HOSTILE, system: ggaCharacter({ iq: 9, per: 10, ads: [{ name: "Bad Temper" }] }) },
@@ -65,13 +65,14 @@ for (const finders of [false, true]) {
       const total = api.draft(combat, "total");
       assert.deepEqual(pick(memberNamed(total, "Ava"), ["iq", "combat_reflexes"]), { iq: 13, combat_reflexes: true });
       assert.deepEqual(pick(memberNamed(total, "Orc"), ["iq", "combat_reflexes"]), { iq: 9, combat_reflexes: false });
-      // No ads list at all: nothing read, the rule default (no Combat Reflexes) stands.
-      assert.equal(memberNamed(total, "Rat").combat_reflexes, false);
+      // No ads list at all: not a GGA character, so nothing says he lacks Combat Reflexes: asked, not false.
+      assert.equal(memberNamed(total, "Rat").combat_reflexes, null);
+      assert.deepEqual(memberNamed(total, "Rat").unread, ["combat_reflexes"]);
       const partial = api.draft(combat, "partial");
       assert.equal(memberNamed(partial, "Ava").tactics, 14, "Tactics nested in a container");
       assert.equal(memberNamed(partial, "Orc").tactics, 0, "no Tactics skill: the rule default");
       const contest = api.draft(combat, "quick-contest");
-      assert.equal(memberNamed(contest, "Ava").stealth, 11, "the best Stealth entry");
+      assert.equal(memberNamed(contest, "Ava").stealth, 11, "Stealth, not Camouflage");
       assert.equal(memberNamed(contest, "Orc").per, 10);
       assert.deepEqual(env.errors, []);
     } finally {
@@ -83,8 +84,8 @@ for (const finders of [false, true]) {
 
 test("GGA's finders and the walk give the same values for the same actors", async () => {
   const people = [
-    { name: "Ava", disposition: FRIENDLY, system: ggaCharacter({ ads: [{ name: "Combat Reflexes" }], skills: [{ name: "tactics", level: 12 }, { name: "Tactics", level: 15 }] }) },
-    { name: "Bo", disposition: HOSTILE, system: ggaCharacter({ ads: [{ name: "Enhanced Combat Reflexes" }], skills: [{ name: "Stealthy Walk", level: 10 }] }) },
+    { name: "Ava", disposition: FRIENDLY, system: ggaCharacter({ ads: [{ name: "Combat Reflexes" }], skills: [{ name: "tactics", level: 12, points: 2 }, { name: "Stealth", level: 15, points: 0 }] }) },
+    { name: "Bo", disposition: HOSTILE, system: ggaCharacter({ ads: [{ name: "Enhanced Combat Reflexes" }], skills: [{ name: "Stealthy Walk", level: 10, points: 1 }] }) },
   ];
   const read = async (finders) => {
     const uninstall = finders ? installGgaFinders() : () => {};
