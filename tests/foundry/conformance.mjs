@@ -54,7 +54,11 @@ async function play({ moduleDir, gameSystem, generation, moduleId }, vector) {
   const env = createFoundry({ generation, systemId: gameSystem, modules: [{ id: moduleId }], quiet: true });
   try {
     await env.loadModule(moduleDir);
-    const { ATTRIBUTES: attributes } = await import(pathToFileURL(`${moduleDir}/scripts/common/config.js`).href);
+    const { ATTRIBUTES: readers } = await import(pathToFileURL(`${moduleDir}/scripts/common/config.js`).href);
+    // ARS computes the Dexterity reaction from the Dexterity, and the module reads it only for Dexterity 19 to 25
+    // (templates/foundry/draft.js): a vector's adjustment is no value of a sheet there, so the GM gives it.
+    const attributes = Object.fromEntries(Object.entries(readers)
+      .filter(([, reader]) => gameSystem !== "ars" || reader.path !== "system.abilities.dex.reaction"));
     const scenario = vector.scenario;
     const members = ["a", "b"].flatMap((key) => scenario.sides[key].members.map((member) => ({ key, member })));
     const tokens = [];

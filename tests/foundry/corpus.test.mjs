@@ -1,7 +1,7 @@
 // The Foundry readers (templates/foundry/draft.js) against the sheet corpus of fixtures/sheets (run by
-// tests/test_foundry_corpus.py): GURPS Game Aid actors as its importer stores real GCS characters, in a world whose
-// game system behaves as its code does (emulation/game-systems.mjs). Every expected value is worked out by hand from
-// the GCS file, beside it.
+// tests/test_foundry_corpus.py): GURPS Game Aid actors as its importer stores real GCS characters, and ARS actors read
+// under each of ARS's rules variants, in a world whose game system behaves as its code does (emulation/game-systems.mjs).
+// Every expected value is worked out by hand from the GCS file or from ARS's tables and the 1e rules, beside it.
 // MODULES_DIR holds <id>/foundry for the example campaigns, CORPUS_DIR the GURPS example that reads a Spanish sheet.
 import assert from "node:assert/strict";
 import fs from "node:fs";
@@ -9,11 +9,12 @@ import path from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { createFoundry, runGeneration } from "./harness.mjs";
-import { ggaList, installGgaActors, installGgaFinders } from "./emulation/game-systems.mjs";
+import { ggaList, installArsActors, installGgaActors, installGgaFinders } from "./emulation/game-systems.mjs";
 
 const GENERATION = runGeneration();
 const GURPS = "ambush-gurps-example";
 const GURPS_ES = "ambush-gurps-es";
+const ADND = "ambush-adnd-example";
 const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "fixtures", "sheets");
 const { FRIENDLY, HOSTILE } = { FRIENDLY: 1, HOSTILE: -1 };
 
@@ -243,6 +244,70 @@ test("GGA: where GGA's own finder sees a trait or skill the walk does not, the v
       console.warn = warn;
       globalThis.GURPS.findSkillSpell = findSkillSpell;
     }
+  } finally {
+    done();
+  }
+});
+
+// --- ARS ---------------------------------------------------------------------------------------------------------
+
+/**
+ * The draft of each ARS actor under each variant, worked out by hand. The 1e table (docs/rules/adnd1e.md#dexterity)
+ * covers Dexterity 3 to 18, and the module applies it to the Dexterity itself; ARS's computed reaction is taken only
+ * for 19 to 25 and only from a variant with 1e tables (config.js 858-947: variant 0, "Standard", gives +3 from 18 up;
+ * variant 1 gives +3 at 19-20, +4 at 21-23, +5 at 24-25). Variant 2's table is AD&D 2e's: no adjustment of it is
+ * read, so its Dexterity 19-25 is shown and refused as beyond the 1e table, asking for the adjustment. Below 3 no 1e
+ * adjustment exists (ARS's -3, -6 or -4 are not 1e's): the Dexterity is shown and asked about the same way. A blank
+ * or 0 Dexterity, which ARS shows as 1, and a 30, which it shows as 25, are not the actor's: both values are asked.
+ */
+function arsExpected(variant) {
+  const out = {};
+  const asked = { dex: null, surprise_adjustment: null, unread: ["dex", "surprise_adjustment"] };
+  const dex = (value) => ({ dex: value, surprise_adjustment: null, unread: [] });
+  const adjustment = (value) => ({ dex: null, surprise_adjustment: value, unread: [] });
+  for (const name of ["Dex blank", "Dex 0", "Dex 30"]) out[name] = asked;
+  for (const score of [1, 2, 3, 10, 17, 18]) out[`Dex ${score}`] = dex(score);
+  out["Dex 18 NPC"] = dex(18);
+  const high = { 0: { 19: 3, 20: 3, 21: 3, 23: 3, 24: 3, 25: 3 }, 1: { 19: 3, 20: 3, 21: 4, 23: 4, 24: 5, 25: 5 } }[variant];
+  for (const score of [19, 20, 21, 23, 24, 25]) out[`Dex ${score}`] = high ? adjustment(high[score]) : dex(score);
+  return out;
+}
+
+for (const variant of ["0", "1", "2"]) {
+  test(`ARS corpus, variant ${variant}: Dexterity and its adjustment over ARS's whole range`, async () => {
+    const { env, done } = await boot(ADND, "ars", () => [installArsActors({ variant })]);
+    try {
+      const { actors } = fixture("ars", "actors.json");
+      const combat = await combatOf(env, actors);
+      const api = game.modules.get(ADND).api;
+      const draft = api.draft(combat, "roll");
+      const values = valuesOf(draft, ["dex", "surprise_adjustment"]);
+      assert.deepEqual(values, arsExpected(variant));
+      // ARS shows what the emulation prepared: a blank Dexterity as 1 (the value the module must not take).
+      assert.equal(combat.combatants.find((c) => c.name === "Dex blank").actor.system.abilities.dex.value, 1);
+      assert.deepEqual(env.errors, []);
+    } finally {
+      done();
+    }
+  });
+}
+
+test("ARS: Dexterity 1 asks for the adjustment in the dialog's terms, and the GM's answer rolls", async () => {
+  const { env, done } = await boot(ADND, "ars", () => [installArsActors({ variant: "1" })]);
+  try {
+    const { actors } = fixture("ars", "actors.json");
+    const combat = await combatOf(env, [actors.find((a) => a.name === "Dex 1"), actors.find((a) => a.name === "Dex 10")]);
+    const api = game.modules.get(ADND).api;
+    const draft = api.draft(combat, "roll");
+    assert.equal(await api.resolve(draft, combat), null);
+    assert.match(env.notifications.at(-1).message, /^Dex 1: Dexterity 1 is outside 3 to 18; give Surprise adjustment instead/);
+    const member = draft.sides.a.members[0];
+    member.dex = null;
+    member.surprise_adjustment = -5; // the GM's ruling for a Dexterity the 1e table does not cover
+    env.scriptDice(1, 6); // side a surprised for 1 segment; side b not
+    assert.ok(await api.resolve(draft, combat));
+    await env.settle();
+    assert.deepEqual(env.errors, []);
   } finally {
     done();
   }

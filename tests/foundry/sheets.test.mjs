@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { createFoundry, runGeneration } from "./harness.mjs";
-import { ggaList, installArsInitiative, installGgaFinders } from "./emulation/game-systems.mjs";
+import { ggaList, installArsActors, installArsInitiative, installGgaFinders } from "./emulation/game-systems.mjs";
 
 const MODULES = process.env.MODULES_DIR;
 const GENERATION = runGeneration();
@@ -138,39 +138,44 @@ function pick(object, keys) {
   return Object.fromEntries(keys.map((key) => [key, object[key]]));
 }
 
-test("ARS: the computed Dex reaction is the adjustment (Dex 19 and 25 accepted); Dex 19 without one is refused clearly", async () => {
+test("ARS: the computed Dex reaction is the adjustment from Dex 19 (19 and 25 accepted); Dex 19 under 2e tables is refused clearly", async () => {
   const env = await boot(ADND, "ars");
+  const prepared = installArsActors({ variant: "1" }); // config.js 892-918: +3 at Dex 19, +5 at 25
   try {
     const combat = await combatOf(env, [
-      { name: "Elf", disposition: FRIENDLY, system: { abilities: { dex: { value: 19, reaction: 3 } } } },
-      { name: "Djinn", disposition: FRIENDLY, system: { abilities: { dex: { value: 25, reaction: 5 } } } },
-      { name: "Gob", disposition: HOSTILE, system: { abilities: { dex: { value: 10, reaction: 0 } } } },
+      { name: "Elf", disposition: FRIENDLY, system: { abilities: { dex: { value: 19, percent: 0 } } } },
+      { name: "Djinn", disposition: FRIENDLY, system: { abilities: { dex: { value: 25, percent: 0 } } } },
+      { name: "Gob", disposition: HOSTILE, system: { abilities: { dex: { value: 10, percent: 0 } } } },
     ]);
     const api = game.modules.get(ADND).api;
     const draft = api.draft(combat, "roll");
     assert.deepEqual(pick(memberNamed(draft, "Elf"), ["dex", "surprise_adjustment"]), { dex: null, surprise_adjustment: 3 });
     assert.deepEqual(pick(memberNamed(draft, "Djinn"), ["dex", "surprise_adjustment"]), { dex: null, surprise_adjustment: 5 });
+    assert.deepEqual(pick(memberNamed(draft, "Gob"), ["dex", "surprise_adjustment"]), { dex: 10, surprise_adjustment: null });
     env.scriptDice(2, 5); // side a surprised for 2 segments, less each one's adjustment
     assert.ok(await api.resolve(draft, combat));
     await env.settle();
     assert.deepEqual(env.errors, []);
   } finally {
     env.teardown();
+    prepared();
   }
   const old = await boot(ADND, "ars");
+  const prepared2e = installArsActors({ variant: "2" }); // AD&D 2e's table: its +3 at Dex 19 is not read as 1e's
   try {
     const combat = await combatOf(old, [
-      { name: "Elf", disposition: FRIENDLY, system: { abilities: { dex: { value: 19 } } } },
-      { name: "Gob", disposition: HOSTILE, system: { abilities: { dex: { value: 10 } } } },
+      { name: "Elf", disposition: FRIENDLY, system: { abilities: { dex: { value: 19, percent: 0 } } } },
+      { name: "Gob", disposition: HOSTILE, system: { abilities: { dex: { value: 10, percent: 0 } } } },
     ]);
     const api = game.modules.get(ADND).api;
     const draft = api.draft(combat, "roll");
-    assert.equal(memberNamed(draft, "Elf").dex, 19, "no silent clamp");
+    assert.deepEqual(pick(memberNamed(draft, "Elf"), ["dex", "surprise_adjustment"]), { dex: 19, surprise_adjustment: null }, "no silent clamp");
     assert.equal(await api.resolve(draft, combat), null);
     assert.match(old.notifications.at(-1).message, /Elf: .*19 is outside 3 to 18; give .* instead/);
     assert.equal(api.state(combat), null);
   } finally {
     old.teardown();
+    prepared2e();
   }
 });
 
