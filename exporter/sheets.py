@@ -10,12 +10,15 @@ from __future__ import annotations
 from typing import Any
 
 # GURPS Game Aid (crnormand/gurps @ac714d44d6b93fd989bdeb6870c736fb04645ec4, 0.18.22):
-# template.json: system.attributes.IQ.value and .PER.value; module/actor/actor.js findAdvantage walks system.ads,
-# module/gurps.js findSkillSpell(actor, name, true) walks system.skills, both nested through `contains`.
+# template.json: system.attributes.IQ.value and .PER.value; system.ads and system.skills hold named entries nested
+# through `contains` and, once a container is folded on the sheet, `collapsed` (module/actor/actor.js toggleExpand),
+# named and pointed as module/actor/actor-importer.js importAd and importSk store them (templates/foundry/draft.js).
 GGA = "crnormand/gurps@ac714d44d6b93fd989bdeb6870c736fb04645ec4"
-# ARS: the computed Dex reaction adjustment at system.abilities.dex.reaction. Its code is not on GitHub; the path
-# is from a V11-era copy and stays unconfirmed for V13/V14.
-ARS = "ARS (V11-era copy, not on GitHub; V13/V14 unconfirmed)"
+# ARS v2023.08.06 for V11, as imported unchanged into lastredoubt/acks2-arsbase: src/template.json (abilities),
+# src/module/actor/actor.js _buildAbilityFields and src/module/config.js dexterityTable (the computed Dex reaction
+# adjustment at system.abilities.dex.reaction, per rules variant). ARS itself is on GitLab; V13/V14 stay unconfirmed.
+ARS = "ARS v2023.08.06: lastredoubt/acks2-arsbase@d47147c53b9733003995e3620df7877cdcca6d61 (V13/V14 unconfirmed)"
+
 # Foundry: the game system each rules system usually runs on, and the reader of each input, with its source.
 FOUNDRY_SHEETS: dict[str, dict[str, Any]] = {
     "gurps4e": {
@@ -23,18 +26,18 @@ FOUNDRY_SHEETS: dict[str, dict[str, Any]] = {
         "readers": {
             "iq": ("system.attributes.IQ.value", f"{GGA} template.json"),
             "per": ("system.attributes.PER.value", f"{GGA} template.json"),
-            "combat_reflexes": ({"advantage": "Combat Reflexes"}, f"{GGA} module/actor/actor.js findAdvantage"),
-            "tactics": ({"skill": "Tactics"}, f"{GGA} module/gurps.js findSkillSpell"),
-            "stealth": ({"skill": "Stealth"}, f"{GGA} module/gurps.js findSkillSpell"),
+            "combat_reflexes": ({"advantage": "Combat Reflexes"}, f"{GGA} module/actor/actor-importer.js importAd"),
+            "tactics": ({"skill": "Tactics"}, f"{GGA} module/actor/actor-importer.js importSk"),
+            "stealth": ({"skill": "Stealth"}, f"{GGA} module/actor/actor-importer.js importSk"),
         },
     },
     "adnd1e": {
         "system_id": "ars",
         "readers": {
-            "dex": ("system.abilities.dex.value", ARS),
-            # Given instead of dex (docs/rules/adnd1e.md#dexterity) where ARS computed it; covers Dex 19-25, beyond
-            # the 1e table.
-            "surprise_adjustment": ("system.abilities.dex.reaction", ARS),
+            "dex": ("system.abilities.dex.value", f"{ARS} src/template.json"),
+            # Given instead of dex (docs/rules/adnd1e.md#dexterity) where ARS computed it: read for Dex 19-25 only,
+            # beyond the 1e table, and only from a variant with 1e tables (templates/foundry/draft.js).
+            "surprise_adjustment": ("system.abilities.dex.reaction", f"{ARS} src/module/config.js"),
         },
     },
 }

@@ -13,7 +13,7 @@ const NAMES = ['Say "hi" \\ [[1d6]]', "__proto__", "Tom & <b>Jerry</b>", "back\\
 const EXAMPLES = [
   { id: "ambush-gurps-example", systemId: "gurps", procedure: "quick-contest", script: "AmbushGurpsExample",
     fill: { iq: 11, per: 12, stealth: 13 }, edit: ["b", -1],
-    system: { attributes: { IQ: { value: 11 }, PER: { value: 12 } }, skills: {} } },
+    system: { attributes: { IQ: { value: 11 }, PER: { value: 12 } }, ads: {}, skills: {} } },
   { id: "ambush-adnd-example", systemId: "ars", procedure: "roll", script: "AmbushAdndExample", system: {},
     fill: { dex: 16 }, edit: ["b", -1] },
   { id: "ambush-fallout-example", systemId: "fallout-homebrew", procedure: "world-map", script: "AmbushFalloutExample",

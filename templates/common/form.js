@@ -3,7 +3,7 @@
 // its translated label and what is wrong with it; an edit names a field by its path. The hosts only render the fields
 // and send the edits back.
 import { SIDE_KEYS } from "./config.js";
-import { inputsAt, isEmpty, labelKey, own, problemWith } from "./inputs.js";
+import { askedOf, inputsAt, isEmpty, labelKey, own, problemWith } from "./inputs.js";
 
 /** The catalogue keys this module shows, which the build ships (exporter/targets/strings.py) */
 const STRING_KEYS = [
@@ -82,11 +82,14 @@ function field(draft, t, path, input, value, problem = null, label = t(labelKey(
   return { path, key: input.key, type: input.type, label, value: shown(value), ...(choices ? { choices } : {}), problem };
 }
 
-/** Describe an input of the procedure as a field, with what is wrong with its value where it belongs */
-function inputField(draft, t, path, input, holder, sideKey, label, inputs) {
+/**
+ * Describe an input of the procedure as a field, with what is wrong with its value where it belongs; `asked`: the
+ * inputs of a member his sheet could not give (inputs.js askedOf)
+ */
+function inputField(draft, t, path, input, holder, sideKey, label, inputs, asked = new Set()) {
   const value = own(holder, input.key);
   const checked = input.type === "member" ? null
-    : problemWith(t, input, isEmpty(value) ? null : value, sideKey, label, draft.surprising ?? "a", inputs);
+    : problemWith(t, input, isEmpty(value) ? null : value, sideKey, label, draft.surprising ?? "a", inputs, asked.has(input.key));
   return field(draft, t, path, input, value, checked);
 }
 
@@ -124,7 +127,7 @@ function draftForm(draft, t, { openerRows = 0 } = {}) {
     place,
     placeField: field(draft, t, `place.${member.id}`, PLACE_INPUT, place, null, member.name),
     fields: memberInputs.map((input) => inputField(draft, t, `members.${member.id}.${input.key}`, input, member,
-      place, member.name, memberInputs)),
+      place, member.name, memberInputs, askedOf(memberInputs, member))),
   }));
   return { procedure: draft.procedure, encounter, openers, sides, combatants };
 }

@@ -10,7 +10,7 @@ import { membersOf } from "./scenario.js";
 const STRING_KEYS = [
   "Dialog.Encounter", "Dialog.Side.*", "Input.{input}", "Notify.EitherOr", "Notify.EmptySide", "Notify.Invalid",
   "Notify.Missing", "Notify.NotOnSide", "Notify.OpenerTwice", "Notify.OutOfRange", "Notify.OutOfRangeEither",
-  "Notify.Twice", "Notify.UnknownProcedure"
+  "Notify.Twice", "Notify.UnknownProcedure", "Notify.Unread"
 ];
 
 /** What an input of PROCEDURES leaves out, as exporter/definitions' InputDef gives it */
@@ -50,8 +50,8 @@ const isReference = (field) => field.type === "member" || field.type === "opener
  * @property {string} id  the combatant (Foundry) or token (Roll20) id
  * @property {string} label  the name shown
  * @property {"a" | "b" | null} side  where the table puts him by default; null: not in this fight
- * @property {(key: string, type: string) => unknown} read  his sheet's value of an input; undefined where it holds none,
- *   null where it holds one it cannot settle (a skill with no point in it, values that disagree), which is asked for
+ * @property {(key: string, type: string) => unknown} read  his sheet's value of an input; undefined where it holds none
+ *   (the rule's default stands), null where it holds one that cannot be read (the GM is asked for it)
  */
 
 /** Give every combatant a name no other has: a second "Goblin" becomes "Goblin 2", a blank one "?" */
@@ -67,22 +67,34 @@ function uniqueNames(combatants) {
 }
 
 /**
- * Return a member of the draft with the values his sheet holds, rule defaults where it holds none, and under `asked`
- * the inputs his sheet holds but cannot settle: they stay empty until the GM gives them (askedProblem)
+ * Return a member of the draft with the values his sheet holds, rule defaults for the rest; `unread` lists the inputs
+ * his sheet holds but could not be read, left empty for the GM to give (never a rule default in their place)
  */
 function draftMember(procedure, combatant, name) {
   const member = { id: combatant.id, name };
-  const asked = [];
   const fields = inputsAt(procedure, "member");
+  const unread = [];
   for (const field of fields) {
     const value = combatant.read(field.key, field.type);
-    if (value === null) asked.push(field.key);
-    member[field.key] = value === undefined ? field.default : value;
+    if (value === null) unread.push(field.key);
+    member[field.key] = value === null ? null : value ?? field.default;
   }
   // A sheet that holds a value given instead of another (AD&D: an explicit adjustment for Dexterity) gives that one.
   for (const field of fields.filter((f) => f.replaces && !isEmpty(member[f.key]))) member[field.replaces] = null;
-  if (asked.length) member.asked = asked;
+  if (unread.length) member.unread = unread;
   return member;
+}
+
+/**
+ * Return the inputs of a draft member that his sheet could not give and nobody has given since: listed in his
+ * `unread`, still empty, and no input given instead of it (or that it is given instead of) holds a value
+ */
+function askedOf(fields, member) {
+  const unread = own(member, "unread");
+  if (!Array.isArray(unread)) return new Set();
+  const partners = (key) => fields.filter((f) => f.replaces === key).map((f) => f.key)
+    .concat(fields.find((f) => f.key === key)?.replaces ?? []);
+  return new Set(unread.filter((key) => isEmpty(own(member, key)) && partners(key).every((other) => isEmpty(own(member, other)))));
 }
 
 /**
@@ -139,11 +151,15 @@ const outOfRange = (field, value) => field.type === "number" && Number.isInteger
 /**
  * Check one value against its input definition; return a problem text or null. A number outside the bounds says
  * them, and names the input given instead of it where there is one (AD&D: a Dex beyond the 1e table's 18 needs
- * the adjustment, never a silent clamp).
+ * the adjustment, never a silent clamp). An empty value the sheet could not give (`asked`) is wanted on a side even
+ * where the rules have a default: a value that was not read is never taken for the default.
  */
-function problemWith(t, field, value, sideKey, label, surprising, fields = []) {
+function problemWith(t, field, value, sideKey, label, surprising, fields = [], asked = false) {
   const data = { name: label, field: t(labelKey(field)) };
-  if (isEmpty(value)) return requiredOn(field, sideKey, surprising) ? t("Notify.Missing", data) : null;
+  if (isEmpty(value)) {
+    if (asked && SIDE_KEYS.includes(sideKey)) return t("Notify.Unread", data);
+    return requiredOn(field, sideKey, surprising) ? t("Notify.Missing", data) : null;
+  }
   if (outOfRange(field, value)) {
     const bounds = { ...data, value, minimum: field.minimum ?? "", maximum: field.maximum ?? "" };
     const instead = fields.find((other) => other.replaces === field.key);
@@ -153,10 +169,10 @@ function problemWith(t, field, value, sideKey, label, surprising, fields = []) {
 }
 
 /** Copy the given values of some inputs into a rules object; return the first problem, or null */
-function copyValues(t, fields, source, target, sideKey, label, surprising) {
+function copyValues(t, fields, source, target, sideKey, label, surprising, asked = new Set()) {
   for (const field of fields) {
     const value = own(source, field.key);
-    const problem = problemWith(t, field, value, sideKey, label, surprising, fields);
+    const problem = problemWith(t, field, value, sideKey, label, surprising, fields, asked.has(field.key));
     if (problem) return problem;
     if (!isEmpty(value)) target[field.key] = value;
   }
@@ -168,23 +184,6 @@ function alternativeProblem(t, fields, member) {
   const both = fields.find((field) => field.replaces && !isEmpty(member[field.key]) && !isEmpty(member[field.replaces]));
   if (!both) return null;
   return t("Notify.EitherOr", { name: member.label, field: t(labelKey(both)), other: t(`Input.${both.replaces}`) });
-}
-
-/**
- * Refuse a member whose sheet held an input it could not settle (`asked`, draftMember) while nobody gave it: a "?" is
- * never played as the rule default. An input given instead of another, or the other, answers for both.
- */
-function askedProblem(t, fields, entry, label) {
-  const asked = own(entry, "asked");
-  for (const key of Array.isArray(asked) ? asked : []) {
-    const field = fields.find((candidate) => candidate.key === key);
-    if (!field) continue;
-    const partners = [field.replaces, ...fields.filter((other) => other.replaces === key).map((other) => other.key)];
-    if (isEmpty(own(entry, key)) && partners.every((other) => !other || isEmpty(own(entry, other)))) {
-      return t("Notify.Missing", { name: label, field: t(labelKey(field)) });
-    }
-  }
-  return null;
 }
 
 /** Build one side of the rules scenario; members are named by their ids. Returns {side} or {problem} */
@@ -206,8 +205,8 @@ function buildSide(t, draft, key, seen, surprising) {
     seen.ids.add(id);
     seen.names.set(name, id);
     const member = { name: id, label: name };
-    problem = copyValues(t, fields, entry, member, key, name, surprising) ?? alternativeProblem(t, fields, member)
-      ?? askedProblem(t, fields, entry, name);
+    problem = copyValues(t, fields, entry, member, key, name, surprising, askedOf(fields, entry))
+      ?? alternativeProblem(t, fields, member);
     if (problem) return { problem };
     side.members.push(member);
   }
@@ -279,4 +278,4 @@ function buildScenario(draft, t) {
   return { scenario };
 }
 
-export { STRING_KEYS, buildScenario, draftScenario, inputsAt, isEmpty, labelKey, own, problemWith, procedureDef };
+export { STRING_KEYS, askedOf, buildScenario, draftScenario, inputsAt, isEmpty, labelKey, own, problemWith, procedureDef };

@@ -10,8 +10,8 @@ import { localize, t } from "./i18n.js";
 
 /** The catalogue keys this module shows, which the build ships (exporter/targets/strings.py) */
 export const STRING_KEYS = [
-  "Dialog.Cancel", "Dialog.ChooseProcedure", "Dialog.Roll", "Dialog.Title", "Export.Button", "Notify.GMOnly",
-  "Notify.NoCombat", "Odds.Title", "Procedure.{procedure}"
+  "Dialog.Cancel", "Dialog.ChooseProcedure", "Dialog.No", "Dialog.Roll", "Dialog.Title", "Dialog.Unread", "Dialog.Yes",
+  "Export.Button", "Notify.GMOnly", "Notify.NoCombat", "Odds.Title", "Procedure.{procedure}"
 ];
 
 const { DialogV2 } = foundry.applications.api;
@@ -30,9 +30,17 @@ function select(name, choices, value) {
   return `<select name="${escapeHtml(name)}">${options.join("")}</select>`;
 }
 
-/** Render one field of the draft as a form control named by its path, with its label */
+/** The choices of a yes-or-no value not read from the sheet: no answer yet, yes, no */
+const unreadChoices = () => [{ value: null, label: localize("Dialog.Unread") }, { value: "true", label: localize("Dialog.Yes") },
+  { value: "false", label: localize("Dialog.No") }];
+
+/**
+ * Render one field of the draft as a form control named by its path, with its label. A yes-or-no value is a checkbox,
+ * or, while it has none (the sheet could not give it), a choice that starts unanswered: an unticked box would say no.
+ */
 function control(field) {
   const label = escapeHtml(field.label);
+  if (field.type === "boolean" && field.value === null) return `<label>${label} ${select(field.path, unreadChoices(), null)}</label>`;
   if (field.type === "boolean") {
     return `<label>${label} <input type="checkbox" name="${escapeHtml(field.path)}" ${field.value ? "checked" : ""}></label>`;
   }
@@ -60,7 +68,7 @@ function formHtml(draft) {
 function readControl(form, field) {
   const element = form.elements[field.path];
   if (!element) return undefined;
-  if (field.type === "boolean") return Boolean(element.checked);
+  if (field.type === "boolean") return element.type === "checkbox" ? Boolean(element.checked) : { true: true, false: false }[element.value] ?? null;
   if (element.value === "") return null;
   return field.type === "number" ? Number(element.value) : String(element.value);
 }

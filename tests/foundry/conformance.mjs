@@ -20,7 +20,7 @@ const MAX_ROUNDS = 40;
 
 /**
  * Return the actor data for one member where the module's readers look: a data path, or an entry of a nested
- * list as GURPS Game Aid keeps it (an advantage present when true, a skill with its level).
+ * list as GURPS Game Aid keeps it (an advantage present when true, a skill with its level and a point).
  */
 function actorSystem(member, attributes) {
   const system = {};
@@ -32,7 +32,8 @@ function actorSystem(member, attributes) {
       continue;
     }
     if (reader.skill !== undefined) {
-      entries.skills.push({ name: reader.skill, level: member[key] });
+      // A skill the character has a point in (the module reads no other's level); the rules' level 0 is none at all.
+      if (member[key]) entries.skills.push({ name: reader.skill, level: member[key], points: 1 });
       continue;
     }
     const parts = reader.path.replace(/^system\./, "").split(".");
@@ -53,7 +54,11 @@ async function play({ moduleDir, gameSystem, generation, moduleId }, vector) {
   const env = createFoundry({ generation, systemId: gameSystem, modules: [{ id: moduleId }], quiet: true });
   try {
     await env.loadModule(moduleDir);
-    const { ATTRIBUTES: attributes } = await import(pathToFileURL(`${moduleDir}/scripts/common/config.js`).href);
+    const { ATTRIBUTES: readers } = await import(pathToFileURL(`${moduleDir}/scripts/common/config.js`).href);
+    // ARS computes the Dexterity reaction from the Dexterity, and the module reads it only for Dexterity 19 to 25
+    // (templates/foundry/draft.js): a vector's adjustment is no value of a sheet there, so the GM gives it.
+    const attributes = Object.fromEntries(Object.entries(readers)
+      .filter(([, reader]) => gameSystem !== "ars" || reader.path !== "system.abilities.dex.reaction"));
     const scenario = vector.scenario;
     const members = ["a", "b"].flatMap((key) => scenario.sides[key].members.map((member) => ({ key, member })));
     const tokens = [];

@@ -114,7 +114,7 @@ test("GURPS: the odds box shows the CLI's odds as the dialog opens and follows e
   async () => {
     const env = await boot(GURPS);
     try {
-      const iq = (value) => ({ attributes: { IQ: { value }, PER: { value: 10 } } });
+      const iq = (value) => ({ attributes: { IQ: { value }, PER: { value: 10 } }, ads: {}, skills: {} });
       const people = [["Ava", FRIENDLY, iq(12)], ["Orc", HOSTILE, iq(10)], ["Gob", HOSTILE, iq(9)]];
       const { combat, ids } = await combatOf(env, people);
       const toml = ({ surprising = "a", ava = 12, orc = 10, gob = true } = {}) => scenarioToml(
@@ -236,7 +236,7 @@ test("Fallout: a missing DC shows the problem until the GM gives it; the odds th
 
 const HOSTILE_NAMES = ["<img src=x onerror=alert(1)>", `Tom "the" O'Neil`, "</p><p>x", "</strong></div><b>bold</b>",
   "a & b &amp; <!-- c"];
-const SHEETS = { gurps: { attributes: { IQ: { value: 11 }, PER: { value: 12 } } }, ars: { abilities: { dex: { value: 15 } } } };
+const SHEETS = { gurps: { attributes: { IQ: { value: 11 }, PER: { value: 12 } }, ads: {}, skills: {} }, ars: { abilities: { dex: { value: 15 } } } };
 
 test("hostile names stay text: in the form's labels and choices and in the odds box, never elements", async () => {
   for (const [example, procedure] of [[GURPS, "partial"], [ADND, "roll"], [FALLOUT, "sneak-attack"]]) {

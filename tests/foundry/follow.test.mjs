@@ -46,7 +46,7 @@ async function act(env, action) {
 }
 
 const gurpsPerson = (name, disposition, iq, extra = {}) => ({
-  name, disposition, system: { attributes: { IQ: { value: iq }, PER: { value: iq } } }, ...extra,
+  name, disposition, system: { attributes: { IQ: { value: iq }, PER: { value: iq } }, ads: {}, skills: {} }, ...extra,
 });
 const adndPerson = (name, disposition, extra = {}) => ({
   name, disposition, system: { abilities: { dex: { value: 10, reaction: 0 } } }, ...extra,

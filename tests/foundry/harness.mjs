@@ -7,11 +7,12 @@
 //
 // What the product calls (templates/foundry/*.js; the common modules, templates/common/, touch no Foundry global):
 //   Hooks.once: init, setup, ready; Hooks.on: combatRound, combatTurn, preUpdateCombat (their options' advanceTime
-//         and worldTime.delta), combatTurnChange, deleteCombat, deleteCombatant,
+//         and worldTime.delta), updateCombat, updateCombatant, createCombatant, deleteCombat, deleteCombatant,
 //         renderCombatTracker (fired by env.renderCombatTracker: html.jquery, querySelector, ownerDocument, append;
 //         the markup of core's tracker and of ARS's own, emulation/dom.mjs)
-//   game: modules.get(id).api, settings.register/get, i18n.localize/format, user.isGM, users.activeGM?.isSelf,
-//         combat, combats.has, actors.get, release.generation
+//   game: modules.get(id).api, settings.register/get, settings.settings.has (a game system's setting: ARS's variant,
+//         rollInitEachRound), i18n.localize/format, user.isGM, users.activeGM?.isSelf, combat, combats.has, actors.get,
+//         release.generation, system.id
 //   ui.notifications.warn/info; CONFIG.statusEffects (an array or, on V14, an object keyed by id); CONST.TOKEN_DISPOSITIONS
 //   foundry.utils.getProperty/deepClone/saveDataToFile; foundry.applications.api.DialogV2.wait({window: {title},
 //         content, buttons: [{action, label, default, callback(event, button)}], render(event, dialog), rejectClose}),
@@ -21,9 +22,10 @@
 //   Combat: id, combatants.get/has, turns, combatant, started, round, turn, update({turn}), nextTurn,
 //           getCombatantsByToken, updateEmbeddedDocuments("Combatant", [{_id, initiative}]), getFlag/setFlag/unsetFlag
 //   Combatant: id, name, parent, initiative, actor, token.disposition
-//   Actor: id, system (through foundry.utils.getProperty), effects, toggleStatusEffect(id, {active}),
+//   Actor: id, name, system (through foundry.utils.getProperty; prepared by the game system where it derives values),
+//          _source (the stored data), effects, toggleStatusEffect(id, {active}),
 //          deleteEmbeddedDocuments("ActiveEffect", ids); GURPS Game Aid's findAdvantage and GURPS.findSkillSpell where
-//          the system has them (emulation/game-systems.mjs)
+//          the system has them, as a cross-check (emulation/game-systems.mjs)
 //   ActiveEffect: id, statuses, disabled, duration.expired (V14), update({duration: {combat, rounds, startRound,
 //          startTurn}}) (V13)
 //   canvas.tokens.controlled (api.recoveryRoll: the tokens the GM selected; env.controlTokens selects them)
@@ -47,8 +49,8 @@
 //       combat.startCombat/nextTurn/nextRound/previousTurn/previousRound/update/delete/toObject, combatant.delete,
 //       actor/token.toObject, actor.createEmbeddedDocuments("ActiveEffect"), message.whisper/content/rolls/flags
 //   game.time.worldTime and the updateWorldTime hook (the clock core's and ARS's round methods advance)
-//   runGeneration, GENERATIONS, statusEntries, addStatusEntry (below); ggaList, installGgaFinders, installArsInitiative,
-//       installArsTurnMethods, installArsTime
+//   runGeneration, GENERATIONS, statusEntries, addStatusEntry (below); ggaList, installGgaFinders, installGgaActors
+//       (with actor.toggleExpand), installArsActors, installArsInitiative, installArsTurnMethods, installArsTime
 //       (emulation/game-systems.mjs)
 //
 // Layout (tests/foundry/emulation/): core (CONST, utils, collections, validation), documents (Document, User,

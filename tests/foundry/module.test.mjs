@@ -22,8 +22,8 @@ async function boot(id, { systemId = "gurps", language = "en", users, userId } =
 
 /** Create one friendly and one hostile GURPS character in a combat. */
 async function gurpsCombat(env, { friendlyIq = 12, hostileIq = 10 } = {}) {
-  const ava = await env.createActor({ name: "Ava", system: { attributes: { IQ: { value: friendlyIq }, PER: { value: 12 } } } });
-  const orc = await env.createActor({ name: "Orc", system: { attributes: { IQ: { value: hostileIq }, PER: { value: 10 } } } });
+  const ava = await env.createActor({ name: "Ava", system: { attributes: { IQ: { value: friendlyIq }, PER: { value: 12 } }, ads: {}, skills: {} } });
+  const orc = await env.createActor({ name: "Orc", system: { attributes: { IQ: { value: hostileIq }, PER: { value: 10 } }, ads: {}, skills: {} } });
   const tokens = [
     await env.createToken({ actor: ava, name: "Ava", disposition: CONST.TOKEN_DISPOSITIONS.FRIENDLY }),
     await env.createToken({ actor: orc, name: "Orc", disposition: CONST.TOKEN_DISPOSITIONS.HOSTILE }),
@@ -280,7 +280,7 @@ test("a GM client that is not the active GM leaves the automation to the active 
 test("deleting the combat removes the statuses the module applied, and only those", async () => {
   const env = await boot(GURPS);
   try {
-    const iq = { attributes: { IQ: { value: 10 } } };
+    const iq = { attributes: { IQ: { value: 10 } }, ads: {}, skills: {} };
     const ava = await env.createActor({ name: "Ava", system: iq });
     const orc = await env.createActor({ name: "Orc", system: iq });
     const gob = await env.createActor({ name: "Gob", system: iq });
@@ -416,7 +416,7 @@ test("the dialog's input is checked as a scenario file is: a leader of the other
 test("the GM sets the sides in the dialog: a neutral token starts out of the fight, side b may surprise", async () => {
   const env = await boot(GURPS);
   try {
-    const stats = (iq) => ({ attributes: { IQ: { value: iq }, PER: { value: 10 } } });
+    const stats = (iq) => ({ attributes: { IQ: { value: iq }, PER: { value: 10 } }, ads: {}, skills: {} });
     const make = async (name, iq, disposition) => env.createToken({
       actor: await env.createActor({ name, system: stats(iq) }), name, disposition });
     const { FRIENDLY, NEUTRAL, HOSTILE } = CONST.TOKEN_DISPOSITIONS;

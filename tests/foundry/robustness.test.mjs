@@ -51,7 +51,7 @@ async function gurpsParty(env, friendly, hostile) {
   const made = {};
   for (const [names, disposition] of [[friendly, 1], [hostile, -1]]) {
     for (const name of names) {
-      const actor = await env.createActor({ name, system: { attributes: { IQ: { value: 10 }, PER: { value: 10 } } } });
+      const actor = await env.createActor({ name, system: { attributes: { IQ: { value: 10 }, PER: { value: 10 } }, ads: {}, skills: {} } });
       const token = await env.createToken({ actor, name, disposition });
       made[name] = { actor, token };
     }

@@ -7,7 +7,9 @@ import assert from "node:assert/strict";
 import { readFile, readdir } from "node:fs/promises";
 import { test } from "node:test";
 import { createFoundry, runGeneration } from "./harness.mjs";
-import { ggaList, installArsInitiative, installArsTime, installArsTurnMethods, installGgaFinders } from "./emulation/game-systems.mjs";
+import {
+  ggaList, installArsActors, installArsInitiative, installArsTime, installArsTurnMethods, installGgaFinders,
+} from "./emulation/game-systems.mjs";
 
 const MODULES = process.env.MODULES_DIR;
 const GENERATION = runGeneration();
@@ -56,8 +58,8 @@ for (const finders of [false, true]) {
           system: ggaCharacter({
             iq: 13,
             ads: [{ name: "Talents", contains: [{ name: "Combat Reflexes", points: 15 }] }, { name: "Fit", points: 5 }],
-            skills: [{ name: "Combat", contains: [{ name: "Tactics", level: 14 }, { name: "Stealth", level: 11 }] },
-              { name: "Stealth (Camouflage)", level: 9 }],
+            skills: [{ name: "Combat", contains: [{ name: "Tactics", level: 14, points: 4 }, { name: "Stealth", level: 11, points: 1 }] },
+              { name: "Camouflage", level: 9, points: 1 }],
           }),
         },
         { name: "Orc", disposition: HOSTILE, system: ggaCharacter({ iq: 9, per: 10, ads: [{ name: "Bad Temper" }] }) },
@@ -67,13 +69,14 @@ for (const finders of [false, true]) {
       const total = api.draft(combat, "total");
       assert.deepEqual(pick(memberNamed(total, "Ava"), ["iq", "combat_reflexes"]), { iq: 13, combat_reflexes: true });
       assert.deepEqual(pick(memberNamed(total, "Orc"), ["iq", "combat_reflexes"]), { iq: 9, combat_reflexes: false });
-      // No ads list at all: nothing read, the rule default (no Combat Reflexes) stands.
-      assert.equal(memberNamed(total, "Rat").combat_reflexes, false);
+      // No ads list at all: not a GGA character, so nothing says he lacks Combat Reflexes: asked, not false.
+      assert.equal(memberNamed(total, "Rat").combat_reflexes, null);
+      assert.deepEqual(memberNamed(total, "Rat").unread, ["combat_reflexes"]);
       const partial = api.draft(combat, "partial");
       assert.equal(memberNamed(partial, "Ava").tactics, 14, "Tactics nested in a container");
       assert.equal(memberNamed(partial, "Orc").tactics, 0, "no Tactics skill: the rule default");
       const contest = api.draft(combat, "quick-contest");
-      assert.equal(memberNamed(contest, "Ava").stealth, 11, "the best Stealth entry");
+      assert.equal(memberNamed(contest, "Ava").stealth, 11, "Stealth, not Camouflage");
       assert.equal(memberNamed(contest, "Orc").per, 10);
       assert.deepEqual(env.errors, []);
     } finally {
@@ -85,8 +88,8 @@ for (const finders of [false, true]) {
 
 test("GGA's finders and the walk give the same values for the same actors", async () => {
   const people = [
-    { name: "Ava", disposition: FRIENDLY, system: ggaCharacter({ ads: [{ name: "Combat Reflexes" }], skills: [{ name: "tactics", level: 12 }, { name: "Tactics", level: 15 }] }) },
-    { name: "Bo", disposition: HOSTILE, system: ggaCharacter({ ads: [{ name: "Enhanced Combat Reflexes" }], skills: [{ name: "Stealthy Walk", level: 10 }] }) },
+    { name: "Ava", disposition: FRIENDLY, system: ggaCharacter({ ads: [{ name: "Combat Reflexes" }], skills: [{ name: "tactics", level: 12, points: 2 }, { name: "Stealth", level: 15, points: 0 }] }) },
+    { name: "Bo", disposition: HOSTILE, system: ggaCharacter({ ads: [{ name: "Enhanced Combat Reflexes" }], skills: [{ name: "Stealthy Walk", level: 10, points: 1 }] }) },
   ];
   const read = async (finders) => {
     const uninstall = finders ? installGgaFinders() : () => {};
@@ -139,39 +142,44 @@ function pick(object, keys) {
   return Object.fromEntries(keys.map((key) => [key, object[key]]));
 }
 
-test("ARS: the computed Dex reaction is the adjustment (Dex 19 and 25 accepted); Dex 19 without one is refused clearly", async () => {
+test("ARS: the computed Dex reaction is the adjustment from Dex 19 (19 and 25 accepted); Dex 19 under 2e tables is refused clearly", async () => {
   const env = await boot(ADND, "ars");
+  const prepared = installArsActors({ variant: "1" }); // config.js 892-918: +3 at Dex 19, +5 at 25
   try {
     const combat = await combatOf(env, [
-      { name: "Elf", disposition: FRIENDLY, system: { abilities: { dex: { value: 19, reaction: 3 } } } },
-      { name: "Djinn", disposition: FRIENDLY, system: { abilities: { dex: { value: 25, reaction: 5 } } } },
-      { name: "Gob", disposition: HOSTILE, system: { abilities: { dex: { value: 10, reaction: 0 } } } },
+      { name: "Elf", disposition: FRIENDLY, system: { abilities: { dex: { value: 19, percent: 0 } } } },
+      { name: "Djinn", disposition: FRIENDLY, system: { abilities: { dex: { value: 25, percent: 0 } } } },
+      { name: "Gob", disposition: HOSTILE, system: { abilities: { dex: { value: 10, percent: 0 } } } },
     ]);
     const api = game.modules.get(ADND).api;
     const draft = api.draft(combat, "roll");
     assert.deepEqual(pick(memberNamed(draft, "Elf"), ["dex", "surprise_adjustment"]), { dex: null, surprise_adjustment: 3 });
     assert.deepEqual(pick(memberNamed(draft, "Djinn"), ["dex", "surprise_adjustment"]), { dex: null, surprise_adjustment: 5 });
+    assert.deepEqual(pick(memberNamed(draft, "Gob"), ["dex", "surprise_adjustment"]), { dex: 10, surprise_adjustment: null });
     env.scriptDice(2, 5); // side a surprised for 2 segments, less each one's adjustment
     assert.ok(await api.resolve(draft, combat));
     await env.settle();
     assert.deepEqual(env.errors, []);
   } finally {
     env.teardown();
+    prepared();
   }
   const old = await boot(ADND, "ars");
+  const prepared2e = installArsActors({ variant: "2" }); // AD&D 2e's table: its +3 at Dex 19 is not read as 1e's
   try {
     const combat = await combatOf(old, [
-      { name: "Elf", disposition: FRIENDLY, system: { abilities: { dex: { value: 19 } } } },
-      { name: "Gob", disposition: HOSTILE, system: { abilities: { dex: { value: 10 } } } },
+      { name: "Elf", disposition: FRIENDLY, system: { abilities: { dex: { value: 19, percent: 0 } } } },
+      { name: "Gob", disposition: HOSTILE, system: { abilities: { dex: { value: 10, percent: 0 } } } },
     ]);
     const api = game.modules.get(ADND).api;
     const draft = api.draft(combat, "roll");
-    assert.equal(memberNamed(draft, "Elf").dex, 19, "no silent clamp");
+    assert.deepEqual(pick(memberNamed(draft, "Elf"), ["dex", "surprise_adjustment"]), { dex: 19, surprise_adjustment: null }, "no silent clamp");
     assert.equal(await api.resolve(draft, combat), null);
     assert.match(old.notifications.at(-1).message, /Elf: .*19 is outside 3 to 18; give .* instead/);
     assert.equal(api.state(combat), null);
   } finally {
     old.teardown();
+    prepared2e();
   }
 });
 

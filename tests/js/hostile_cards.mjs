@@ -9,7 +9,7 @@ const env = createFoundry({ systemId: "gurps", modules: [{ id: "hostile" }], qui
 await env.loadModule(moduleDir);
 const tokens = [];
 for (const [name, disposition] of [["A", 1], ["B", -1]]) {
-  const actor = await env.createActor({ name, system: { attributes: { IQ: { value: 10 } } } });
+  const actor = await env.createActor({ name, system: { attributes: { IQ: { value: 10 } }, ads: {}, skills: {} } });
   tokens.push(await env.createToken({ actor, name, disposition }));
 }
 const combat = await env.createCombat({ combatants: tokens.map((token) => ({ token })) });

@@ -333,12 +333,12 @@ test("a value a sheet holds but cannot settle is asked: kept empty, never the ru
   const [ava] = draft.sides.a.members;
   const [orc] = draft.sides.b.members;
   assert.equal(ava.tactics, null);
-  assert.deepEqual(ava.asked, ["tactics"]);
+  assert.deepEqual(ava.unread, ["tactics"]);
   assert.equal(orc.tactics, 0);
-  assert.equal(orc.asked, undefined);
-  assert.throws(() => session.oddsOf(draft, t), (error) => error.message === 'Notify.Missing {"name":"Ava","field":"Input.tactics"}');
+  assert.equal(orc.unread, undefined);
+  assert.throws(() => session.oddsOf(draft, t), (error) => error.message === 'Notify.Unread {"name":"Ava","field":"Input.tactics"}');
   const { draft: given } = form.applyEdits(draft, [["members.ava.tactics", 9]], t);
   assert.equal(session.oddsOf(given, t).system, "gurps4e");
   const { draft: emptied } = form.applyEdits(given, [["members.ava.tactics", ""]], t);
-  assert.throws(() => session.oddsOf(emptied, t), /Notify.Missing/, "emptied again, it is asked again");
+  assert.throws(() => session.oddsOf(emptied, t), /Notify.Unread/, "emptied again, it is asked again");
 });

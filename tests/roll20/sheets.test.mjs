@@ -40,7 +40,7 @@ async function draftOf(sb, script, procedure) {
 }
 
 const pick = (member, keys) => Object.fromEntries(keys.map((key) => [key, member[key]]));
-const asked = (member) => [...(member.asked ?? [])].sort();
+const asked = (member) => [...(member.unread ?? [])].sort();
 
 /** The GM's whispers since a chat index */
 const whispers = (sb, from) => sb.chat.slice(from).filter((c) => c.whisperTo?.toLowerCase?.() === "gm").map((c) => c.content);
@@ -80,7 +80,7 @@ test("GURPS sheet: the draft card shows an unsettled Tactics as ?, and the roll 
   let before = sb.chat.length;
   sb.user.chat(GM, "!surprise roll");
   await sb.settle();
-  assert.ok(whispers(sb, before).some((text) => text.includes("Bren: Tactics is missing.")), "the roll is refused, naming what is missing");
+  assert.ok(whispers(sb, before).some((text) => text.includes("Bren: Tactics could not be read from the sheet; give it.")), "the roll is refused, naming what is missing");
   assert.ok(sb.read(`state.${GURPS.name}.draft`), "nothing was played: the draft waits");
   sb.user.chat(GM, `!surprise set --token ${tokens.Bren.id} --tactics 8`);
   await sb.settle();
@@ -90,7 +90,7 @@ test("GURPS sheet: the draft card shows an unsettled Tactics as ?, and the roll 
   sb.scriptDice(3, 4); // the two leaders' initiative dice (B393), whatever they decide
   sb.user.chat(GM, "!surprise roll");
   await sb.settle();
-  assert.ok(!whispers(sb, before).some((text) => text.includes("is missing")), whispers(sb, before).join("\n"));
+  assert.ok(!whispers(sb, before).some((text) => /is missing|could not be read/.test(text)), whispers(sb, before).join("\n"));
   assert.equal(sb.read(`state.${GURPS.name}.draft`) ?? null, null, "the draft was played");
   sb.assertClean({ allowWarnings: true });
 });
@@ -136,7 +136,7 @@ test("AD&D 1e: Dexterity and an adjustment that disagree are refused at the roll
   let before = sb.chat.length;
   sb.user.chat(GM, "!surprise roll");
   await sb.settle();
-  assert.ok(whispers(sb, before).some((text) => /Imported: (Dexterity|Surprise adjustment) is missing\./.test(text)),
+  assert.ok(whispers(sb, before).some((text) => /Imported: (Dexterity|Surprise adjustment) could not be read from the sheet; give it\./.test(text)),
     whispers(sb, before).join("\n"));
   assert.ok(sb.read(`state.${ADND.name}.draft`), "nothing was played: the draft waits");
   sb.user.chat(GM, `!surprise set --token ${tokens.Imported.id} --dex 17`);
@@ -145,7 +145,7 @@ test("AD&D 1e: Dexterity and an adjustment that disagree are refused at the roll
   sb.scriptDice(3, 3); // neither side surprised: each side's d6 above 2
   sb.user.chat(GM, "!surprise roll");
   await sb.settle();
-  assert.ok(!whispers(sb, before).some((text) => text.includes("is missing")), whispers(sb, before).join("\n"));
+  assert.ok(!whispers(sb, before).some((text) => /is missing|could not be read/.test(text)), whispers(sb, before).join("\n"));
   assert.equal(sb.read(`state.${ADND.name}.draft`) ?? null, null, "the draft was played");
   sb.assertClean({ allowWarnings: true });
 });

@@ -45,7 +45,7 @@ def config_entries(defs: Definitions) -> list[ConfigEntry]:
 
 
 def surprise_macro(defs: Definitions) -> dict[str, str]:
-    """Return the names of the macro pack and of its macro that opens the dialog, as the manifest and the pack give them"""
+    """Return the names of the macro pack and of its macro that opens the dialog, as the manifest and pack give them"""
     [document] = [doc for doc in macro_documents(defs) if doc["flags"][defs.module.id]["macro"] == "surprise"]
     [pack] = [pack["label"] for pack in manifest(defs, [])["packs"] if pack["name"] == PACK_NAME]
     return {"pack": pack, "macro": document["name"]}

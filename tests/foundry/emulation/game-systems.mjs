@@ -1,26 +1,53 @@
 // What two game systems add to the emulated Foundry client, each part shaped after the public code it follows:
-// GURPS Game Aid's nested trait and skill lists and its finders, and ARS's initiative re-rolled each round.
+// GURPS Game Aid's nested trait and skill lists, its finders and the values it derives as an actor is prepared, and
+// ARS's Dexterity as it prepares an actor and its initiative re-rolled each round.
 import { Actor } from "./documents.mjs";
 import { Combat } from "./combat.mjs";
 import { env } from "./core.mjs";
+
+/**
+ * Make every actor's `system` what a game system's data preparation leaves in memory: `prepare(system, actor)` edits
+ * a copy of the stored system data (the actor's `_source.system` stays as stored), made again after each update, as
+ * Foundry prepares a document's data after each change. Returns the function that restores the stored data.
+ */
+function prepareActors(prepare) {
+  const stored = Object.getOwnPropertyDescriptor(Actor.prototype, "system");
+  const prepared = new WeakMap();
+  Object.defineProperty(Actor.prototype, "system", {
+    configurable: true,
+    get() {
+      const source = this._source;
+      if (!prepared.has(source)) {
+        const system = structuredClone(source.system ?? {});
+        prepare(system, this);
+        prepared.set(source, system);
+      }
+      return prepared.get(source);
+    },
+  });
+  return () => Object.defineProperty(Actor.prototype, "system", stored);
+}
 
 // --- GURPS Game Aid (crnormand/gurps @ac714d44d6b93fd989bdeb6870c736fb04645ec4, 0.18.22) -------------------
 
 /**
  * A GGA list: an object keyed by zero-filled index (lib/utilities.js arrayToObject and zeroFill, width 5), each
- * entry with its own `contains` list (module/actor/actor-components.js _Base: `this.contains = {}`).
- * `entries` are {name, level?, points?, contains?: [...]}.
+ * entry with its own `contains` list (module/actor/actor-components.js _Base: `this.contains = {}`) and, once a GM
+ * collapsed it on the sheet, a `collapsed` list holding the children instead (module/actor/actor.js toggleExpand).
+ * `entries` are {name, level?, points?, contains?: [...], collapsed?: [...]}.
  */
 export function ggaList(entries) {
   const list = {};
   entries.forEach((entry, index) => {
-    const { contains = [], ...rest } = entry;
-    list[String(index).padStart(5, "0")] = { notes: "", pageref: "", ...rest, contains: ggaList(contains) };
+    const { contains = [], collapsed, ...rest } = entry;
+    const nested = { notes: "", pageref: "", ...rest, contains: ggaList(contains) };
+    if (collapsed) nested.collapsed = ggaList(collapsed);
+    list[String(index).padStart(5, "0")] = nested;
   });
   return list;
 }
 
-/** lib/utilities.js recurselist: every entry, then its `contains` and `collapsed` lists */
+/** lib/utilities.js recurselist (242-249): every entry, then its `contains` and `collapsed` lists */
 function recurselist(list, fn) {
   if (!list) return;
   for (const value of Object.values(list)) {
@@ -31,14 +58,23 @@ function recurselist(list, fn) {
   }
 }
 
-/** lib/utilities.js flattenContainedList */
+/**
+ * lib/utilities.js flattenContainedList (274-288): every entry and, where an entry has one, its `contains` list; a
+ * `collapsed` list is not followed
+ */
 function flattenContainedList(list) {
   const result = [];
-  recurselist(list, (item) => { result.push(item); });
+  const traverse = (items) => {
+    for (const item of Object.values(items ?? {})) {
+      result.push(item);
+      if (item.contains) traverse(item.contains);
+    }
+  };
+  traverse(list);
   return result;
 }
 
-/** lib/utilities.js makeRegexPatternFrom(text, end, start): `*` is a wildcard, brackets and + are escaped */
+/** lib/utilities.js makeRegexPatternFrom(text, end, start) (463-471): `*` is a wildcard, brackets and + are escaped */
 function makeRegexPatternFrom(text, end = true, start = true) {
   let pattern = text.split("*").join(".*?").replace(/\(/g, "\\(").replace(/\)/g, "\\)");
   pattern = pattern.replace(/\[/g, "\\[").replace(/\]/g, "\\]").replace(/\+/g, "\\+").replace(/\^/g, "\\^");
@@ -47,9 +83,11 @@ function makeRegexPatternFrom(text, end = true, start = true) {
 
 /**
  * Install GGA's actor behaviour: its toggleStatusEffect that returns undefined, and its finders: GurpsActor#findAdvantage
- * (module/actor/actor.js: the name as a case-insensitive pattern anywhere in an entry's name of system.ads) and
- * GURPS.findSkillSpell (module/gurps.js: the best level among system.skills entries whose name starts with the
- * pattern; spells are searched too unless isSkillOnly, which the product always passes, so that branch is left out).
+ * (module/actor/actor.js 725-732: `flattenContainedList(this.system.ads)`, so entries of a collapsed container are
+ * not searched, and the first whose name matches `new RegExp(advname, 'i')`: the name unescaped, anywhere in the
+ * entry's name) and GURPS.findSkillSpell (module/gurps.js 1309-1331: the best level among system.skills entries,
+ * `contains` and `collapsed` alike, whose name starts with the pattern; spells are searched too unless isSkillOnly,
+ * which the product always passes, so that branch is left out).
  * The harness's Actor stands in for GurpsActor. Returns the function that removes them again.
  */
 export function installGgaFinders() {
@@ -92,10 +130,100 @@ export function installGgaFinders() {
   };
 }
 
+/**
+ * Install what GGA's actor does to its data as it is prepared, and the caret of its sheet:
+ *
+ * - GurpsActor#prepareDerivedData (module/actor/actor.js 247-269) calls calculateDerivedValues (376-379), whose
+ *   _initializeStartingValues (412-435) sets each attribute's `value` from its `import` (0 where `import` is not a
+ *   number, 420-424) and each skill's and spell's `level` from its `import` where `import` is set (428-435): the
+ *   importer stores the level in `import` and leaves `level` '' (module/actor/actor-importer.js importSk 1714-1716).
+ *   Item bonuses (_applyItemBonuses) are not emulated: the corpus's actors have none.
+ * - GurpsActor#toggleExpand(path) (actor.js 2178-2195; the sheet's caret, module/actor/actor-sheet.js 491-498): a
+ *   container with children in `collapsed` gets them back in `contains`; otherwise one with children in `contains`
+ *   moves them to `collapsed` and keeps an empty `contains`, in two updates, the deletion and then the values, as GGA's
+ *   commitUpdate sends them on V13 (module/utilities/foundry-compat.ts 26-38, 63-71; V14's single update with
+ *   `_replace` is not emulated).
+ *
+ * Returns the function that removes both again.
+ */
+export function installGgaActors() {
+  const restore = prepareActors((system) => {
+    for (const attribute of Object.values(system.attributes ?? {})) {
+      if (typeof attribute === "object" && attribute !== null) {
+        attribute.value = Number.isNaN(Number(attribute.import)) ? 0 : parseInt(attribute.import, 10);
+      }
+    }
+    const derive = (entry) => {
+      if (entry.import) entry.level = parseInt(+entry.import, 10);
+    };
+    recurselist(system.skills, derive);
+    recurselist(system.spells, derive);
+  });
+  Object.defineProperty(Actor.prototype, "toggleExpand", {
+    configurable: true,
+    async value(path) {
+      const entry = foundry.utils.getProperty(this, path);
+      const filled = (list) => Boolean(list) && Object.keys(list).length > 0;
+      const children = { ...entry.contains, ...entry.collapsed };
+      let [emptied, filledKey] = ["contains", "collapsed"];
+      if (filled(entry.collapsed)) [emptied, filledKey] = ["collapsed", "contains"];
+      else if (!filled(entry.contains)) return;
+      // foundry-compat.ts replaceValue and commitUpdate on V13: the deletion first, then the values
+      await this.update({ [`${path}.-=${emptied}`]: null });
+      await this.update({ [`${path}.${emptied}`]: {}, [`${path}.${filledKey}`]: children });
+    },
+  });
+  return () => {
+    restore();
+    delete Actor.prototype.toggleExpand;
+  };
+}
+
 // --- ARS (v2023.08.06 for V11: lastredoubt/acks2-arsbase @ d47147c53b9733003995e3620df7877cdcca6d61, src/) ------
 // That commit imports ARS's GitLab files unchanged ("Initial copy in from gitlab files"; src/system.json: version
 // 2023.08.06, compatibility minimum 11, verified 11.306); the files read here are the same at the fork's HEAD 171feb4.
 // No public copy of ARS for V13 or V14 was found: what follows is unconfirmed there (docs/dev/foundry.md §11).
+
+/**
+ * The Dexterity reaction adjustment of each variant's table, Dexterity 1 to 25 (config.js 858-947, ARS.dexterityTable
+ * ["0"], ["1"], ["2"], the first of each row's three columns; the missile and defensive columns are not emulated).
+ */
+const ARS_DEX_REACTION = {
+  0: [-3, -3, -3, -2, -1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 3, 3, 3, 3, 3, 3, 3, 3],
+  1: [-6, -4, -3, -2, -1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 3, 3, 3, 4, 4, 4, 5, 5],
+  2: [-6, -4, -3, -2, -1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 2, 3, 3, 4, 4, 4, 5, 5],
+};
+
+/**
+ * Install ARS's world setting of the rules variant and what its actor does to the abilities as it is prepared:
+ *
+ * - settings.js 76-108: the world setting `systemVariant`, a String with choices "0" (Standard), "1" and "2"
+ *   (lang/en.json 782-788; Variant 2 switches to 1d10 initiative and armor damage, AD&D 2e's), default "0", read
+ *   into CONFIG.ARS.settings at init (ars.js 153-168; a change needs a reload, which the harness does not model: the
+ *   variant is read as each actor is prepared).
+ * - ARSActor#prepareData (module/actor/actor.js 399-413) calls _buildAbilityFields (1262-1362): every ability's
+ *   `value` becomes `parseInt(value) || 1` within 1 to 25 (1266-1273: a blank, 0 or text is 1), and Dexterity gets the
+ *   row of that value from the variant's table, `reaction` among them (1325-1329, config.js 858-947). The stored
+ *   value (`_source`) keeps what the GM typed.
+ *
+ * Returns the function that removes the preparation (the setting stays registered, as settings do).
+ */
+export function installArsActors({ variant = "0" } = {}) {
+  if (env().options.systemId !== "ars") throw new Error("ARS's actors need a world of the ars game system");
+  if (!game.settings.settings.has("ars.systemVariant")) {
+    game.settings.register("ars", "systemVariant", {
+      scope: "world", config: true, type: String, choices: { 0: "Standard", 1: "Variant 1", 2: "Variant 2" }, default: "0",
+    });
+  }
+  game.settings.set("ars", "systemVariant", variant);
+  return prepareActors((system) => {
+    for (const [key, ability] of Object.entries(system.abilities ?? {})) {
+      if (typeof ability !== "object" || ability === null) continue;
+      ability.value = Math.min(Math.max(parseInt(ability.value, 10) || 1, 1), 25);
+      if (key === "dex") ability.reaction = ARS_DEX_REACTION[game.settings.get("ars", "systemVariant")][ability.value - 1];
+    }
+  });
+}
 
 /** combatTracker.js 157-171 ARSCombat#_sortCombatants: a number or 9999, ascending or not by the setting, ties kept */
 function arsSort(ascending) {
