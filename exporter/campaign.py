@@ -181,7 +181,7 @@ class FoundryTarget(StrictModel):
     @classmethod
     def _readers(cls, value: Any) -> Any:
         return parse_readers(value, FOUNDRY_READERS, DATA_PATH, "an actor data path starting with system., like "
-                             "system.attributes.IQ.value (docs/game-systems.md)")
+                             "system.attributes.IQ.value (`ambush docs game-systems`)")
 
     @field_validator("manifest", "download")
     @classmethod

@@ -51,8 +51,8 @@ class AmbushGroup(click.Group):
 
 
 @click.group(name="ambush", cls=AmbushGroup, context_settings={"help_option_names": ["-h", "--help"]},
-             epilog="Every field and option is explained in docs/ (start at docs/README.md); "
-                    "`ambush explain OPTION` tells one option's meaning, values, default and source.")
+             epilog="`ambush docs` lists the pages that explain every field and option, `ambush docs PAGE` prints "
+                    "one; `ambush explain OPTION` tells one option's meaning, values, default and source.")
 @click.version_option(package_name="ambush", prog_name="ambush")
 def main() -> None:
     """Turn tabletop surprise rules into Foundry VTT and Roll20 automation
@@ -163,7 +163,7 @@ def validate(campaign: Path | None) -> None:
 def odds(scenario: Path, as_json: bool, svg: Path | None) -> None:
     """Compute the exact odds of a surprise scenario
 
-    SCENARIO is a scenario file (docs/scenarios.md): the system, the procedure and both sides.
+    SCENARIO is a scenario file (`ambush docs scenarios`): the system, the procedure and both sides.
     """
     from exporter.report import odds_json, odds_svg, odds_table
     from exporter.scenario import load_scenario
@@ -246,3 +246,27 @@ def simulate(scenario: Path, seed: int | None, as_json: bool) -> None:
         loaded = load_scenario(scenario)
         chosen = secrets.randbelow(2**31) if seed is None else seed
         click.echo(simulation_json(loaded, chosen) if as_json else simulation_text(loaded, chosen))
+
+
+def page_names(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
+    """Complete a page name in the shell"""
+    from exporter.docs import pages
+
+    return [name for name in pages() if name.startswith(incomplete)]
+
+
+@main.command(short_help="Show the documentation that comes with ambush, page by page")
+@click.argument("page", required=False, shell_complete=page_names)
+def docs(page: str | None) -> None:
+    """Show the documentation that comes with ambush: the list of pages, or one page as text
+
+    PAGE is a name from the list, such as campaign or rules/gurps4e, and may name one section: rules/gurps4e#a1.
+    """
+    from exporter.docs import listing, page_text
+
+    with reported_errors():
+        text = page_text(page) if page is not None else listing()
+    if sys.stdout.isatty():
+        click.echo_via_pager(text)
+    else:
+        click.echo(text, nl=False)

@@ -35,8 +35,8 @@ class OptionInfo:
 
     @property
     def docs(self) -> str:
-        """Return where the docs explain the option"""
-        return f"docs/rules/{self.system}.md#{self.reading.lower()}"
+        """Return the command that prints the docs' section on the option"""
+        return f"`ambush docs rules/{self.system}#{self.reading.lower()}`"
 
 
 def system_options(system: str) -> list[OptionInfo]:

@@ -154,7 +154,7 @@ def systems_table(only: str | None = None) -> str:
     lines = []
     for system in [only] if only else SYSTEM_IDS:
         rules = system_module(system)
-        lines += [f"{system} ({SYSTEMS[system].title.removesuffix(' Surprise')}; docs/rules/{system}.md)",
+        lines += [f"{system} ({SYSTEMS[system].title.removesuffix(' Surprise')}; `ambush docs rules/{system}`)",
                   f"  procedures: {', '.join(rules.PROCEDURES)}", f"  unit of loss: {rules.UNIT}",
                   "  options (name = default: meaning; values):"]
         for option in system_options(system):

@@ -7,6 +7,7 @@ import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -45,6 +46,25 @@ def examples(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("examples")
     build_campaigns([], out, make_zip=False)
     return out
+
+
+@pytest.fixture(scope="session")
+def installed_ambush(tmp_path_factory) -> Iterator[Path]:
+    """Build a wheel of this checkout (as `pip install .` would), install it into a fresh venv; its `ambush`"""
+    import venv
+
+    base = tmp_path_factory.mktemp("wheel")
+    done = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(base / "wheels"),
+                           str(ROOT)], capture_output=True, text=True, check=False, timeout=600)
+    assert done.returncode == 0, done.stderr
+    wheel = next((base / "wheels").glob("ambush-*.whl"))
+    env_dir = base / "venv"
+    venv.create(env_dir, with_pip=True)
+    done = subprocess.run([str(env_dir / "bin" / "python"), "-m", "pip", "install", "-q", str(wheel)],
+                          capture_output=True, text=True, check=False, timeout=600)
+    assert done.returncode == 0, done.stderr
+    yield env_dir / "bin" / "ambush"
+    shutil.rmtree(env_dir)
 
 
 def is_binary_output(path: Path) -> bool:

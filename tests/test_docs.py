@@ -76,7 +76,7 @@ def test_the_rules_page_explains_every_option_with_its_values_and_default(system
         assert f"option `{option.name}`, default `{option.shown_default}`" in section
         for value in option.values:
             assert f"`{value}`" in section or f"`{value!r}`".replace("'", '"') in section or value == "N"
-        assert option.docs.startswith(f"docs/rules/{system}.md#")
+        assert option.docs == f"`ambush docs rules/{system}#{option.reading.lower()}`"
 
 
 @pytest.mark.parametrize("system", SYSTEM_IDS)

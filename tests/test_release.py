@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 import os
-import shutil
 import stat
 import subprocess
 import sys
 import time
-import venv
 from pathlib import Path
 
 import pytest
@@ -92,21 +90,10 @@ def test_concurrent_builds_into_one_folder_leave_one_whole_tree(tmp_path):
 
 
 @pytest.mark.slow
-def test_the_wheel_installs_into_a_fresh_environment_and_builds(tmp_path):
-    wheels = tmp_path / "wheels"
-    done = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(wheels), str(ROOT)],
-                          capture_output=True, text=True, check=False, timeout=600)
-    assert done.returncode == 0, done.stderr
-    wheel = next(wheels.glob("ambush-*.whl"))
-    env_dir = tmp_path / "venv"
-    venv.create(env_dir, with_pip=True)
-    python = env_dir / "bin" / "python"
-    done = subprocess.run([str(python), "-m", "pip", "install", "-q", str(wheel)], capture_output=True, text=True,
-                          check=False, timeout=600)
-    assert done.returncode == 0, done.stderr
+def test_the_wheel_installs_into_a_fresh_environment_and_builds(installed_ambush, tmp_path):
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
-    done = subprocess.run([str(env_dir / "bin" / "ambush"), "build", "--out", "dist"], cwd=elsewhere,
+    done = subprocess.run([str(installed_ambush), "build", "--out", "dist"], cwd=elsewhere,
                           capture_output=True, text=True, check=False, timeout=600)
     assert done.returncode == 0, done.stdout + done.stderr
     assert sorted(p.name for p in (elsewhere / "dist").iterdir() if not p.name.startswith(".")) == [
@@ -114,4 +101,3 @@ def test_the_wheel_installs_into_a_fresh_environment_and_builds(tmp_path):
     reference = tmp_path / "reference"
     assert build(reference).returncode == 0
     assert tree(elsewhere / "dist" / "ambush-gurps-example") == tree(reference / "ambush-gurps-example")
-    shutil.rmtree(env_dir)
