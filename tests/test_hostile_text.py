@@ -162,3 +162,4 @@ def test_hostile_strings_reach_chat_as_text_in_both_runtimes(tmp_path):
     assert roll20.tags <= {"div", "a", "b", "span", "br"} and roll20.attributes <= {"style", "href"}
     # Roll20 reads entities back as the characters; the text a GM sees is the string unchanged.
     assert overrides["Roll20.Help.Intro"] in roll20.text
+    assert f"{HOSTILE_RUNTIME} 1.0.0" in roll20.text  # the campaign's title heads the help card, as text

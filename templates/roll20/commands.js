@@ -1,6 +1,6 @@
 // The chat commands (the campaign's command, !surprise by default): help, and for GMs resolve, set, draft, odds, export,
 // roll, clear, status, config, turn.
-import { PROCEDURES, SCRIPT_NAME, VERSION } from "../common/config.js";
+import { PROCEDURES, TITLE, VERSION } from "../common/config.js";
 import { procedureDef } from "../common/inputs.js";
 import { draftCard, editDraft, exportCard, oddsCard, present, startDraft } from "./draft.js";
 import { gameSession, resolveDraft, serialized } from "./host.js";
@@ -43,8 +43,8 @@ const switchValue = (text) => ({ true: true, false: false })[String(text).trim()
 const withInlineRolls = (msg) =>
   (msg.inlinerolls ?? []).reduce((text, roll, index) => text.replaceAll(`$[[${index}]]`, String(roll.results?.total ?? 0)), msg.content);
 
-/** The help card, with a button per command */
-const helpCard = () => card(`${SCRIPT_NAME} ${VERSION}`, [
+/** The help card, headed by the campaign's title (docs/campaign.md), with a button per command */
+const helpCard = () => card(`${TITLE} ${VERSION}`, [
   HE(t("Roll20.Help.Intro")),
   ...PROCEDURES.map((p) => button(t(`Procedure.${p.id}`), `${COMMAND} resolve --procedure ${p.id}`)),
   `${button(t("Roll20.Help.Draft"), `${COMMAND} draft`)} ${HE(t("Roll20.Help.DraftText"))}`,

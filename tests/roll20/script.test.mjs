@@ -50,6 +50,9 @@ test("help lists the commands as buttons, for players too", async () => {
   for (const command of ["!surprise resolve --procedure partial", "!surprise roll", "!surprise status", "!surprise clear"]) {
     assert.ok(help.content.includes(`href="${command}`), command);
   }
+  // docs/campaign.md: the campaign's title heads the help card (fixtures/campaigns/gurps4e.toml), not the script's name
+  assert.match(help.content, /<div style="[^"]*">Ambush: GURPS Surprise 1\.0\.0<\/div>/);
+  assert.ok(!help.content.includes("AmbushGurpsExample"));
 });
 
 test("a player sending a GM command gets a clear whisper and nothing happens", async () => {

@@ -81,6 +81,7 @@ class Roll20Writer:
         return [
             ConfigEntry("SCRIPT_NAME", "The script's name: its state, its log lines and its chat speaker",
                         script_name(defs.module.id)),
+            ConfigEntry("TITLE", "The campaign's title, which heads the help card", defs.module.title),
             ConfigEntry("VERSION", "The campaign's version", defs.module.version),
             ConfigEntry("LAST_UPDATE", "When the script was built (SOURCE_DATE_EPOCH), or null", given_source_date()),
             ConfigEntry("ATTRIBUTES", "The sheet reader of each input the rules read; one without is asked for",
