@@ -37,6 +37,9 @@ RESERVED_IDS = {"con", "prn", "aux", "nul", *(f"com{i}" for i in range(10)), *(f
 VERSION = re.compile(r"^\d+\.\d+\.\d+(?:[-+][0-9A-Za-z.-]+)?$")
 URL = re.compile(r"^https?://[^\s\"'<>\\]+$")
 SYSTEM_PACKAGE_ID = re.compile(r"^[A-Za-z0-9_-]+$")
+# docs/dev/foundry.md §1.1: the Foundry generations the module supports, module.json's minimum and maximum.
+FOUNDRY_GENERATIONS = ("13", "14")
+FOUNDRY_VERSION = re.compile(r"^(\d+)(?:\.\d+)?$")  # a generation (14) or one build of it (14.369)
 PLACEHOLDER = re.compile(r"\{[^{}]*\}")
 URL_PLACEHOLDERS = ("{id}", "{version}")
 
@@ -169,6 +172,7 @@ class FoundryTarget(StrictModel):
     attributes: dict[str, FoundryReader] | None = None
     manifest: str | None = None
     download: str | None = None
+    verified: str | None = None  # the Foundry build the GM checked the module on; none: Foundry shows it unverified
 
     @field_validator("system_id")
     @classmethod
@@ -182,6 +186,15 @@ class FoundryTarget(StrictModel):
     def _readers(cls, value: Any) -> Any:
         return parse_readers(value, FOUNDRY_READERS, DATA_PATH, "an actor data path starting with system., like "
                              "system.attributes.IQ.value (`ambush docs game-systems`)")
+
+    @field_validator("verified")
+    @classmethod
+    def _verified(cls, value: str | None) -> str | None:
+        found = FOUNDRY_VERSION.match(value) if value is not None else None
+        if value is not None and (found is None or found.group(1) not in FOUNDRY_GENERATIONS):
+            raise ValueError(f"must be a Foundry version the module supports ({' or '.join(FOUNDRY_GENERATIONS)}), "
+                             'or one build of it such as "14.369": the build you checked the module on')
+        return value
 
     @field_validator("manifest", "download")
     @classmethod
@@ -334,6 +347,16 @@ class Campaign(StrictModel):
     def roll20_user_ids(self) -> list[str]:
         """Return the authors' Roll20 user ids as digit strings; empty when the campaign names none"""
         return list(self.roll20.user_ids or [])
+
+    @property
+    def foundry_compatibility(self) -> dict[str, str]:
+        """Return module.json's compatibility: every supported generation, and the build the GM checked it on if given
+
+        ambush tests the module in emulations of V13 and V14 (docs/dev/foundry.md §1.1), never in a running Foundry,
+        so it claims no verified build of its own.
+        """
+        verified = {"verified": self.foundry.verified} if self.foundry.verified else {}
+        return {"minimum": FOUNDRY_GENERATIONS[0], **verified, "maximum": FOUNDRY_GENERATIONS[-1]}
 
     def release_url(self, template: str | None) -> str | None:
         """Fill {id} and {version} into a release URL template"""

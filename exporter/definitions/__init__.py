@@ -142,6 +142,7 @@ def target_settings(campaign: Campaign) -> dict[str, TargetSettings]:
             "system_id": campaign.foundry_system_id,
             "manifest": campaign.release_url(foundry.manifest),
             "download": campaign.release_url(foundry.download),
+            "compatibility": campaign.foundry_compatibility,
         }),
         "roll20": TargetSettings(campaign.roll20_attributes, {"marker": roll20.marker, "side_rule": roll20.side_rule,
                                                               "command": roll20.command,

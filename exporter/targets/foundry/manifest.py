@@ -10,8 +10,6 @@ from exporter.definitions.identity import Author
 
 PACK_NAME = "surprise-macros"
 LANGUAGE_NAMES = {"en": "English", "de": "Deutsch", "zh-CN": "中文（简体）"}
-# docs/dev/foundry.md §1.1: installable on every V13 and V14 build, no newer major; V12 is not supported.
-COMPATIBILITY = {"minimum": "13", "verified": "14", "maximum": "14"}
 
 
 def author_entry(author: Author) -> dict[str, str]:
@@ -30,7 +28,7 @@ def manifest(defs: Definitions, esmodules: list[str]) -> dict[str, Any]:
         "title": module.title,
         "description": module.description,
         "version": module.version,
-        "compatibility": COMPATIBILITY,
+        "compatibility": settings["compatibility"],  # docs/dev/foundry.md §1.1
         "authors": [author_entry(a) for a in module.authors],
         "esmodules": esmodules,
         "styles": ["styles/ambush.css"],
