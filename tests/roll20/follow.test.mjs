@@ -235,7 +235,7 @@ test("a second ambush script answering the same command warns the GM at ready an
   await commands(sb, "!surprise help");
   const answers = sb.chat.slice(from).map((c) => c.content);
   assert.equal(answers.length, 1, "one help card");
-  assert.match(answers[0], /AmbushGurpsExample/);
+  assert.match(answers[0], />Ambush: GURPS Surprise 1\.0\.0</, "the first script's help card, headed by its campaign's title");
   assert.deepEqual(sb.takeErrors(), []);
 });
 
@@ -254,7 +254,7 @@ test("a campaign's own command: the script answers it, its help, macros and card
   await commands(sb, "!ambush-gurps help");
   const help = sb.chat.slice(from).map((c) => c.content);
   assert.equal(help.length, 1);
-  assert.match(help[0], /OwnCommand/);
+  assert.match(help[0], />Own command 1\.0\.0</, "its help card, headed by its campaign's title");
   assert.match(help[0], /href="!ambush-gurps resolve --procedure/);
   assert.doesNotMatch(help[0], /!surprise/);
   assert.deepEqual(sb.takeErrors(), []);
