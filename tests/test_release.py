@@ -8,6 +8,7 @@ import stat
 import subprocess
 import sys
 import time
+import tomllib
 import venv
 from pathlib import Path
 
@@ -114,4 +115,10 @@ def test_the_wheel_installs_into_a_fresh_environment_and_builds(tmp_path):
     reference = tmp_path / "reference"
     assert build(reference).returncode == 0
     assert tree(elsewhere / "dist" / "ambush-gurps-example") == tree(reference / "ambush-gurps-example")
+    done = subprocess.run([str(env_dir / "bin" / "ambush"), "init", "--system", "adnd1e", "--workflow"], cwd=elsewhere,
+                          capture_output=True, text=True, check=False, timeout=600)
+    assert done.returncode == 0, done.stdout + done.stderr
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    requirement = f'pip install "ambush @ git+{project["urls"]["Repository"]}@v{project["version"]}"'
+    assert requirement in (elsewhere / ".github" / "workflows" / "release.yml").read_text(encoding="utf-8")
     shutil.rmtree(env_dir)

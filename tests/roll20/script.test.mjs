@@ -30,7 +30,7 @@ const whispers = (sb, from = 0) => sb.chat.slice(from).filter((c) => c.whisperTo
 
 test("on ready: the version banner, the GM macros (once), and a fresh state", async () => {
   const { sb } = await ready();
-  assert.ok(sb.logs.some((line) => line.includes("-=> AmbushGurpsExample v1.0.0 <=-")));
+  assert.ok(sb.logs.some((line) => /-=> AmbushGurpsExample v\d+\.\d+\.\d+ <=-/.test(line)));
   const names = sb.findObjs({ _type: "macro" }).map((macro) => macro.get("name")).sort();
   assert.deepEqual(names, ["Surprise", "Surprise-Clear", "Surprise-Help", "Surprise-Roll", "Surprise-Status"]);
   sb.restart();
