@@ -131,11 +131,13 @@ def init(system: str, path: Path, workflow: bool) -> None:
     PATH is the file to write (default campaign.toml), or a folder to write campaign.toml into;
     an existing file is never overwritten. Every field and option carries a one-line comment.
     """
-    from exporter.init import init_campaign
+    from exporter.init import init_campaign, workflow_path
 
     with reported_errors():
-        for written in init_campaign(system, path, workflow):
-            click.echo(f"wrote {written}")
+        written = init_campaign(system, path, workflow)
+    click.echo(f"wrote {written}")
+    if workflow:
+        click.echo(f"wrote {workflow_path(written)}")
 
 
 def given_or_default() -> list[Path]:

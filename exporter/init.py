@@ -47,19 +47,23 @@ def campaign_text(system: str, campaign_id: str) -> str:
     )
 
 
-def init_campaign(system: str, path: Path, workflow: bool = False) -> list[Path]:
+def workflow_path(campaign: Path) -> Path:
+    """Return where the release workflow of a campaign goes: beside it, the campaign's folder the repository's root"""
+    return campaign.parent / WORKFLOW_PATH
+
+
+def init_campaign(system: str, path: Path, workflow: bool = False) -> Path:
     """Write a new campaign.toml (into path, or path/campaign.toml for a folder) and check it loads
 
-    With workflow, also the release workflow beside it; nothing is written when either file exists.
+    With workflow, also the release workflow beside it (workflow_path); nothing is written when either file exists.
     """
     target = path / "campaign.toml" if path.is_dir() else path
-    written = [target, *([target.parent / WORKFLOW_PATH] if workflow else [])]
-    for existing in written:
+    for existing in [target, *([workflow_path(target)] if workflow else [])]:
         if existing.exists():
             raise InputFileError(existing, None, "already exists; choose another path")
     campaign_id = "ambush-" + system.replace("-ttrpg", "").replace("4e", "").replace("1e", "")
     write_text(target, campaign_text(system, campaign_id))
     load_campaign(target)
     if workflow:
-        write_text(written[1], workflow_text())
-    return written
+        write_text(workflow_path(target), workflow_text())
+    return target

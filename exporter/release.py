@@ -108,6 +108,8 @@ def build_release(paths: list[Path], repository: str, tag: str, out: Path, notes
     from exporter.build import build_campaigns, load_all  # lazy: publishing needs only the URLs
 
     checked_repository(repository)
+    if not paths:
+        raise ExportError("no campaign to release")
     loaded = load_all(paths)
     for path, campaign in loaded.items():
         checked_tag(path, campaign, tag)
