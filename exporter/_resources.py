@@ -40,3 +40,19 @@ def default_campaigns() -> tuple[list[Path], str]:
         return [LOCAL_CAMPAIGN], f"no campaign named: reading {LOCAL_CAMPAIGN} in this folder"
     return example_campaigns(), (f"no campaign named and no {LOCAL_CAMPAIGN} in this folder: "
                                  "reading the bundled examples")
+
+
+def project_metadata() -> dict[str, str]:
+    """Return the project's version and repository address: pyproject.toml in a checkout, else the installed metadata"""
+    import tomllib
+
+    pyproject = Path(__file__).resolve().parents[1] / "pyproject.toml"
+    if pyproject.is_file():
+        project = tomllib.loads(pyproject.read_text(encoding="utf-8")).get("project", {})
+        if project.get("name") == "ambush":
+            return {"version": project["version"], "repository": project["urls"]["Repository"]}
+    from importlib.metadata import metadata
+
+    installed = metadata("ambush")
+    urls = dict(entry.split(", ", 1) for entry in installed.get_all("Project-URL") or [])
+    return {"version": installed["Version"], "repository": urls["Repository"]}

@@ -175,9 +175,16 @@ def write_all(campaigns: list[Campaign], staging: Path, target: str, make_zip: b
 
 
 def build_campaigns(paths: list[Path], out: Path, target: str = "all", make_zip: bool = True,
-                    check: bool = False, progress: Callable[[str], None] | None = None, jobs: int = 1) -> BuildReport:
-    """Build each campaign (the bundled examples when none is named) into out/ID/, or compare with --check"""
-    campaigns, skipped = with_target(load_all(paths or example_campaigns()), target)
+                    check: bool = False, progress: Callable[[str], None] | None = None, jobs: int = 1,
+                    adjust: Callable[[Path, Campaign], Campaign] | None = None) -> BuildReport:
+    """Build each campaign (the bundled examples when none is named) into out/ID/, or compare with --check
+
+    adjust, when given, changes each loaded campaign before it is built (a release sets its URLs).
+    """
+    loaded = load_all(paths or example_campaigns())
+    if adjust is not None:
+        loaded = {path: adjust(path, campaign) for path, campaign in loaded.items()}
+    campaigns, skipped = with_target(loaded, target)
     if out.exists() and not out.is_dir():
         raise InputFileError(out, None, "cannot write the output folder: it is a file")
     report = BuildReport(warnings=skipped + ([] if check else publishing_warnings(campaigns, target)))

@@ -122,16 +122,22 @@ class Progress:
               help="The rules system: gurps4e (GURPS 4e, B393), adnd1e (AD&D 1e / OSRIC), "
                    "fallout-ttrpg (the Fallout TTRPG homebrew).")
 @click.argument("path", type=click.Path(path_type=Path), default=Path("campaign.toml"))
-def init(system: str, path: Path) -> None:
+@click.option("--workflow", is_flag=True,
+              help="Also write .github/workflows/release.yml beside it: pushing a tag v<version> to GitHub then "
+                   "releases the module and script (`ambush docs release`).")
+def init(system: str, path: Path, workflow: bool) -> None:
     """Write a new, commented campaign.toml for a system
 
     PATH is the file to write (default campaign.toml), or a folder to write campaign.toml into;
     an existing file is never overwritten. Every field and option carries a one-line comment.
     """
-    from exporter.init import init_campaign
+    from exporter.init import init_campaign, workflow_path
 
     with reported_errors():
-        click.echo(f"wrote {init_campaign(system, path)}")
+        written = init_campaign(system, path, workflow)
+    click.echo(f"wrote {written}")
+    if workflow:
+        click.echo(f"wrote {workflow_path(written)}")
 
 
 def given_or_default() -> list[Path]:
@@ -270,3 +276,54 @@ def docs(page: str | None) -> None:
         click.echo_via_pager(text)
     else:
         click.echo(text, nl=False)
+
+
+REPOSITORY_HELP = "The repository's web address, like https://github.com/OWNER/NAME: the release URLs point into it."
+TAG_HELP = "The release's tag: v and the campaigns' version, like v1.2.0."
+
+
+@main.command(short_help="Build campaigns into the files of a GitHub release")
+@click.argument("campaigns", nargs=-1, type=click.Path(path_type=Path))
+@click.option("--repository", required=True, metavar="URL", help=REPOSITORY_HELP)
+@click.option("--tag", required=True, help=TAG_HELP)
+@click.option("--out", type=click.Path(path_type=Path), default=Path("release"), show_default=True,
+              help="Write the release's files into this new or empty folder.")
+@click.option("--notes", type=click.Path(dir_okay=False, path_type=Path),
+              help="Also write release notes with each module's manifest URL (Markdown) into this file.")
+def release(campaigns: tuple[Path, ...], repository: str, tag: str, out: Path, notes: Path | None) -> None:
+    """Build campaigns into the files of a GitHub release, with the URLs Foundry installs and updates from
+
+    Each module's zip, its module.json as ID.json (its manifest URL the latest release's, its download URL this
+    release's zip) and each Roll20 script. The campaigns are built twice: a release whose second build differs
+    exits 1. Without CAMPAIGNS, as build chooses. Every step: `ambush docs release`.
+    """
+    from exporter.release import build_release
+
+    with reported_errors():
+        done = build_release(list(campaigns) or given_or_default(), repository, tag, out, notes)
+    if done.differences:
+        click.echo("\n".join(["not reproducible: a second build changed", *done.differences]), err=True)
+        raise SystemExit(1)
+    for path in done.files:
+        click.echo(f"wrote {path}")
+
+
+@main.command(short_help="Announce a released module on foundryvtt.com (Package Release API)")
+@click.argument("manifest", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--repository", required=True, metavar="URL", help=REPOSITORY_HELP)
+@click.option("--tag", required=True, help="The tag of the GitHub release that carries the module.")
+def publish(manifest: Path, repository: str, tag: str) -> None:
+    """Announce a released module on foundryvtt.com through Foundry's Package Release API
+
+    MANIFEST is the ID.json that `ambush release` wrote, attached to the GitHub release of TAG. The package's release
+    token is read from the environment variable FOUNDRY_PACKAGE_TOKEN. A dry run goes first; a version that
+    foundryvtt.com lists already is no error (`ambush docs release`).
+    """
+    from exporter.publish import PublishError, publish_module, token_from_environment
+
+    with reported_errors():
+        try:
+            click.echo(publish_module(manifest, repository, tag, token_from_environment(), say=click.echo))
+        except PublishError as err:
+            click.echo(f"Error: {' '.join(str(err).split())}", err=True)
+            raise SystemExit(1) from None

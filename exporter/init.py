@@ -13,6 +13,7 @@ from exporter.campaign import foundry_defaults, load_campaign, member_inputs, ro
 from exporter.dist import write_text
 from exporter.errors import InputFileError
 from exporter.options import system_options, value_names
+from exporter.release import WORKFLOW_PATH, workflow_text
 from exporter.rules.systems import SYSTEMS
 from exporter.targets.roll20.markers import STATUS_MARKERS
 
@@ -46,12 +47,23 @@ def campaign_text(system: str, campaign_id: str) -> str:
     )
 
 
-def init_campaign(system: str, path: Path) -> Path:
-    """Write a new campaign.toml (into path, or path/campaign.toml for a folder) and check it loads"""
+def workflow_path(campaign: Path) -> Path:
+    """Return where the release workflow of a campaign goes: beside it, the campaign's folder the repository's root"""
+    return campaign.parent / WORKFLOW_PATH
+
+
+def init_campaign(system: str, path: Path, workflow: bool = False) -> Path:
+    """Write a new campaign.toml (into path, or path/campaign.toml for a folder) and check it loads
+
+    With workflow, also the release workflow beside it (workflow_path); nothing is written when either file exists.
+    """
     target = path / "campaign.toml" if path.is_dir() else path
-    if target.exists():
-        raise InputFileError(target, None, "already exists; choose another path")
+    for existing in [target, *([workflow_path(target)] if workflow else [])]:
+        if existing.exists():
+            raise InputFileError(existing, None, "already exists; choose another path")
     campaign_id = "ambush-" + system.replace("-ttrpg", "").replace("4e", "").replace("1e", "")
     write_text(target, campaign_text(system, campaign_id))
     load_campaign(target)
+    if workflow:
+        write_text(workflow_path(target), workflow_text())
     return target

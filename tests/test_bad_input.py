@@ -125,9 +125,10 @@ def test_a_build_that_fails_moving_its_second_campaign_into_place_leaves_the_fir
     adnd = FIXTURES / "campaigns" / "adnd1e.toml"
     assert invoke("build", str(GOOD_CAMPAIGN), str(adnd), "--out", str(dist)).exit_code == 0
     text = GOOD_CAMPAIGN.read_text(encoding="utf-8")
-    assert 'version = "1.0.0"' in text
+    version = tomllib.loads(text)["version"]
+    assert f'version = "{version}"' in text
     changed = tmp_path / "gurps4e.toml"  # builds different bytes into the first campaign's folder
-    changed.write_text(text.replace('version = "1.0.0"', 'version = "1.0.1"'), encoding="utf-8")
+    changed.write_text(text.replace(f'version = "{version}"', f'version = "{version}-changed"'), encoding="utf-8")
     before = tree_state(dist)
     real_rename = os.rename
 

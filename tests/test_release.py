@@ -7,6 +7,7 @@ import stat
 import subprocess
 import sys
 import time
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -101,3 +102,9 @@ def test_the_wheel_installs_into_a_fresh_environment_and_builds(installed_ambush
     reference = tmp_path / "reference"
     assert build(reference).returncode == 0
     assert tree(elsewhere / "dist" / "ambush-gurps-example") == tree(reference / "ambush-gurps-example")
+    done = subprocess.run([str(installed_ambush), "init", "--system", "adnd1e", "--workflow"], cwd=elsewhere,
+                          capture_output=True, text=True, check=False, timeout=600)
+    assert done.returncode == 0, done.stdout + done.stderr
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    requirement = f'pip install "ambush @ git+{project["urls"]["Repository"]}@v{project["version"]}"'
+    assert requirement in (elsewhere / ".github" / "workflows" / "release.yml").read_text(encoding="utf-8")

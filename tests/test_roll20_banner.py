@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import tomllib
 
 import pytest
 
@@ -10,6 +11,7 @@ from exporter.build import build_campaigns
 from tests.conftest import ROOT, run_node
 
 CAMPAIGN = ROOT / "fixtures" / "campaigns" / "gurps4e.toml"
+VERSION = tomllib.loads(CAMPAIGN.read_text(encoding="utf-8"))["version"]  # ambush's own, moving with each release
 BANNER = """
 import { createSandbox } from "./tests/roll20/harness.mjs";
 const sb = createSandbox({ players: [] });
@@ -21,8 +23,8 @@ console.log(JSON.stringify(sb.logs.filter((line) => typeof line === "string" && 
 
 
 @pytest.mark.parametrize(("epoch", "banner"), [
-    (None, "-=> AmbushGurpsExample v1.0.0 <=-"),
-    ("1700000000", "-=> AmbushGurpsExample v1.0.0 <=-  [built 2023-11-14]"),
+    (None, f"-=> AmbushGurpsExample v{VERSION} <=-"),
+    ("1700000000", f"-=> AmbushGurpsExample v{VERSION} <=-  [built 2023-11-14]"),
 ])
 def test_the_banner_shows_the_given_build_date_or_none(epoch, banner, tmp_path, monkeypatch):
     monkeypatch.delenv("SOURCE_DATE_EPOCH", raising=False)
