@@ -238,6 +238,7 @@ class Campaign(StrictModel):
     authors: list[Author] = Field(default_factory=list)
     system: SystemId
     languages: list[Language] = Field(default_factory=lambda: list(LANGUAGES))
+    default_language: Language = "en"  # the Roll20 script's until a GM picks another; the compendium macros' names
     targets: list[Target] = Field(default_factory=lambda: list(TARGETS))
     options: dict[str, Any] = Field(default_factory=dict)
     foundry: FoundryTarget = Field(default_factory=FoundryTarget)
@@ -262,10 +263,7 @@ class Campaign(StrictModel):
 
     @model_validator(mode="after")
     def _consistent(self) -> Campaign:
-        if "en" not in self.languages:
-            raise FieldProblem("languages", "must include en, the source of every translation")
-        if len(set(self.languages)) != len(self.languages):
-            raise FieldProblem("languages", "lists a language twice")
+        self._check_languages()
         if not self.targets or len(set(self.targets)) != len(self.targets):
             raise FieldProblem("targets", "must name foundry, roll20 or both, once each")
         options_model = system_module(self.system).Options
@@ -290,6 +288,20 @@ class Campaign(StrictModel):
                     raise FieldProblem(f"{target}.attributes.{key}", f"is read only with options.{gated[key]} = true")
                 self._check_reader(target, key, (mapping or {})[key])
         return self
+
+    def _check_languages(self) -> None:
+        """Refuse a language list without en or with one twice, and a default language it does not ship"""
+        if "en" not in self.languages:
+            raise FieldProblem("languages", "must include en, the source of every translation")
+        if len(set(self.languages)) != len(self.languages):
+            raise FieldProblem("languages", "lists a language twice")
+        if self.default_language not in self.languages:
+            raise FieldProblem("default_language", f"is {self.default_language}, which languages does not list "
+                               f"({', '.join(self.languages)})")
+        if "default_language" not in self.model_fields_set and self.languages[0] != "en":
+            # Before default_language, the first of languages was the default: say which one is meant, never guess.
+            raise FieldProblem("default_language", f"is not given and languages lists {self.languages[0]} first: "
+                               f"set default_language = \"{self.languages[0]}\" or \"en\"")
 
     def _check_reader(self, target: str, key: str, reader: Any) -> None:
         """Refuse a reader whose kind gives another type than the input's: presence for a number, a level for a flag"""

@@ -6,6 +6,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from exporter.lang.numbers import number_text, percent_text
+from exporter.narration import LANGUAGE
 from exporter.rules.shared import SIDE_KEYS, MemberOdds, Odds
 
 WIDTH, LABEL_X, BAR_X, BAR_WIDTH = 640, 10, 200, 360
@@ -30,7 +32,7 @@ def number(value: float) -> str:
 
 def percent(p: Fraction) -> str:
     """Write a probability as a percentage with two decimals"""
-    return f"{float(p) * 100:.2f}%"
+    return percent_text(p, LANGUAGE, 2)
 
 
 @dataclass
@@ -115,7 +117,8 @@ def expected_text(member: MemberOdds, short: bool = False) -> str:
     """Tell a member's expected loss ("expected 1.062", "1.062" in the compact column) or that he may never recover"""
     if member.expected_lost is None:
         return "never" if short else "never recovers"
-    return f"{float(member.expected_lost):.3f}" if short else f"expected {float(member.expected_lost):.3f}"
+    expected = number_text(member.expected_lost, LANGUAGE, 3)
+    return expected if short else f"expected {expected}"
 
 
 def shade_names(unit: str) -> list[str]:

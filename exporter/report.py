@@ -6,7 +6,8 @@ import json
 from fractions import Fraction
 from typing import Any
 
-from exporter.narration import narrate, side_label
+from exporter.lang.numbers import number_text, percent_text
+from exporter.narration import LANGUAGE, narrate, side_label
 from exporter.rules.dice import SeededRoller
 from exporter.rules.shared import MemberOdds, Odds
 from exporter.rules.systems import system_module
@@ -64,8 +65,8 @@ def indented(value: Any, depth: int) -> str:
 
 
 def percent(p: Fraction) -> str:
-    """Write a probability as a percentage"""
-    return f"{float(p) * 100:6.2f}%"
+    """Write a probability as a percentage with two decimals, right-aligned for a column"""
+    return percent_text(p, LANGUAGE, 2).rjust(7)
 
 
 BAR_WIDTH = 40
@@ -112,7 +113,8 @@ def odds_table(scenario: Any) -> str:
     lines += ["", f"{unit.capitalize()}s lost to surprise"]
     charts: dict[int, list[str]] = {}  # members who share a MemberOdds share its chart
     for name, member in odds.members.items():
-        expected = "never recovers" if member.expected_lost is None else f"expected {float(member.expected_lost):.3f}"
+        expected = ("never recovers" if member.expected_lost is None
+                    else f"expected {number_text(member.expected_lost, LANGUAGE, 3)}")
         lines.append(f"  {name}: {expected}")
         if id(member) not in charts:
             charts[id(member)] = ["  " + row for row in chart_rows(distribution_rows(member))]

@@ -94,6 +94,12 @@ BAD = {
     "bad-option-value": (GOOD + '[options]\nstun_roll_timing = "later"\n', "options.stun_roll_timing: Input should be"),
     "no-english": (GOOD + 'languages = ["de"]\n', "languages: must include en"),
     "unknown-language": (GOOD + 'languages = ["en", "fr"]\n', "languages[1]: Input should be"),
+    "default-not-shipped": (GOOD + 'languages = ["en", "de"]\ndefault_language = "zh-CN"\n',
+                            "default_language: is zh-CN, which languages does not list (en, de)"),
+    "default-unknown": (GOOD + 'default_language = "fr"\n', "default_language: Input should be"),
+    "default-left-to-the-order": (GOOD + 'languages = ["de", "en"]\n',
+                                  'default_language: is not given and languages lists de first: set default_language '
+                                  '= "de" or "en"'),
     "unknown-key": (GOOD + 'colour = "red"\n', "colour: unknown field"),
     "attribute-not-an-input": (GOOD + '[foundry.attributes]\ndex = "system.dex"\n',
                                "foundry.attributes.dex: is not an input of gurps4e"),

@@ -23,7 +23,7 @@ def glossary_rows() -> list[dict[str, list[str]]]:
         if len(cells) != 6 or cells[0] in ("concept", "") or set(cells[0]) <= {"-"}:
             continue
         concept, english, de, zh, never_de, never_zh = cells
-        rows.append({"concept": [concept], "en": [form.strip() for form in english.split(",")],
+        rows.append({"concept": [concept], "en": [form.strip() for form in english.split(",") if form.strip()],
                      "de": split(de), "zh-CN": split(zh), "never-de": split(never_de), "never-zh-CN": split(never_zh)})
     return rows
 
@@ -38,24 +38,74 @@ CATALOGUE = {language: bundled_language(language) for language in ("en", *LANGUA
 
 def test_the_glossary_has_the_seed_terms():
     terms = {term for row in ROWS for language in LANGUAGES for term in row[language]}
-    for seed_term in ("意外", "完全意外", "部分意外", "主动性", "精神震慑", "战斗反射", "Überrasch",
-                      "Überraschungssegment", "Überraschungsbonus"):
+    for seed_term in ("突袭", "完全意外", "部分意外", "主动性", "主动性检定", "精神震慑", "惊呆", "战斗反射", "回合",
+                      "Überrasch", "Überraschungssegment", "Überraschungsbonus"):
         assert seed_term in terms
+    assert "意外" in {term for row in ROWS for term in row["never-zh-CN"]}
     assert len(ROWS) >= 15
+
+
+def longer_terms(row: dict[str, list[str]], language: str) -> list[str]:
+    """Return the terms of other rows that hold one of this row's terms: where they stand, they say their own concept"""
+    found = {term for other in ROWS if other is not row for term in other[language]
+             if any(own in term for own in row[language])}
+    return sorted(found, key=len, reverse=True)
+
+
+def without(text: str, terms: list[str]) -> str:
+    """Cut terms out of a text, longest first"""
+    for term in terms:
+        text = text.replace(term, " ")
+    return text
+
+
+def says(row: dict[str, list[str]], key: str) -> bool:
+    """Tell whether the English string of a key says a concept, the longer terms of other concepts cut out"""
+    source = without(PLACEHOLDER.sub(" ", CATALOGUE["en"][key]).lower(), longer_terms(row, "en"))
+    return any(re.search(rf"(?<![a-z]){re.escape(form)}", source) for form in row["en"])
 
 
 @pytest.mark.parametrize("row", ROWS, ids=lambda row: row["concept"][0])
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_every_string_says_a_concept_with_the_glossary_term(row, language):
     wrong = []
-    for key, english in CATALOGUE["en"].items():
-        text = PLACEHOLDER.sub("", CATALOGUE[language][key])
-        source = PLACEHOLDER.sub("", english).lower()
-        if any(re.search(rf"(?<![a-z]){re.escape(form)}", source) for form in row["en"]):
-            if not any(term in text for term in row[language]):
-                wrong.append(f"{key}: {CATALOGUE[language][key]!r} lacks {' or '.join(row[language])}")
-        wrong += [f"{key}: {text!r} uses {term!r}" for term in row[f"never-{language}"] if term in text]
+    for key in CATALOGUE["en"]:
+        text = PLACEHOLDER.sub(" ", CATALOGUE[language][key])
+        if says(row, key) and not any(term in text for term in row[language]):
+            wrong.append(f"{key}: {CATALOGUE[language][key]!r} lacks {' or '.join(row[language])}")
     assert wrong == []
+
+
+@pytest.mark.parametrize("row", ROWS, ids=lambda row: row["concept"][0])
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_term_stands_only_where_the_english_says_its_concept(row, language):
+    wrong = []
+    for key in CATALOGUE["en"]:
+        text = without(PLACEHOLDER.sub(" ", CATALOGUE[language][key]), longer_terms(row, language))
+        used = [term for term in row[language] if term in text]
+        if used and not says(row, key):
+            wrong.append(f"{key}: {CATALOGUE[language][key]!r} says {used[0]!r}, its English {CATALOGUE['en'][key]!r}"
+                         f" does not")
+    assert wrong == []
+
+
+@pytest.mark.parametrize("row", ROWS, ids=lambda row: row["concept"][0])
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_no_string_uses_a_term_the_glossary_rules_out(row, language):
+    wrong = []
+    for never in row[f"never-{language}"]:
+        # A ruled-out word may stand inside another concept's term (意外 in 部分意外, the GURPS rule's name)
+        inside = sorted({term for other in ROWS for term in other[language] if never in term and term != never},
+                        key=len, reverse=True)
+        wrong += [f"{key}: {text!r} uses {never!r}" for key, text in CATALOGUE[language].items()
+                  if never in without(text, inside)]
+    assert wrong == []
+
+
+def test_the_glossary_holds_each_term_once_per_language():
+    for language in ("en", *LANGUAGES):
+        terms = [term for row in ROWS for term in row[language]]
+        assert sorted(term for term in set(terms) if terms.count(term) > 1) == [], language
 
 
 def test_every_language_file_has_every_key_and_the_same_placeholders():

@@ -78,12 +78,13 @@ def macro_text(defs: Definitions, macro_id: str) -> str:
 
 def label(defs: Definitions, *keys: str, values: dict[str, int] | None = None) -> str:
     """Return the text a macro shows for catalogue keys joined, as a query prompt or a row label"""
-    return plain(Context(defs.catalogue[defs.module.languages[0]], {}, values or {}).text(*keys))
+    language = defs.module.default_language
+    return plain(Context(language, defs.catalogue[language], {}, values or {}).text(*keys))
 
 
 def yes_no(defs: Definitions, flag: bool) -> str:
     """Return the option label that answers a yes/no query"""
-    return label(defs, "RollMacro.Yes" if flag else "RollMacro.No")
+    return label(defs, "Dialog.Yes" if flag else "Dialog.No")
 
 
 # --- GURPS ----------------------------------------------------------------------------------------------

@@ -69,7 +69,7 @@ def test_the_macros_dex_formula_is_the_1e_table():
 
     term = dex_adjustment()
     for dex in range(3, 19):
-        text = render(term, Context({}, {"dex": {"attribute": "dexterity"}}, {}))
+        text = render(term, Context("en", {}, {"dex": {"attribute": "dexterity"}}, {}))
         text = text.replace("@{selected|dexterity}", str(dex))
         assert eval_group(text) == adnd1e.DEX_ADJUSTMENT[dex], dex
 

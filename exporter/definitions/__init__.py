@@ -131,7 +131,7 @@ def module_info(campaign: Campaign) -> ModuleInfo:
     """Return the identity of the campaign's module"""
     authors = tuple(Author(**author.model_dump()) for author in campaign.authors)
     return ModuleInfo(campaign.id, campaign.title, campaign.version, campaign.description, authors,
-                      tuple(campaign.languages))
+                      tuple(campaign.languages), campaign.default_language)
 
 
 def target_settings(campaign: Campaign) -> dict[str, TargetSettings]:

@@ -18,7 +18,7 @@ class Author:
 
 @dataclass(frozen=True)
 class ModuleInfo:
-    """The module's identity: id, title, version, description, authors and languages (the first is the default)"""
+    """The module's identity: id, title, version, description, authors, languages and the default one"""
 
     id: str
     title: str
@@ -26,6 +26,7 @@ class ModuleInfo:
     description: str
     authors: tuple[Author, ...]
     languages: tuple[str, ...]
+    default_language: str
 
 
 @dataclass(frozen=True)

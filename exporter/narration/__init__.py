@@ -4,7 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
+from exporter.lang.numbers import number_text
 from exporter.rules.systems import narration_module
+
+LANGUAGE = "en"  # the command line speaks English; its numbers are written as English writes them
+
+
+def signed(value: int) -> str:
+    """Write a modifier with its sign, +0 included"""
+    return number_text(value, LANGUAGE, signed=True)
 
 
 def side_label(scenario: Any, key: str) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from exporter.narration import side_label
+from exporter.narration import side_label, signed
 from exporter.rules import adnd1e
 from exporter.rules.adnd1e import MemberResult, Outcome, Segment, SideResult
 from exporter.rules.shared import SIDE_KEYS, SideKey, other
@@ -97,7 +97,7 @@ def adjustment_source(member: Member) -> str:
     """Name what sets a member's adjustment: "Dexterity 17" or "a surprise adjustment of +2" """
     if member.dex is not None:
         return f"Dexterity {member.dex}"
-    return f"a surprise adjustment of {adnd1e.raw_adjustment(member):+d}"
+    return f"a surprise adjustment of {signed(adnd1e.raw_adjustment(member))}"
 
 
 def segment_numbers(segments: Sequence[Segment]) -> str:
@@ -125,8 +125,8 @@ def adjustment_line(
     source = f"Dexterity {member.dex}" if member.dex is not None else "surprise adjustment"
     if raw != result.adjustment:
         frozen = segments_text(result.segments)
-        return f"{member.name}: {source} ({raw:+d}) does not apply while encumbered; frozen for {frozen}."
-    text = f"{member.name}: {source} ({raw:+d}) turns {side_segments} into {result.segments}"
+        return f"{member.name}: {source} ({signed(raw)}) does not apply while encumbered; frozen for {frozen}."
+    text = f"{member.name}: {source} ({signed(raw)}) turns {side_segments} into {result.segments}"
     waits = adnd1e.frozen_segments(side_segments, result.segments, scenario.options)
     if waits != result.segments:
         return f"{text}, but may act only after {side_name}'s {segments_text(waits)}."

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from exporter.narration import side_label
+from exporter.narration import side_label, signed
 from exporter.rules import fallout_ttrpg as rules
 from exporter.rules.fallout_ttrpg import Outcome, SneakAttack, SpotTest, SurpriseRound
 from exporter.rules.shared import SideKey, other
@@ -27,11 +27,6 @@ def narrate(scenario: Scenario, outcome: Outcome) -> list[str]:
     round_number = 1 if outcome.surprise_round is None else 2
     lines.append(f"Round {round_number}: everyone in Sequence order: {', '.join(outcome.normal_order)}.")
     return lines
-
-
-def signed(value: int) -> str:
-    """Write a modifier with its sign"""
-    return f"{value:+d}"
 
 
 def names_text(names: tuple[str, ...] | list[str]) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from exporter.narration import side_label
+from exporter.narration import side_label, signed
 from exporter.rules.gurps4e import Outcome, StunTurn, succeeds
 from exporter.rules.shared import SIDE_KEYS, other
 
@@ -19,11 +19,6 @@ MODIFIER_LABELS = {
     "leaderless": "leaderless",
     "gm": "GM modifier",
 }
-
-
-def signed(value: int) -> str:
-    """Write a modifier with its sign"""
-    return f"{value:+d}"
 
 
 def narrate(scenario: Scenario, outcome: Outcome) -> list[str]:

@@ -16,7 +16,9 @@ const STRING_KEYS = ["Chat.ForGM", "Follow.PassedOver", "Follow.Title"];
 /**
  * What the session asks of a virtual tabletop, written once for every host.
  * @typedef {object} Host
- * @property {(key: string, data?: Record<string, unknown>) => string} t  Translate a catalogue key, filling {names}.
+ * @property {(key: string, data?: Record<string, unknown>) => string} t  Translate a catalogue key, filling {names},
+ *   numbers written as the language writes them (common/format.js).
+ * @property {() => string} language  The language t translates to, a BCP 47 tag, for numbers written outside t.
  * @property {import("./surprise.js").Roller} roll  Roll dice; the host keeps them for the next message that carries dice.
  * @property {(id: string, status: string, on: boolean, lasts: import("./surprise.js").Lasts | null,
  *   surprise: import("./surprise.js").Surprise) => Promise<boolean>} mark
@@ -107,6 +109,7 @@ function tableOf(host, surprise, holding = () => false) {
   };
   const table = {
     t: host.t,
+    language: host.language,
     async roll(count, sides, purpose) {
       rolled = true;
       return host.roll(count, sides, purpose);

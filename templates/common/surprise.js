@@ -10,7 +10,9 @@ import { membersOf } from "./scenario.js";
  *   is gone, or the VTT already showed it for its own reasons); the runtime then never removes what it did
  *   not apply.
  * @property {(card: Card) => Promise<void>} post  Post a card (the session decides who sees which part of it).
- * @property {(key: string, data?: Record<string, unknown>) => string} t  Translate a catalogue key, filling {names}.
+ * @property {(key: string, data?: Record<string, unknown>) => string} t  Translate a catalogue key, filling {names},
+ *   numbers written as the language writes them.
+ * @property {() => string} language  The language t translates to, for a number written outside t (common/format.js).
  * @property {Roller} roll  Roll dice for the rules core.
  * @property {(order: Array<{id: string, sequence: number}>) => Promise<boolean>} arrange
  *   Put the turn order into this order, combatants not listed after them. Resolves true when the turn that had

@@ -1,6 +1,7 @@
 // The GM's surprise dialog: the draft's fields (common/form.js) rendered as a form, its odds shown live as the GM
 // edits, and the form read back as edits of the draft.
 import { PROCEDURES } from "../common/config.js";
+import { yesNo } from "../common/format.js";
 import { applyEdits, draftForm } from "../common/form.js";
 import { draftOddsLines } from "../common/session.js";
 import { exportScenario, resolveSurprise } from "./actions.js";
@@ -10,8 +11,7 @@ import { localize, t } from "./i18n.js";
 
 /** The catalogue keys this module shows, which the build ships (exporter/targets/strings.py) */
 export const STRING_KEYS = [
-  "Dialog.Cancel", "Dialog.ChooseProcedure", "Dialog.No", "Dialog.Roll", "Dialog.Title", "Dialog.Unread", "Dialog.Yes",
-  "Export.Button", "Notify.GMOnly", "Notify.NoCombat", "Odds.Title", "Procedure.{procedure}"
+  "Dialog.Cancel", "Dialog.ChooseProcedure", "Dialog.Roll", "Dialog.Title", "Dialog.Unread", "Export.Button", "Notify.GMOnly", "Notify.NoCombat", "Odds.Title", "Procedure.{procedure}"
 ];
 
 const { DialogV2 } = foundry.applications.api;
@@ -31,8 +31,8 @@ function select(name, choices, value) {
 }
 
 /** The choices of a yes-or-no value not read from the sheet: no answer yet, yes, no */
-const unreadChoices = () => [{ value: null, label: localize("Dialog.Unread") }, { value: "true", label: localize("Dialog.Yes") },
-  { value: "false", label: localize("Dialog.No") }];
+const unreadChoices = () => [{ value: null, label: localize("Dialog.Unread") }, { value: "true", label: yesNo(true, t) },
+  { value: "false", label: yesNo(false, t) }];
 
 /**
  * Render one field of the draft as a form control named by its path, with its label. A yes-or-no value is a checkbox,

@@ -6,7 +6,7 @@ import { membersOf } from "../common/scenario.js";
 import { queued, tableSession } from "../common/session.js";
 import { postMessage } from "./chat.js";
 import { FLAG, LOG_PREFIX } from "./constants.js";
-import { format, localize, t } from "./i18n.js";
+import { format, language, localize, t } from "./i18n.js";
 import { setting } from "./settings.js";
 import { setStatus } from "./statuses.js";
 
@@ -122,6 +122,7 @@ export function foundryHost(combat, known = {}) {
   const rolls = rollsOf(combat);
   return {
     t,
+    language,
     async roll(count, sides) {
       const roll = await new Roll(`${count}d${sides}`).evaluate();
       rolls.push(roll);

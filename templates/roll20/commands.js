@@ -1,6 +1,7 @@
 // The chat commands (the campaign's command, !surprise by default): help, and for GMs resolve, set, draft, odds, export,
 // roll, clear, status, config, turn.
 import { PROCEDURES, TITLE, VERSION } from "../common/config.js";
+import { yesNo } from "../common/format.js";
 import { procedureDef } from "../common/inputs.js";
 import { draftCard, editDraft, exportCard, oddsCard, present, startDraft } from "./draft.js";
 import { gameSession, resolveDraft, serialized } from "./host.js";
@@ -12,8 +13,8 @@ import { readTurnorder, turnorderTokens } from "./turnorder.js";
 /** The catalogue keys this module shows, which the build ships (exporter/targets/strings.py) */
 export const STRING_KEYS = [
   "Dialog.Roll", "Dialog.Title", "Export.Button", "Export.Help", "Notify.GMOnly", "Notify.Invalid", "Notify.NoSurprise", "Odds.Help",
-  "Odds.Title", "Procedure.{procedure}", "Roll20.Cleared", "Roll20.Config.*", "Roll20.Help.*", "Roll20.No",
-  "Roll20.NoDraft", "Roll20.NoTokens", "Roll20.ShowDraft", "Roll20.Yes", "Settings.chatVisibility.Choices.*"
+  "Odds.Title", "Procedure.{procedure}", "Roll20.Cleared", "Roll20.Config.*", "Roll20.Help.*", "Roll20.NoDraft",
+  "Roll20.NoTokens", "Roll20.ShowDraft", "Settings.chatVisibility.Choices.*"
 ];
 
 /** Names a key from chat may not take: they are an object's own machinery, never data */
@@ -59,7 +60,7 @@ const helpCard = () => card(`${TITLE} ${VERSION}`, [
 /** The configuration card */
 function configCard() {
   const config = store().config;
-  const toggle = (key) => button(`${t(`Roll20.Config.${key}`)}: ${t(config[key] ? "Roll20.Yes" : "Roll20.No")}`, `${COMMAND} config --${key} ${config[key] ? "false" : "true"}`);
+  const toggle = (key) => button(`${t(`Roll20.Config.${key}`)}: ${yesNo(config[key], t)}`, `${COMMAND} config --${key} ${config[key] ? "false" : "true"}`);
   const cards = CARDS.map((mode) => button(`${config.cards === mode ? "✓ " : ""}${t(`Settings.chatVisibility.Choices.${mode}`)}`,
     `${COMMAND} config --cards ${mode}`)).join("");
   return card(t("Roll20.Help.Config"), [

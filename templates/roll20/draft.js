@@ -2,16 +2,17 @@
 // (common/form.js) with a button to change each, and changed by the `set` commands those buttons send.
 import { SIDE_KEYS } from "../common/config.js";
 import { applyEdits, draftForm, openerFields, parseValue, placeOf } from "../common/form.js";
+import { yesNo } from "../common/format.js";
 import { draftScenario, inputsAt, own } from "../common/inputs.js";
 import { draftOddsLines, scenarioText } from "../common/session.js";
 import { readAttribute, splitSides, tokenName } from "./sheets.js";
-import { button, card, COMMAND, HE, promptText, STYLE, t } from "./text.js";
+import { button, card, COMMAND, HE, number, promptText, STYLE, t } from "./text.js";
 
 /** The catalogue keys this module shows, which the build ships (exporter/targets/strings.py) */
 export const STRING_KEYS = [
   "Dialog.Cancel", "Dialog.Nobody", "Dialog.Out", "Dialog.Roll", "Dialog.Side.*", "Dialog.Title", "Export.Button",
   "Export.Title", "Notify.Invalid", "Odds.Title", "Procedure.{procedure}", "Roll20.AddOpener", "Roll20.LeaveOut",
-  "Roll20.MoveTo", "Roll20.No", "Roll20.UseSelected", "Roll20.Yes"
+  "Roll20.MoveTo", "Roll20.UseSelected"
 ];
 
 /** Start a draft for the tokens (the selection, else the turn order), on their sides, values read from the sheets */
@@ -30,9 +31,13 @@ export function present(draft) {
   return { ...draft, sides, out: alive(draft.out) };
 }
 
-/** Show a field's value, a missing one in red */
-const shown = (field) => (field.value === null ? `<span style="${STYLE.missing}">?</span>`
-  : HE(field.type === "side" ? t(`Dialog.Side.${field.value}`) : field.value));
+/** Show a field's value in the script's language (a number as it writes numbers, yes or no in words), a missing one in red */
+function shown(field) {
+  if (field.value === null) return `<span style="${STYLE.missing}">?</span>`;
+  if (field.type === "side") return HE(t(`Dialog.Side.${field.value}`));
+  if (typeof field.value === "boolean") return HE(yesNo(field.value, t));
+  return HE(typeof field.value === "number" ? number(field.value) : field.value);
+}
 
 /** A roll query offering a field's choices by label, sending their values; nobody sends "none" */
 const choiceQuery = (prompt, choices) =>
@@ -43,7 +48,7 @@ function setButton(field, flag, prompt) {
   const text = `${field.label}: ${prompt}`;
   let query;
   if (field.type === "member") query = choiceQuery(field.label, field.choices);
-  else if (field.type === "boolean") query = choiceQuery(text, [{ label: t("Roll20.Yes"), value: "true" }, { label: t("Roll20.No"), value: "false" }]);
+  else if (field.type === "boolean") query = choiceQuery(text, [{ label: yesNo(true, t), value: "true" }, { label: yesNo(false, t), value: "false" }]);
   else if (field.type === "side") query = choiceQuery(text, field.choices);
   else query = `?{${promptText(text)}|${field.value ?? ""}}`;
   return button("✎", `${COMMAND} set ${flag} --${field.key} ${query}`);
@@ -61,7 +66,7 @@ const OPENER_PREFILL = { attack_bonus: 0, target_number: 15 };
 function openerLine(row, index) {
   const [who, ...numbers] = row;
   const query = numbers.map((field) => `--${field.key} ?{${promptText(field.label)}|${field.value ?? OPENER_PREFILL[field.key] ?? ""}}`);
-  return `${HE(who.label)} ${index + 1}: ${who.value ? HE(who.value) : "?"} `
+  return `${HE(who.label)} ${number(index + 1)}: ${who.value ? HE(who.value) : "?"} `
     + `${numbers.map((field) => `${HE(field.label)} ${shown(field)}`).join(" ")} `
     + button("✎", `${COMMAND} set --opener ${index} ${query.join(" ")}`)
     + button(t("Roll20.UseSelected"), `${COMMAND} set --opener ${index} --${who.key} selected`);

@@ -7,14 +7,15 @@ import { COMMAND, SCRIPT_NAME } from "../common/config.js";
 import { queued, tableSession } from "../common/session.js";
 import { setMarker } from "./markers.js";
 import { store } from "./state.js";
-import { card, HE, notice, t, toAll, toGM } from "./text.js";
+import { card, HE, language, notice, number, t, toAll, toGM } from "./text.js";
 import { arrangeTurnorder, dropRoundRow, isRoundRow, readTurnorder, roundRow, writeTurnorder } from "./turnorder.js";
 
 /** The catalogue keys this module shows, which the build ships (exporter/targets/strings.py) */
-export const STRING_KEYS = ["Dialog.Title", "Roll20.Dice", "Roll20.Error", "Roll20.NobodyCanAct"];
+export const STRING_KEYS = ["Dialog.Title", "Roll20.Dice", "Roll20.DiceRoll", "Roll20.Error", "Roll20.NobodyCanAct"];
 
-/** Write the dice of a message as text: 3d6 (4, 2, 6) */
-const diceText = (rolls) => rolls.map((roll) => `${roll.count}d${roll.sides} (${roll.faces.join(", ")})`).join("; ");
+/** Write the dice of a message as text: 3d6 (4, 2, 6), or 3W6 (4, 2, 6) in German */
+const diceText = (rolls) => rolls.map((roll) => t("Roll20.DiceRoll", { count: roll.count, sides: roll.sides,
+  faces: roll.faces.map(number).join(", ") })).join("; ");
 
 /** The dice rolled since the last card that carries dice: a card may sum up several events' turns */
 const rolls = [];
@@ -26,6 +27,7 @@ const rolls = [];
 function roll20Host() {
   return {
     t,
+    language,
     async roll(count, sides) {
       const faces = Array.from({ length: count }, () => randomInteger(sides));
       rolls.push({ count, sides, faces });

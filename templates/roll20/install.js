@@ -3,7 +3,7 @@ import { COMMAND, LAST_UPDATE, MACRO_NAME, PROCEDURES, SCRIPT_NAME, VERSION } fr
 import { newRecord } from "../common/follow.js";
 import { warnUnknownMarkers } from "./markers.js";
 import { CARDS, defaultConfig, isDraft, isRecord, isSurprise, SCHEMA_VERSION } from "./state.js";
-import { LANGUAGES, notice, promptText, t } from "./text.js";
+import { DEFAULT_LANGUAGE, LANGUAGES, notice, promptText, t } from "./text.js";
 
 /** The catalogue keys this module shows, which the build ships (exporter/targets/strings.py) */
 export const STRING_KEYS = ["Dialog.ChooseProcedure", "Procedure.{procedure}", "Roll20.SameCommand", "Roll20.StateReset"];
@@ -72,7 +72,7 @@ export function checkInstall() {
         || (stored.surprise != null && !isSurprise(stored.surprise));
       stored.config = Object.fromEntries(Object.keys(defaults).map((key) => [key, fits(key) ? given[key] : defaults[key]]));
       if (!CARDS.includes(stored.config.cards)) stored.config.cards = defaults.cards;
-      if (!LANGUAGES.includes(stored.config.language)) stored.config.language = LANGUAGES[0];
+      if (!LANGUAGES.includes(stored.config.language)) stored.config.language = DEFAULT_LANGUAGE;
       if (!isSurprise(stored.surprise)) stored.surprise = null;
       if (!isDraft(stored.draft)) stored.draft = null;
       stored.version = SCHEMA_VERSION;

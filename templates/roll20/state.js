@@ -2,7 +2,7 @@
 // what a stored value must hold to be read.
 import { MARKERS, SCRIPT_NAME, SETTINGS } from "../common/config.js";
 import { procedureDef } from "../common/inputs.js";
-import { LANGUAGES } from "./text.js";
+import { DEFAULT_LANGUAGE } from "./text.js";
 
 /** The version of the state's shape; install.js migrates older ones */
 export const SCHEMA_VERSION = 4;
@@ -19,7 +19,7 @@ export const store = () => state[SCRIPT_NAME];
 /** The settings a GM can change with !surprise config */
 export const defaultConfig = () => ({
   automation: settingOf("automation").default, skip: settingOf("skipSurprisedTurns").default,
-  cards: settingOf("chatVisibility").default, marker: MARKERS.surprised, language: LANGUAGES[0],
+  cards: settingOf("chatVisibility").default, marker: MARKERS.surprised, language: DEFAULT_LANGUAGE,
 });
 
 /** Tell whether a value is an object of keys and values: not null, not an array */

@@ -1,6 +1,7 @@
 // Text in chat: the script's strings in the GM's language, and cards, buttons and prompts that nothing in a name or a
 // translation can turn into markup, rolls, queries or attribute references.
-import { COMMAND, SCRIPT_NAME, STRINGS } from "../common/config.js";
+import { COMMAND, DEFAULT_LANGUAGE, SCRIPT_NAME, STRINGS } from "../common/config.js";
+import { fill, formatNumber } from "../common/format.js";
 
 /** The catalogue keys this module shows, which the build ships (exporter/targets/strings.py) */
 export const STRING_KEYS = ["Dialog.Title"];
@@ -8,8 +9,15 @@ export const STRING_KEYS = ["Dialog.Title"];
 /** The command every chat command of the script starts with: the campaign's ([roll20] command) */
 export { COMMAND };
 
-/** The languages the script speaks; the first is the default */
+/** The languages the script speaks, in the campaign's order; the campaign's default_language until a GM picks one */
 export const LANGUAGES = Object.keys(STRINGS);
+export { DEFAULT_LANGUAGE };
+
+/** The language the script speaks now: the one a GM chose (config --language), else the campaign's default */
+export function language() {
+  const chosen = state[SCRIPT_NAME]?.config?.language;
+  return LANGUAGES.includes(chosen) ? chosen : DEFAULT_LANGUAGE;
+}
 
 const HTML_ESCAPES = {
   "&": "&amp;", "<": "&lt;", ">": "&gt;", "'": "&#39;", '"': "&quot;", "@": "&#64;", "|": "&#124;",
@@ -23,12 +31,14 @@ export const HE = (text) => String(text).replace(/[&<>'"@|{}[\]%#?*\n]/g, (ch) =
 /** Keep only characters that are safe inside a roll query's prompt */
 export const promptText = (text) => String(text).replace(/[^\p{L}\p{N} _.'-]/gu, " ").trim().slice(0, 40) || "?";
 
-/** Translate a string of the script, filling {placeholders} */
+/** Translate a string of the script, filling {placeholders}, numbers written as the language writes them */
 export function t(key, data = {}) {
-  const language = state[SCRIPT_NAME]?.config?.language ?? LANGUAGES[0];
-  const text = STRINGS[language]?.[key] ?? STRINGS[LANGUAGES[0]][key] ?? key;
-  return text.replace(/\{(\w+)\}/g, (match, name) => (name in data ? String(data[name]) : match));
+  const text = STRINGS[language()]?.[key] ?? STRINGS[DEFAULT_LANGUAGE][key] ?? key;
+  return fill(text, data, language());
 }
+
+/** Write a number as the script's language writes it */
+export const number = (value) => formatNumber(value, language());
 
 export const STYLE = {
   box: "border:1px solid #555;border-radius:4px;background:#f4f1ea;padding:4px;margin:2px 0;",

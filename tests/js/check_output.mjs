@@ -2,7 +2,7 @@
 // classic script, and the Roll20 script's configuration evaluates to what the build put in it; each entry of a
 // constant written on several lines (STRINGS) is one line that evaluates on its own.
 //   node --experimental-vm-modules check_output.mjs CAMPAIGN_DIR
-// Prints {problems: [...], roll20: {STRINGS, MARKERS, PROCEDURES, ATTRIBUTES}}.
+// Prints {problems: [...], roll20: {STRINGS, DEFAULT_LANGUAGE, MARKERS, PROCEDURES, ATTRIBUTES}}.
 import { readdir, readFile } from "node:fs/promises";
 import vm from "node:vm";
 
@@ -48,5 +48,5 @@ else {
     problems.push(`roll20/${script}: the configuration does not evaluate: ${error.message}`);
   }
 }
-const { STRINGS, MARKERS, PROCEDURES, ATTRIBUTES } = roll20;
-console.log(JSON.stringify({ problems, roll20: { STRINGS, MARKERS, PROCEDURES, ATTRIBUTES } }));
+const { STRINGS, DEFAULT_LANGUAGE, MARKERS, PROCEDURES, ATTRIBUTES } = roll20;
+console.log(JSON.stringify({ problems, roll20: { STRINGS, DEFAULT_LANGUAGE, MARKERS, PROCEDURES, ATTRIBUTES } }));

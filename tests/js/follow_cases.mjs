@@ -84,6 +84,7 @@ class Table {
         return true;
       },
       turnOrder: () => ({ round: this.round }),
+      language: () => "en",
       settings: () => ({ automation: true, skip: true, cards: "split" }),
     };
   }

@@ -52,6 +52,7 @@ function fakeHost({ faces = [], cards = "split", automation = true, skip = true,
       return true;
     },
     turnOrder: () => ({ round: 0 }),
+    language: () => "en",
     settings: () => ({ automation, skip, cards }),
   };
   table.shown = (id) => [...(table.marks.get(id) ?? [])].sort();

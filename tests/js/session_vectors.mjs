@@ -62,6 +62,7 @@ class FakeTable {
         return true;
       },
       turnOrder: () => ({ round: this.round }),
+      language: () => "en",
       settings: () => ({ automation: true, skip: true, cards: "split" }),
     };
   }

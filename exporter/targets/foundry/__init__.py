@@ -33,6 +33,8 @@ def config_entries(defs: Definitions) -> list[ConfigEntry]:
     """Return what the Foundry module's configuration adds to the shared entries"""
     return [
         ConfigEntry("MODULE_ID", "The module's id: its settings, flags and translations live under it", defs.module.id),
+        ConfigEntry("LANGUAGES", "The languages the module speaks; a client in another reads English, Foundry's "
+                    "fallback", list(defs.module.languages)),
         ConfigEntry("ATTRIBUTES", "The reader of each input the rules read from an actor; an input without one is "
                     "asked for in the dialog", defs.targets["foundry"].attributes),
         ConfigEntry("STATUSES", "The statuses the module shows; reuse lists the ids a game system may already define",

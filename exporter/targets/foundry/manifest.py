@@ -22,7 +22,7 @@ def manifest(defs: Definitions, esmodules: list[str]) -> dict[str, Any]:
     module = defs.module
     settings = defs.targets["foundry"].settings
     game_system = settings["system_id"]
-    english = defs.catalogue["en"]
+    strings = defs.catalogue[module.default_language]  # a pack's label is one text: the default language's
     data: dict[str, Any] = {
         "id": module.id,
         "title": module.title,
@@ -34,7 +34,7 @@ def manifest(defs: Definitions, esmodules: list[str]) -> dict[str, Any]:
         "styles": ["styles/ambush.css"],
         "languages": [{"lang": lang, "name": LANGUAGE_NAMES[lang], "path": f"lang/{lang}.json"}
                       for lang in module.languages],
-        "packs": [{"name": PACK_NAME, "label": english["Pack.Macros"], "path": f"packs/{PACK_NAME}", "type": "Macro",
+        "packs": [{"name": PACK_NAME, "label": strings["Pack.Macros"], "path": f"packs/{PACK_NAME}", "type": "Macro",
                    "ownership": {"PLAYER": "OBSERVER", "ASSISTANT": "OWNER"}}],
         "packFolders": [{"name": module.title, "sorting": "a", "packs": [PACK_NAME]}],
         "relationships": {"systems": [{"id": game_system, "type": "system"}] if game_system else []},

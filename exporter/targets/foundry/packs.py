@@ -34,9 +34,10 @@ def safe_name(name: str) -> str:
 
 
 def macro_documents(defs: Definitions) -> list[dict[str, Any]]:
-    """Return the macros as Macro documents with their LevelDB keys"""
+    """Return the macros as Macro documents with their LevelDB keys, named in the campaign's default language"""
     module_id = defs.module.id
-    english = defs.catalogue["en"]
+    default = defs.module.default_language
+    names = defs.catalogue[default]
     # An inactive module loads no translations, so the macro carries its one message in every language.
     inactive = {language: strings["Notify.ModuleInactive"] for language, strings in defs.catalogue.items()}
     documents = []
@@ -45,10 +46,10 @@ def macro_documents(defs: Definitions) -> list[dict[str, Any]]:
         command = (f"const api = game.modules.get({js_literal(module_id)})?.api;\n"
                    f"if (api) await api.{MACRO_CALLS[macro.id]}();\n"
                    f"else {{\n  const inactive = {js_literal(inactive)};\n"
-                   f"  ui.notifications.error(inactive[game.i18n.lang] ?? inactive.en);\n}}")
+                   f"  ui.notifications.error(inactive[game.i18n.lang] ?? inactive[{js_literal(default)}]);\n}}")
         documents.append({
             "_id": doc_id,
-            "name": english[macro.label],
+            "name": names[macro.label],
             "type": "script",
             "img": MACRO_ICONS[macro.id],
             "scope": "global",

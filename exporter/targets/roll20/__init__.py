@@ -94,7 +94,9 @@ class Roll20Writer:
             ConfigEntry("SIDE_RULE", "How tokens are split into the two sides", settings["side_rule"]),
             ConfigEntry("COMMAND", "The chat command the script answers", settings["command"]),
             ConfigEntry("MACRO_NAME", "The GM macros' name, and their prefix", macro_name(settings["command"])),
-            ConfigEntry("STRINGS", "Every string the script shows, per language; the first is the default", strings),
+            ConfigEntry("STRINGS", "Every string the script shows, per language", strings),
+            ConfigEntry("DEFAULT_LANGUAGE", "The language the script speaks until a GM picks another (config "
+                        "--language): the campaign's default_language", defs.module.default_language),
         ]
 
     def render_config(self, defs: Definitions, strings: dict[str, dict[str, str]]) -> str:
@@ -129,6 +131,7 @@ class Roll20Writer:
             "markers": status_markers(defs),
             "side_rule": defs.targets["roll20"].settings["side_rule"],
             "command": defs.targets["roll20"].settings["command"],
+            "default_language": defs.module.default_language,
             "macro_name": macro_name(defs.targets["roll20"].settings["command"]),
             "publishable": publishable(defs),
             "macros": chat_macros(defs),

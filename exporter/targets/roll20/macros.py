@@ -23,6 +23,7 @@ from exporter.definitions.rolls import (
     Term,
     side_label,
 )
+from exporter.lang.numbers import NO, YES, number_text
 
 # docs/dev/roll20.md §6: inside an inner (nested) query these three must be HTML entities, and only there.
 NESTED_QUERY_ESCAPES = {"}": "&#125;", "|": "&#124;", ",": "&#44;"}
@@ -35,15 +36,19 @@ ATTRIBUTE_CALL = re.compile(r"(@\{[^{}]*\})")
 
 @dataclass(frozen=True)
 class Context:
-    """What a procedure renders with: the strings of one language, the sheet attributes, the text values"""
+    """What a procedure renders with: one language and its strings, the sheet attributes, the text values"""
 
+    language: str
     strings: Mapping[str, str]
     attributes: Mapping[str, Mapping[str, Any]]
     values: Mapping[str, int]
 
     def text(self, *keys: str) -> str:
-        """Join catalogue strings with ": ", filling their {name} placeholders"""
-        return ": ".join(PLACEHOLDER.sub(lambda m: str(self.values.get(m[1], m[0])), self.strings[k]) for k in keys)
+        """Join catalogue strings with ": ", filling their {name} placeholders, numbers as the language writes them"""
+        def value(match: re.Match[str]) -> str:
+            return number_text(self.values[match[1]], self.language) if match[1] in self.values else match[0]
+
+        return ": ".join(PLACEHOLDER.sub(value, self.strings[k]) for k in keys)
 
 
 def plain(text: str) -> str:
@@ -82,8 +87,9 @@ def input_query(term: Input, ctx: Context) -> str:
         return f"@{{selected|{name}}}"
     prompt = ctx.text(*((side_label(term.side),) if term.side else ()), f"Input.{term.key}")
     if term.type == "boolean":
-        options = [("RollMacro.No", Number(0)), ("RollMacro.Yes", Number(1))]
+        options = [(NO, Number(0)), (YES, Number(1))]
         return choice(ctx, prompt, options[::-1] if term.default else options)
+    # A query's answer goes into the roll's arithmetic: its default stays a plain number in every language.
     return query(prompt) if term.default is None else query(prompt, str(term.default))
 
 
@@ -163,6 +169,7 @@ def macro(procedure: RollProcedure, ctx: Context) -> dict[str, Any]:
 
 
 def chat_macros(defs: Definitions) -> list[dict[str, Any]]:
-    """Return the system's chat macros: {id, name, action}, one per roll procedure, in the first language"""
-    strings = defs.catalogue[defs.module.languages[0]]
-    return [macro(p, Context(strings, defs.targets["roll20"].attributes, p.values)) for p in defs.rolls]
+    """Return the system's chat macros: {id, name, action}, one per roll procedure, in the default language"""
+    language = defs.module.default_language
+    return [macro(p, Context(language, defs.catalogue[language], defs.targets["roll20"].attributes, p.values))
+            for p in defs.rolls]

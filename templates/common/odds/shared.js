@@ -1,6 +1,7 @@
 // What every system's exact odds share: rationals, so the odds decide what is zero or one as the Python core's Fractions do
 // and become floats only at the end; a member's odds JSON; and the lines the GM reads.
 import { SIDE_KEYS, TAIL_CUT as TAIL_CUT_PAIR, UNIT } from "../config.js";
+import { decimal, percent } from "../format.js";
 
 /** The catalogue keys this module shows, which the build ships (exporter/targets/strings.py) */
 const STRING_KEYS = ["Odds.Expected.{unit}", "Odds.Jump", "Odds.Never"];
@@ -55,12 +56,10 @@ function memberJson(lost, never, expected) {
 /** Return the name the odds show for a member: his label (a drafted member's name) or his name */
 const shownName = (member) => member.label ?? member.name;
 
-/** Write a probability as a percentage */
-const percent = (p) => `${(p * 100).toFixed(1)}%`;
-
 /**
  * Describe the odds of a scenario for the GM in translated lines: who gets the jump, then each member's expected loss
- * (or his chance of never recovering), in the scenario's order. `t(key, data)` translates.
+ * (or his chance of never recovering), in the scenario's order. `t(key, data)` translates, and writes the percentages
+ * and decimals as its language writes them.
  */
 function oddsLines(result, t, scenario) {
   const { a, b, none } = result.surprise;
@@ -70,7 +69,7 @@ function oddsLines(result, t, scenario) {
     const member = result.members[name];
     lines.push(member.expected_lost === null
       ? t("Odds.Never", { name, chance: percent(member.never) })
-      : t(`Odds.Expected.${member.unit}`, { name, value: member.expected_lost.toFixed(2) }));
+      : t(`Odds.Expected.${member.unit}`, { name, value: decimal(member.expected_lost, 2) }));
   }
   return lines;
 }

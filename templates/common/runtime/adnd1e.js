@@ -4,6 +4,7 @@
 // would have had without a surprise (nextRoundNumber), so no round-based duration is shifted by the segments; and each
 // segment lasts a segment of the VTT's world time, not a round (roundSeconds).
 import { RULES, SIDE_KEYS } from "../config.js";
+import { formatNumber } from "../format.js";
 import * as Rules from "../rules/adnd1e.js";
 import { scenarioOptions } from "../scenario.js";
 import { mark, names, unmarkAll } from "../surprise.js";
@@ -134,7 +135,7 @@ function statusLines(table, surprise) {
   return [
     ...(name ? [name] : []),
     ...Object.entries(surprise.frozen ?? {}).filter(([, frozen]) => frozen >= segment)
-      .map(([id, frozen]) => `${surprise.labels[id] ?? "?"}: ${frozen - segment + 1}`),
+      .map(([id, frozen]) => `${surprise.labels[id] ?? "?"}: ${formatNumber(frozen - segment + 1, table.language())}`),
   ];
 }
 
