@@ -133,7 +133,7 @@ def as_text(name: str, path: Path, text: str) -> str:
         if "://" in file:
             return match.group(0)
         linked = (path.parent / file).resolve() if file else path.resolve()
-        if image:
+        if image or (linked.is_relative_to(root) and linked.suffix != ".md" and linked.exists()):
             return f"[{label or 'picture'}: {linked}]"
         if not linked.is_relative_to(root) or linked.suffix != ".md":
             return match.group(0)

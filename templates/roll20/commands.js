@@ -3,11 +3,11 @@
 import { PROCEDURES, TITLE, VERSION } from "../common/config.js";
 import { yesNo } from "../common/format.js";
 import { procedureDef } from "../common/inputs.js";
-import { draftCard, editDraft, exportCard, oddsCard, present, startDraft } from "./draft.js";
+import { draftCard, editDraft, exportCard, memberCard, oddsCard, PAGE_SIZE, present, startDraft } from "./draft.js";
 import { gameSession, resolveDraft, serialized } from "./host.js";
 import { warnUnknownMarkers } from "./markers.js";
 import { CARDS, store } from "./state.js";
-import { button, card, COMMAND, HE, LANGUAGES, notice, promptText, t, toGM, toPlayer } from "./text.js";
+import { after, button, card, COMMAND, HE, LANGUAGES, notice, promptText, t, textLines, toGM, toPlayer } from "./text.js";
 import { readTurnorder, turnorderTokens } from "./turnorder.js";
 
 /** The catalogue keys this module shows, which the build ships (exporter/targets/strings.py) */
@@ -46,15 +46,15 @@ const withInlineRolls = (msg) =>
 
 /** The help card, headed by the campaign's title (docs/campaign.md), with a button per command */
 const helpCard = () => card(`${TITLE} ${VERSION}`, [
-  HE(t("Roll20.Help.Intro")),
+  ...textLines([t("Roll20.Help.Intro")]),
   ...PROCEDURES.map((p) => button(t(`Procedure.${p.id}`), `${COMMAND} resolve --procedure ${p.id}`)),
-  `${button(t("Roll20.Help.Draft"), `${COMMAND} draft`)} ${HE(t("Roll20.Help.DraftText"))}`,
-  `${button(t("Dialog.Roll"), `${COMMAND} roll`)} ${HE(t("Roll20.Help.RollText"))}`,
-  `${button(t("Odds.Title"), `${COMMAND} odds`)} ${HE(t("Odds.Help"))}`,
-  `${button(t("Export.Button"), `${COMMAND} export`)} ${HE(t("Export.Help"))}`,
-  `${button(t("Roll20.Help.Status"), `${COMMAND} status`)} ${HE(t("Roll20.Help.StatusText"))}`,
-  `${button(t("Roll20.Help.Clear"), `${COMMAND} clear`)} ${HE(t("Roll20.Help.ClearText"))}`,
-  `${button(t("Roll20.Help.Config"), `${COMMAND} config`)} ${HE(t("Roll20.Help.ConfigText"))}`,
+  ...after(button(t("Roll20.Help.Draft"), `${COMMAND} draft`), t("Roll20.Help.DraftText")),
+  ...after(button(t("Dialog.Roll"), `${COMMAND} roll`), t("Roll20.Help.RollText")),
+  ...after(button(t("Odds.Title"), `${COMMAND} odds`), t("Odds.Help")),
+  ...after(button(t("Export.Button"), `${COMMAND} export`), t("Export.Help")),
+  ...after(button(t("Roll20.Help.Status"), `${COMMAND} status`), t("Roll20.Help.StatusText")),
+  ...after(button(t("Roll20.Help.Clear"), `${COMMAND} clear`), t("Roll20.Help.ClearText")),
+  ...after(button(t("Roll20.Help.Config"), `${COMMAND} config`), t("Roll20.Help.ConfigText")),
 ]);
 
 /** The configuration card */
@@ -63,15 +63,28 @@ function configCard() {
   const toggle = (key) => button(`${t(`Roll20.Config.${key}`)}: ${yesNo(config[key], t)}`, `${COMMAND} config --${key} ${config[key] ? "false" : "true"}`);
   const cards = CARDS.map((mode) => button(`${config.cards === mode ? "✓ " : ""}${t(`Settings.chatVisibility.Choices.${mode}`)}`,
     `${COMMAND} config --cards ${mode}`)).join("");
+  const marker = textLines([`${t("Roll20.Config.marker")}: ${config.marker}`]);
+  marker.push(`${marker.pop()} ${button("✎", `${COMMAND} config --marker ?{${promptText(t("Roll20.Config.marker"))}|${promptText(config.marker)}}`)}`);
   return card(t("Roll20.Help.Config"), [
-    toggle("automation"), toggle("skip"), `${HE(t("Roll20.Config.cards"))}: ${cards}`,
-    `${HE(t("Roll20.Config.marker"))}: ${HE(config.marker)} ${button("✎", `${COMMAND} config --marker ?{${promptText(t("Roll20.Config.marker"))}|${promptText(config.marker)}}`)}`,
+    toggle("automation"), toggle("skip"), `${HE(t("Roll20.Config.cards"))}: ${cards}`, ...marker,
     `${HE(t("Roll20.Config.language"))}: ${LANGUAGES.map((language) => button(language, `${COMMAND} config --language ${language}`)).join("")}`,
   ]);
 }
 
 /** Whisper the GM the draft's card, or say there is no draft */
-const withDraft = (show) => toGM(store().draft ? show(store().draft) : card(t("Dialog.Title"), [HE(t("Roll20.NoDraft"))]));
+const withDraft = (show) => (store().draft ? toGM(show(store().draft)) : notice(t("Roll20.NoDraft")));
+
+/**
+ * The card to show after a change of the draft: the combatant's own card after a change of his values, else the page
+ * of the draft that shows what changed (a moved combatant where he now stands, an opening attack), or the page the
+ * change was made on
+ */
+function afterEdit(draft, args) {
+  if ("token" in args && "join" in args) return draftCard(draft, 1, args.token);
+  if ("token" in args) return memberCard(draft, args.token);
+  if ("opener" in args) return draftCard(draft, Math.floor(Number(args.opener) / PAGE_SIZE) + 1);
+  return draftCard(draft, args.page);
+}
 
 /** Handle one !surprise command */
 async function handleCommand(msg) {
@@ -80,7 +93,7 @@ async function handleCommand(msg) {
   const { args, problem: badArgs } = parseArgs(content);
   const isGM = playerIsGM(msg.playerid) || msg.playerid === "API";
   if (sub === "help") return toPlayer(msg.playerid, helpCard());
-  if (!isGM) return toPlayer(msg.playerid, card(t("Dialog.Title"), [HE(t("Notify.GMOnly"))]));
+  if (!isGM) return toPlayer(msg.playerid, card(t("Dialog.Title"), textLines([t("Notify.GMOnly")])));
   if (badArgs) return notice(badArgs);
   const saved = store();
   switch (sub) {
@@ -99,10 +112,10 @@ async function handleCommand(msg) {
       const { draft, problem } = editDraft(saved.draft, args, msg.selected ?? []);
       if (problem) return notice(problem);
       saved.draft = draft;
-      return toGM(draftCard(draft));
+      return toGM(afterEdit(draft, args));
     }
     case "draft":
-      return withDraft(draftCard);
+      return withDraft((draft) => ("token" in args ? memberCard(draft, args.token) : draftCard(draft, args.page)));
     case "odds":
       return withDraft(oddsCard);
     case "export":
@@ -110,7 +123,7 @@ async function handleCommand(msg) {
     case "roll": {
       if (!saved.draft) return notice(t("Roll20.NoDraft"));
       const { problem } = await resolveDraft(present(saved.draft));
-      if (problem) toGM(card(t("Dialog.Title"), [HE(problem), button(t("Roll20.ShowDraft"), `${COMMAND} draft`)]));
+      if (problem) toGM(card(t("Dialog.Title"), [...textLines([problem]), button(t("Roll20.ShowDraft"), `${COMMAND} draft`)]));
       return null;
     }
     case "clear":
@@ -119,7 +132,7 @@ async function handleCommand(msg) {
       return notice(t("Roll20.Cleared"));
     case "status": {
       const lines = gameSession().statusLines();
-      return toGM(card(t("Roll20.Help.Status"), lines ? lines.map(HE) : [HE(t("Notify.NoSurprise"))]));
+      return toGM(card(t("Roll20.Help.Status"), textLines(lines ?? [t("Notify.NoSurprise")])));
     }
     case "config": {
       for (const key of ["automation", "skip"]) {

@@ -1,18 +1,19 @@
-// The draft in chat: started from the selected tokens or the turn order, shown to the GM as a card of its fields
-// (common/form.js) with a button to change each, and changed by the `set` commands those buttons send.
+// The draft in chat: started from the selected tokens or the turn order, shown to the GM in pages of its fields
+// (common/form.js), each combatant a button opening his own card, a button to change each value, and changed by the
+// `set` commands those buttons send.
 import { SIDE_KEYS } from "../common/config.js";
 import { applyEdits, draftForm, openerFields, parseValue, placeOf } from "../common/form.js";
 import { yesNo } from "../common/format.js";
 import { draftScenario, inputsAt, own } from "../common/inputs.js";
 import { draftOddsLines, scenarioText } from "../common/session.js";
 import { readAttribute, splitSides, tokenName } from "./sheets.js";
-import { button, card, COMMAND, HE, number, promptText, STYLE, t } from "./text.js";
+import { button, card, COMMAND, HE, number, promptText, shortName, STYLE, t, textLines, utf8Length } from "./text.js";
 
 /** The catalogue keys this module shows, which the build ships (exporter/targets/strings.py) */
 export const STRING_KEYS = [
-  "Dialog.Cancel", "Dialog.Nobody", "Dialog.Out", "Dialog.Roll", "Dialog.Side.*", "Dialog.Title", "Export.Button",
+  "Dialog.Cancel", "Dialog.Out", "Dialog.Roll", "Dialog.Side.*", "Dialog.Title", "Export.Button",
   "Export.Title", "Notify.Invalid", "Odds.Title", "Procedure.{procedure}", "Roll20.AddOpener", "Roll20.LeaveOut",
-  "Roll20.MoveTo", "Roll20.UseSelected"
+  "Roll20.MoveTo", "Roll20.ShowDraft", "Roll20.UseSelected"
 ];
 
 /** Start a draft for the tokens (the selection, else the turn order), on their sides, values read from the sheets */
@@ -31,23 +32,29 @@ export function present(draft) {
   return { ...draft, sides, out: alive(draft.out) };
 }
 
-/** Show a field's value in the script's language (a number as it writes numbers, yes or no in words), a missing one in red */
+/** How many combatants of each place (side a, side b, out of the fight) and opening attacks a page of the draft shows */
+export const PAGE_SIZE = 10;
+
+/** Show a field's value in the script's language (a number as it writes numbers, yes or no in words), a missing one in red; a name shortened */
 function shown(field) {
   if (field.value === null) return `<span style="${STYLE.missing}">?</span>`;
   if (field.type === "side") return HE(t(`Dialog.Side.${field.value}`));
   if (typeof field.value === "boolean") return HE(yesNo(field.value, t));
-  return HE(typeof field.value === "number" ? number(field.value) : field.value);
+  return HE(typeof field.value === "number" ? number(field.value) : shortName(field.value));
 }
 
 /** A roll query offering a field's choices by label, sending their values; nobody sends "none" */
 const choiceQuery = (prompt, choices) =>
-  `?{${promptText(prompt)}|${choices.map((choice) => `${promptText(choice.label)},${choice.id ?? choice.value ?? "none"}`).join("|")}}`;
+  `?{${promptText(prompt)}|${choices.map((choice) => `${promptText(shortName(choice.label))},${choice.id ?? choice.value ?? "none"}`).join("|")}}`;
 
-/** A button that asks for one value with a roll query and sets it with `set` and the flag naming where it lives */
-function setButton(field, flag, prompt) {
-  const text = `${field.label}: ${prompt}`;
+/**
+ * A button that asks for one value with a roll query and sets it with `set` and the flags naming where it lives; a
+ * member field offers nobody and the `members` given (those the page shows), never the whole draft
+ */
+function setButton(field, flag, prompt, members = []) {
+  const text = `${field.label}: ${shortName(prompt)}`;
   let query;
-  if (field.type === "member") query = choiceQuery(field.label, field.choices);
+  if (field.type === "member") query = choiceQuery(field.label, field.choices.filter((choice) => choice.value === null || members.includes(choice.id)));
   else if (field.type === "boolean") query = choiceQuery(text, [{ label: yesNo(true, t), value: "true" }, { label: yesNo(false, t), value: "false" }]);
   else if (field.type === "side") query = choiceQuery(text, field.choices);
   else query = `?{${promptText(text)}|${field.value ?? ""}}`;
@@ -63,54 +70,128 @@ const moveButtons = (combatant) => combatant.placeField.choices.filter((choice) 
 const OPENER_PREFILL = { attack_bonus: 0, target_number: 15 };
 
 /** Describe one declared opening attack, with buttons to change its numbers and to take the selected token */
-function openerLine(row, index) {
+function openerLine(row, index, page) {
   const [who, ...numbers] = row;
   const query = numbers.map((field) => `--${field.key} ?{${promptText(field.label)}|${field.value ?? OPENER_PREFILL[field.key] ?? ""}}`);
-  return `${HE(who.label)} ${number(index + 1)}: ${who.value ? HE(who.value) : "?"} `
+  return `${HE(who.label)} ${number(index + 1)}: ${who.value ? HE(shortName(who.value)) : "?"} `
     + `${numbers.map((field) => `${HE(field.label)} ${shown(field)}`).join(" ")} `
-    + button("✎", `${COMMAND} set --opener ${index} ${query.join(" ")}`)
-    + button(t("Roll20.UseSelected"), `${COMMAND} set --opener ${index} --${who.key} selected`);
+    + button("✎", `${COMMAND} set --page ${page} --opener ${index} ${query.join(" ")}`)
+    + button(t("Roll20.UseSelected"), `${COMMAND} set --page ${page} --opener ${index} --${who.key} selected`);
 }
 
-/** Render the draft for the GM: every value, what is missing, buttons to change any of it or move a token, and Roll */
-export function draftCard(draft) {
+/** The combatants of a form in one place: side a, side b or out of the fight */
+const placed = (form, place) => form.combatants.filter((entry) => entry.place === place);
+
+/** How many pages the draft takes: its longest list of combatants in one place, or of opening attacks */
+const pageCount = (form) => Math.max(1, ...[...SIDE_KEYS, "out"].map((place) => Math.ceil(placed(form, place).length / PAGE_SIZE)),
+  Math.ceil((form.openers?.length ?? 0) / PAGE_SIZE));
+
+/** Read a page number from chat: a whole number from 1 to the last page, else the first page */
+const pageNumber = (text, pages) => (/^\d{1,6}$/.test(String(text ?? "").trim()) ? Math.min(Math.max(Number(text), 1), pages) : 1);
+
+/** The page of the draft that shows a combatant: his place's list, PAGE_SIZE to a page */
+function pageWith(form, id) {
+  const entry = form.combatants.find((combatant) => combatant.id === id);
+  return entry ? Math.floor(placed(form, entry.place).indexOf(entry) / PAGE_SIZE) + 1 : 1;
+}
+
+/** The first line of the draft's odds: who gets the jump, or what is wrong with the draft */
+const headline = (draft) => draftOddsLines(present(draft), t)[0];
+
+/** A combatant as one line of the draft's page: a button with his name that opens his card, then his values */
+const memberLine = (combatant) => `${button(shortName(combatant.name), `${COMMAND} draft --token ${combatant.id}`)} `
+  + combatant.fields.map((field) => `${HE(field.label)} ${shown(field)}`).join(" · ");
+
+/**
+ * Render one page of the draft for the GM, the page asked for or the one that shows the combatant `showing`: the
+ * encounter's and each side's values with a button to change each, the page's combatants of each place with a button
+ * that opens each one's card, who gets the jump, the pages, and Roll. Every page holds PAGE_SIZE combatants of each
+ * place at most, so that a card stays within a chat message however many take part (docs/dev/roll20.md §6.1).
+ */
+export function draftCard(draft, page = 1, showing = null) {
   const form = draftForm(draft, t);
-  const lines = form.encounter.map((field) => `${HE(field.label)}: ${shown(field)} ${setButton(field, "--scenario", "")}`);
+  const pages = pageCount(form);
+  const at = showing === null ? pageNumber(page, pages) : pageWith(form, showing);
+  const shownHere = (list) => list.slice((at - 1) * PAGE_SIZE, at * PAGE_SIZE);
+  const ids = (place) => shownHere(placed(form, place)).map((entry) => entry.id);
+  const lines = form.encounter.map((field) =>
+    `${HE(field.label)}: ${shown(field)} ${setButton(field, `--scenario --page ${at}`, "", ids("a"))}`);
   if (form.openers) {
-    form.openers.forEach((row, index) => lines.push(openerLine(row, index)));
-    lines.push(button(t("Roll20.AddOpener"), `${COMMAND} set --opener ${form.openers.length} --${openerFields(draft.procedure)[0].key} selected`));
+    form.openers.forEach((row, index) => {
+      if (Math.floor(index / PAGE_SIZE) + 1 === at) lines.push(openerLine(row, index, at));
+    });
+    lines.push(button(t("Roll20.AddOpener"), `${COMMAND} set --page ${at} --opener ${form.openers.length} --${openerFields(draft.procedure)[0].key} selected`));
   }
   for (const side of form.sides) {
-    const values = side.fields.map((field) => (field.type === "member"
-      ? `${HE(field.label)}: ${HE(field.value ?? t("Dialog.Nobody"))} ${setButton(field, `--side ${side.key}`, "")}`
-      : `${HE(field.label)}: ${shown(field)} ${setButton(field, `--side ${side.key}`, side.label)}`));
-    lines.push(`<b>${HE(side.label)}</b> ${values.join(" · ")}`);
-    for (const combatant of form.combatants.filter((entry) => entry.place === side.key)) {
-      const fields = combatant.fields.map((field) => `${HE(field.label)} ${shown(field)}${setButton(field, `--token ${combatant.id}`, combatant.name)}`);
-      lines.push(`${HE(combatant.name)}: ${fields.join(" ")} ${moveButtons(combatant)}`);
-    }
+    const values = side.fields.map((field) => `${HE(field.label)}: ${shown(field)} ${setButton(field, `--side ${side.key} --page ${at}`, side.label, ids(side.key))}`);
+    lines.push(`<b>${HE(side.label)}</b> (${placed(form, side.key).length}) ${values.join(" · ")}`);
+    lines.push(...shownHere(placed(form, side.key)).map(memberLine));
   }
-  const out = form.combatants.filter((entry) => entry.place === "out");
+  const out = placed(form, "out");
   if (out.length) {
-    lines.push(`<b>${HE(t("Dialog.Out"))}</b>`);
-    for (const combatant of out) lines.push(`${HE(combatant.name)} ${moveButtons(combatant)}`);
+    lines.push(`<b>${HE(t("Dialog.Out"))}</b> (${out.length})`);
+    lines.push(...shownHere(out).map(memberLine));
   }
-  lines.push(`<b>${HE(t("Odds.Title"))}</b>`, ...draftOddsLines(present(draft), t).map(HE));
+  lines.push(...textLines([headline(draft)]));
+  if (pages > 1) {
+    lines.push([at > 1 ? button("◂", `${COMMAND} draft --page ${at - 1}`) : "", `${at}/${pages}`,
+      at < pages ? button("▸", `${COMMAND} draft --page ${at + 1}`) : ""].join(" "));
+  }
   lines.push(button(t("Dialog.Roll"), `${COMMAND} roll`) + button(t("Dialog.Cancel"), `${COMMAND} clear --draft`)
     + button(t("Odds.Title"), `${COMMAND} odds`) + button(t("Export.Button"), `${COMMAND} export`));
   return card(`${t("Dialog.Title")}: ${t(`Procedure.${draft.procedure}`)}`, lines);
 }
 
-/** The draft's exact odds as lines for the GM (who gets the jump, each member's loss), or what is wrong with it */
-export const oddsCard = (draft) => card(t("Odds.Title"), draftOddsLines(present(draft), t).map(HE));
+/**
+ * Render one combatant's card: where he stands with buttons to move him, each of his values with a button to change
+ * it, what is wrong with them, who gets the jump, and a button back to his page of the draft
+ */
+export function memberCard(draft, id) {
+  const form = draftForm(draft, t);
+  const combatant = form.combatants.find((entry) => entry.id === id);
+  if (!combatant) return card(t("Dialog.Title"), textLines([t("Notify.Invalid", { name: t("Dialog.Title"), field: String(id) })]));
+  const place = combatant.placeField.choices.find((choice) => choice.value === combatant.place);
+  const lines = [`<b>${HE(place.label)}</b> ${moveButtons(combatant)}`,
+    ...combatant.fields.map((field) => `${HE(field.label)}: ${shown(field)} ${setButton(field, `--token ${id}`, combatant.name)}`),
+    ...textLines([...combatant.fields.map((field) => field.problem).filter(Boolean), headline(draft)]),
+    button(t("Roll20.ShowDraft"), `${COMMAND} draft --page ${pageWith(form, id)}`)];
+  return card(`${t("Dialog.Title")}: ${shortName(combatant.name, 60)}`, lines);
+}
 
-/** The draft as a scenario file for `ambush odds` and `ambush simulate`, escaped for chat in a monospaced block */
+/** The draft's exact odds as lines for the GM (who gets the jump, each member's loss), or what is wrong with it */
+export const oddsCard = (draft) => card(t("Odds.Title"), textLines(draftOddsLines(present(draft), t)));
+
+/** The most bytes of the scenario file one message of the export card holds, escaped */
+const EXPORT_BYTES = 12000;
+
+/**
+ * The draft as a scenario file for `ambush odds` and `ambush simulate`, escaped for chat in monospaced blocks: one
+ * block to a message, each holding whole lines of the file as far as they fit (a line longer than a block, only of
+ * an enormous name, goes on in the next)
+ */
 export function exportCard(draft) {
+  let text;
   try {
-    return card(t("Export.Title"), [`<pre style="white-space:pre-wrap;font-size:90%;margin:0;">${HE(scenarioText(present(draft), t))}</pre>`]);
+    text = scenarioText(present(draft), t);
   } catch (error) {
-    return card(t("Export.Title"), [HE(error.message)]);
+    return card(t("Export.Title"), textLines([error.message]));
   }
+  const blocks = [];
+  let [block, used] = [null, 0];
+  for (const line of text.split("\n")) {
+    for (const piece of textLines([line], EXPORT_BYTES)) {
+      const size = utf8Length(piece);
+      if (block !== null && used + size + 4 <= EXPORT_BYTES) {
+        block += `<br>${piece}`;
+        used += size + 4;
+      } else {
+        if (block !== null) blocks.push(block);
+        [block, used] = [piece, size];
+      }
+    }
+  }
+  blocks.push(block);
+  return card(t("Export.Title"), blocks.map((html) => `<pre style="white-space:pre-wrap;font-size:90%;margin:0;">${html}</pre>`));
 }
 
 /**

@@ -7,11 +7,11 @@ import { COMMAND, SCRIPT_NAME } from "../common/config.js";
 import { queued, tableSession } from "../common/session.js";
 import { setMarker } from "./markers.js";
 import { store } from "./state.js";
-import { card, HE, language, notice, number, t, toAll, toGM } from "./text.js";
+import { card, language, notice, number, t, textLines, toAll, toGM } from "./text.js";
 import { arrangeTurnorder, dropRoundRow, isRoundRow, readTurnorder, roundRow, writeTurnorder } from "./turnorder.js";
 
 /** The catalogue keys this module shows, which the build ships (exporter/targets/strings.py) */
-export const STRING_KEYS = ["Dialog.Title", "Roll20.Dice", "Roll20.DiceRoll", "Roll20.Error", "Roll20.NobodyCanAct"];
+export const STRING_KEYS = ["Roll20.Dice", "Roll20.DiceRoll", "Roll20.Error", "Roll20.NobodyCanAct"];
 
 /** Write the dice of a message as text: 3d6 (4, 2, 6), or 3W6 (4, 2, 6) in German */
 const diceText = (rolls) => rolls.map((roll) => t("Roll20.DiceRoll", { count: roll.count, sides: roll.sides,
@@ -43,9 +43,9 @@ function roll20Host() {
     async send({ title, lines, gm, dice, records }, surprise) {
       surprise.log.push(...records);
       const rolled = dice ? rolls.splice(0) : [];
-      const html = card(title, [...lines.map(HE), ...(rolled.length ? [HE(`${t("Roll20.Dice")}: ${diceText(rolled)}`)] : [])]);
-      if (gm) toGM(html);
-      else toAll(html);
+      const messages = card(title, textLines([...lines, ...(rolled.length ? [`${t("Roll20.Dice")}: ${diceText(rolled)}`] : [])]));
+      if (gm) toGM(messages);
+      else toAll(messages);
     },
     load: () => store().surprise,
     async save(surprise) {
@@ -120,7 +120,7 @@ async function play(session) {
 /** Whisper an unexpected error to the GM instead of crashing the sandbox */
 function reportError(error) {
   log(`${SCRIPT_NAME}: ${error?.stack ?? error}`);
-  toGM(card(t("Dialog.Title"), [HE(t("Roll20.Error", { message: String(error?.message ?? error) }))]));
+  notice(t("Roll20.Error", { message: String(error?.message ?? error) }));
 }
 
 /** Run the script's work one task after another: a Next may arrive while a command is still rolling */

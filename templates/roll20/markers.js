@@ -2,10 +2,10 @@
 // markers (docs/dev/roll20.md §5), with a count badge.
 import { COMMAND, MARKERS, SCRIPT_NAME } from "../common/config.js";
 import { isRecord } from "./state.js";
-import { card, HE, t, toGM } from "./text.js";
+import { notice, t } from "./text.js";
 
 /** The catalogue keys this module shows, which the build ships (exporter/targets/strings.py) */
-export const STRING_KEYS = ["Dialog.Title", "Roll20.UnknownMarker"];
+export const STRING_KEYS = ["Roll20.UnknownMarker"];
 
 /** The colour markers and dead, which every game has (docs/dev/roll20.md §5) */
 const BUILT_IN_MARKERS = ["red", "blue", "green", "brown", "purple", "pink", "yellow", "dead"];
@@ -37,7 +37,7 @@ export function warnUnknownMarkers() {
   const names = new Set([state[SCRIPT_NAME].config.marker, ...others]);
   for (const name of names) {
     if (BUILT_IN_MARKERS.includes(String(name).toLowerCase()) || customMarker(name)) continue;
-    toGM(card(t("Dialog.Title"), [HE(t("Roll20.UnknownMarker", { marker: name, command: COMMAND }))]));
+    notice(t("Roll20.UnknownMarker", { marker: name, command: COMMAND }));
   }
 }
 

@@ -49,24 +49,116 @@ export const STYLE = {
 };
 
 /** A clickable chat button running a command (its label escaped here; the command built by the script) */
-export const button = (label, command) => `<a style="${STYLE.button}" href="${command}">${HE(label)}</a>`;
+export const button = (label, command) => `<a style="${STYLE.button}" href="${command}">${HE(shortName(label, 80))}</a>`;
 
-/** Build a chat card from an escaped title and lines of ready HTML */
-export const card = (title, lines) =>
-  `<div style="${STYLE.box}"><div style="${STYLE.title}">${HE(title)}</div>${lines.map((l) => `<div style="${STYLE.line}">${l}</div>`).join("")}</div>`;
+/**
+ * The most a chat message of the script holds, in UTF-8 bytes of what it gives sendChat. Roll20 documents no limit;
+ * this is the budget the script keeps to (docs/dev/roll20.md §6.1).
+ */
+export const CHAT_LIMIT = 16384;
 
-/** Whisper HTML to the GM */
-export const toGM = (html) => sendChat(SCRIPT_NAME, `/w gm ${html}`, null, { noarchive: true });
+/** Room a card leaves for the command in front of it: `/w "Display Name" ` (docs/dev/roll20.md §6.1) */
+const PREFIX_ROOM = 256;
 
-/** Whisper HTML to one player by display name (quoted: names have spaces) */
-export function toPlayer(playerid, html) {
-  const player = getObj("player", playerid);
-  if (!player) return toGM(html);
-  return sendChat(SCRIPT_NAME, `/w "${player.get("_displayname").replace(/"/g, "'")}" ${html}`, null, { noarchive: true });
+/** The most a line of text takes in a card, escaped: a longer text goes on over several lines */
+const TEXT_LINE_BYTES = 2048;
+
+/** Count the UTF-8 bytes of a text (a lone surrogate as the 3 bytes of the character replacing it) */
+export function utf8Length(text) {
+  let bytes = 0;
+  for (const ch of String(text)) {
+    const code = ch.codePointAt(0);
+    bytes += code < 0x80 ? 1 : code < 0x800 ? 2 : code < 0x10000 ? 3 : 4;
+  }
+  return bytes;
 }
 
-/** Post HTML to everyone */
-export const toAll = (html) => sendChat(SCRIPT_NAME, `/direct ${html}`);
+/**
+ * Shorten a name a card shows to its first and last characters around an ellipsis: "Goblin ... 2" and
+ * "Goblin ... 3" (common/inputs.js gives repeated names a number at the end) stay apart
+ */
+export function shortName(name, most = 24) {
+  const chars = [...String(name)];
+  if (chars.length <= most) return chars.join("");
+  const tail = Math.min(8, Math.floor(most / 3));
+  return `${chars.slice(0, most - tail - 1).join("")}…${chars.slice(chars.length - tail).join("")}`;
+}
 
-/** Whisper the GM a card of the script's title with one line of text */
-export const notice = (text) => toGM(card(t("Dialog.Title"), [HE(text)]));
+/**
+ * Escape texts as lines of a card, each line at most `most` bytes: a text too long for one line goes on over the next
+ * ones, never cut short
+ */
+export function textLines(texts, most = TEXT_LINE_BYTES) {
+  const lines = [];
+  for (const text of texts) {
+    let line = "";
+    let bytes = 0;
+    for (const ch of String(text)) {
+      const html = HE(ch);
+      const size = utf8Length(html);
+      if (bytes + size > most && line) {
+        lines.push(line);
+        line = "";
+        bytes = 0;
+      }
+      line += html;
+      bytes += size;
+    }
+    lines.push(line);
+  }
+  return lines;
+}
+
+/** Lines of a card: ready HTML (a button), then a text after it on as many lines as it takes */
+export const after = (html, text) => textLines([text]).map((line, index) => (index === 0 ? `${html} ${line}` : line));
+
+/** Write one chat message of a card: its escaped title and lines of ready HTML */
+const message = (title, lines) =>
+  `<div style="${STYLE.box}"><div style="${STYLE.title}">${HE(title)}</div>${lines.map((l) => `<div style="${STYLE.line}">${l}</div>`).join("")}</div>`;
+
+/**
+ * Build a chat card from a title and lines of ready HTML, as the chat messages it takes: as many lines in each as fit
+ * the script's budget (CHAT_LIMIT), each message after the first numbered in its title ("Title (2/3)"). Every line
+ * must fit a message by itself (textLines makes them so); one that does not is a fault of the script, and throws.
+ */
+export function card(title, lines) {
+  const heading = shortName(title, 120);
+  const budget = CHAT_LIMIT - PREFIX_ROOM - utf8Length(message(`${heading} (999/999)`, []));
+  const lineBytes = utf8Length(message("", [""])) - utf8Length(message("", []));
+  const groups = [[]];
+  let used = 0;
+  for (const line of lines) {
+    const size = lineBytes + utf8Length(line);
+    if (size > budget) throw new Error(`a line of the card "${heading}" is longer than a chat message may be`);
+    if (used + size > budget && groups.at(-1).length) {
+      groups.push([]);
+      used = 0;
+    }
+    groups.at(-1).push(line);
+    used += size;
+  }
+  if (groups.length === 1) return [message(heading, groups[0])];
+  return groups.map((group, index) => message(`${heading} (${index + 1}/${groups.length})`, group));
+}
+
+/** Whisper the messages of a card to the GM */
+export const toGM = (messages) => {
+  for (const html of messages) sendChat(SCRIPT_NAME, `/w gm ${html}`, null, { noarchive: true });
+};
+
+/** Whisper the messages of a card to one player by display name (quoted: names have spaces) */
+export function toPlayer(playerid, messages) {
+  const player = getObj("player", playerid);
+  if (!player) return toGM(messages);
+  const name = player.get("_displayname").replace(/"/g, "'");
+  for (const html of messages) sendChat(SCRIPT_NAME, `/w "${name}" ${html}`, null, { noarchive: true });
+  return undefined;
+}
+
+/** Post the messages of a card to everyone */
+export const toAll = (messages) => {
+  for (const html of messages) sendChat(SCRIPT_NAME, `/direct ${html}`);
+};
+
+/** Whisper the GM a card of the script's title with one text */
+export const notice = (text) => toGM(card(t("Dialog.Title"), textLines([text])));

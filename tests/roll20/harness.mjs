@@ -22,7 +22,8 @@
 //     reads obj.id
 //   graphic.get("imgsrc") (another script's round marker)
 //   sendChat(name, "/w gm <html>" | '/w "Display Name" <html>', null, {noarchive: true}), sendChat(name, "/direct <html>"):
-//     cards of inline-styled HTML, user text escaped as entities (&#64; &#123; &#91; …), buttons
+//     cards of inline-styled HTML of at most CHAT_LIMIT bytes (docs/dev/roll20.md §6.1; a larger one is an error),
+//     user text escaped as entities (&#64; &#123; &#91; …), buttons
 //     <a href="!surprise …"> whose commands carry roll queries ?{Prompt|default} and ?{Prompt|Label,value|…}
 //   findObjs({_type: "player"}), findObjs({_type: "macro", name}), findObjs({_type: "attribute", _characterid[, name]},
 //     {caseInsensitive: true} with a name); getObj("graphic" | "character" | "player", id)
@@ -61,7 +62,7 @@ import { Sandbox } from "./sandbox/sandbox.mjs";
 
 export { COMMUNITY_SCRIPTS } from "./sandbox/sandbox.mjs";
 
-export { evaluateRoll } from "./sandbox/chat.mjs";
+export { CHAT_LIMIT, evaluateRoll } from "./sandbox/chat.mjs";
 export { parseStatusMarkers } from "./sandbox/objects.mjs";
 
 /**

@@ -7,7 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import { test } from "node:test";
 
-import { createSandbox, evaluateRoll, parseStatusMarkers } from "./harness.mjs";
+import { CHAT_LIMIT, createSandbox, evaluateRoll, parseStatusMarkers } from "./harness.mjs";
 
 const GM = "-Mh000000000000GM001";
 const PLAYER = "-Mh000000000000PL001";
@@ -626,6 +626,21 @@ test("sendChat records posted messages and parses whisper targets; an unquoted n
   assert.equal(errors.length, 1);
   assert.match(errors[0].message, /whisper to "Bob" matches no player/);
   sb.assertClean();
+});
+
+test("sendChat: a message larger than the chosen budget is an error, counted in UTF-8 bytes", async () => {
+  const sb = sandbox();
+  // "/w gm " (6 bytes), 5459 three-byte characters and one more byte fit 16384 exactly; another byte does not
+  sb.loadSource(`on("ready", function () {
+      sendChat("Surprise", "/w gm " + "\u4e2d".repeat(5459) + "a", null, { noarchive: true });
+      sendChat("Surprise", "/w gm " + "\u4e2d".repeat(5459) + "ab", null, { noarchive: true });
+    });`);
+  sb.ready();
+  await sb.settle();
+  assert.equal(CHAT_LIMIT, 16384);
+  const errors = sb.takeErrors();
+  assert.equal(errors.length, 1);
+  assert.match(errors[0].message, /a message of 16385 bytes is larger than 16384/);
 });
 
 test("sendChat: a message reaches every chat:message handler later, the sender's own too, a command as type api from API", async () => {

@@ -325,10 +325,14 @@ test("the GM sets the sides with the draft's buttons: a token moved out or acros
   ]);
   const [ava, cat, orc] = tokens;
   await commands(sb, "!surprise resolve --procedure total");
+  const draftCard = whispers(sb).at(-1).content;
+  assert.ok(draftCard.includes("!surprise set --scenario --page 1 --surprising ?{"), "a button picks the surprising side");
+  // Each combatant's name is a button that opens his card, which holds the buttons that move him.
+  sb.user.clickButton(GM, draftCard, "Cat");
+  await sb.settle();
   const card = whispers(sb).at(-1).content;
   assert.ok(card.includes(`!surprise set --token ${cat.id} --join out`), "a button leaves a token out");
   assert.ok(card.includes(`!surprise set --token ${cat.id} --join b`), "a button moves it across");
-  assert.ok(card.includes("!surprise set --scenario --surprising ?{"), "a button picks the surprising side");
   await commands(sb, `!surprise set --token ${cat.id} --join out`, "!surprise set --scenario --surprising b");
   const draft = sb.read(`state.${GURPS.name}.draft`);
   assert.deepEqual(draft.out.map((m) => m.name), ["Cat"]);

@@ -73,7 +73,7 @@ test("GURPS sheet: the draft card shows an unsettled Tactics as ?, and the roll 
   const from = sb.chat.length;
   await draftOf(sb, GURPS, "partial");
   const card = whispers(sb, from).join("\n");
-  const brenLine = card.split("</div>").find((line) => line.includes("Bren: IQ"));
+  const brenLine = card.split("</div>").find((line) => line.includes("Bren</a> IQ"));
   assert.ok(brenLine, card);
   assert.doesNotMatch(brenLine, /Tactics 0/, "an unsettled Tactics is never shown as 0");
   assert.match(brenLine, /Tactics <span[^>]*>\?<\/span>/);

@@ -5,6 +5,13 @@
 import { HarnessError, isPlainObject } from "./objects.mjs";
 
 /**
+ * The most a chat message a script sends may hold, in UTF-8 bytes of sendChat's input. Roll20 documents no limit; the
+ * emulation refuses a message larger than the budget the generated script keeps to, so that a card that outgrows it
+ * fails a test (docs/dev/roll20.md §6.1) (harness choice)
+ */
+export const CHAT_LIMIT = 16384;
+
+/**
  * Evaluate an inline roll expression: a sum of NdX dice and integers, each term optionally [labelled]. Returns the
  * documented Results object {type:"V", resultType:"sum", rolls, total} (docs/dev/roll20.md §1; index.d.ts
  * StandardRoll/Results) with {type:"R", dice, sides, results:[{v}]} for dice, {type:"M", expr} for the numbers and
@@ -157,6 +164,10 @@ export const chatMethods = {
       const results = this._frozen([built.msg]);
       this._queue(`sendChat callback of ${origin}`, () => callback(results));
       return;
+    }
+    const bytes = Buffer.byteLength(String(input ?? ""), "utf8");
+    if (bytes > CHAT_LIMIT) {
+      this._error("chat", `${origin}: a message of ${bytes} bytes is larger than ${CHAT_LIMIT} (docs/dev/roll20.md §6.1)`);
     }
     if (callback !== undefined && callback !== null) this._warn("script", `${origin}: the third argument must be a function or null`);
     if (opts !== undefined && !isPlainObject(opts)) this._warn("script", `${origin}: the options must be an object`);
