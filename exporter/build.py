@@ -196,8 +196,10 @@ def build_campaigns(paths: list[Path], out: Path, target: str = "all", make_zip:
     try:
         write_all(campaigns, staging, target, make_zip, jobs, progress)
         if check:
-            for campaign in campaigns:
-                report.differences += tree_differences(staging / campaign.id, out / campaign.id, campaign.id)
+            # A build into out waits for the lock, so no tree is renamed while it is compared.
+            with folder_lock(out, needed=False):
+                for campaign in campaigns:
+                    report.differences += tree_differences(staging / campaign.id, out / campaign.id, campaign.id)
             return report
         with folder_lock(out):  # another build into the same folder waits here, so trees never mix
             move_into_place([(staging / campaign.id, out / campaign.id) for campaign in campaigns])

@@ -20,7 +20,7 @@ from pydantic import (
 from exporter.errors import InputFileError
 from exporter.lang import bundled_language
 from exporter.rules.models import StrictModel
-from exporter.rules.shared import FieldProblem, visible
+from exporter.rules.shared import FieldProblem, one_line, visible
 from exporter.rules.systems import SYSTEM_IDS, option_gated_inputs, system_module
 from exporter.sheets import foundry_reader, foundry_sheet, reader_type, roll20_reader, roll20_sheet
 from exporter.validation import describe_first_error, read_toml
@@ -32,18 +32,19 @@ LANGUAGES: tuple[Language, ...] = ("en", "de", "zh-CN")
 TARGETS: tuple[Target, ...] = ("foundry", "roll20")
 
 # docs/dev/foundry.md §1: package ids match /^[A-Za-z0-9-_]+$/ and are no OS-reserved name; we keep them lower-case.
-PACKAGE_ID = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
+PACKAGE_ID = re.compile(r"[a-z0-9][a-z0-9_-]{0,63}")
 RESERVED_IDS = {"con", "prn", "aux", "nul", *(f"com{i}" for i in range(10)), *(f"lpt{i}" for i in range(10))}
-VERSION = re.compile(r"^\d+\.\d+\.\d+(?:[-+][0-9A-Za-z.-]+)?$")
-URL = re.compile(r"^https?://[^\s\"'<>\\]+$")
-SYSTEM_PACKAGE_ID = re.compile(r"^[A-Za-z0-9_-]+$")
+VERSION = re.compile(r"\d+\.\d+\.\d+(?:[-+][0-9A-Za-z.-]+)?")
+URL = re.compile(r"https?://[^\s\"'<>\\]+")
+SYSTEM_PACKAGE_ID = re.compile(r"[A-Za-z0-9_-]+")
 # docs/dev/foundry.md §1.1: the Foundry generations the module supports, module.json's minimum and maximum.
 FOUNDRY_GENERATIONS = ("13", "14")
-FOUNDRY_VERSION = re.compile(r"^(\d+)(?:\.\d+)?$")  # a generation (14) or one build of it (14.369)
+FOUNDRY_VERSION = re.compile(r"(\d+)(?:\.\d+)?")  # a generation (14) or one build of it (14.369)
 PLACEHOLDER = re.compile(r"\{[^{}]*\}")
 URL_PLACEHOLDERS = ("{id}", "{version}")
 
 Title = Annotated[str, StringConstraints(min_length=1, max_length=20_000), AfterValidator(visible)]
+OneLine = Annotated[str, StringConstraints(max_length=1000), AfterValidator(one_line)]
 # A Foundry actor data path lives under the actor's system data (docs/game-systems.md tells how to find one).
 AttributePath = Annotated[str, StringConstraints(pattern=r"^system(\.[A-Za-z0-9_]+)+$")]
 MarkerName = Annotated[str, StringConstraints(min_length=1, max_length=100), AfterValidator(visible)]
@@ -156,13 +157,20 @@ def member_inputs(system: str) -> tuple[str, ...]:
     return tuple(field for field in system_module(system).Member.model_fields if field != "name")
 
 
+def web_address(value: str | None) -> str | None:
+    """Refuse an address that is not an http(s) URL of one line without spaces or quotes"""
+    if value is not None and not URL.fullmatch(one_line(value)):
+        raise ValueError("must be an http(s) URL without spaces or quotes")
+    return value
+
+
 class Author(StrictModel):
     """One author of the generated module"""
 
     name: Title
-    email: str | None = None
-    url: str | None = None
-    discord: str | None = None
+    email: OneLine | None = None
+    url: Annotated[str, AfterValidator(web_address)] | None = None
+    discord: OneLine | None = None
 
 
 class FoundryTarget(StrictModel):
@@ -177,7 +185,7 @@ class FoundryTarget(StrictModel):
     @field_validator("system_id")
     @classmethod
     def _system_id(cls, value: str | None) -> str | None:
-        if value and not SYSTEM_PACKAGE_ID.match(value):  # "" means no game system: a system-agnostic module
+        if value and not SYSTEM_PACKAGE_ID.fullmatch(value):  # "" means no game system: a system-agnostic module
             raise ValueError("must be a Foundry package id (letters, digits, - and _), or empty for none")
         return value
 
@@ -190,7 +198,7 @@ class FoundryTarget(StrictModel):
     @field_validator("verified")
     @classmethod
     def _verified(cls, value: str | None) -> str | None:
-        found = FOUNDRY_VERSION.match(value) if value is not None else None
+        found = FOUNDRY_VERSION.fullmatch(value) if value is not None else None
         if value is not None and (found is None or found.group(1) not in FOUNDRY_GENERATIONS):
             raise ValueError(f"must be a Foundry version the module supports ({' or '.join(FOUNDRY_GENERATIONS)}), "
                              'or one build of it such as "14.369": the build you checked the module on')
@@ -199,10 +207,8 @@ class FoundryTarget(StrictModel):
     @field_validator("manifest", "download")
     @classmethod
     def _url(cls, value: str | None) -> str | None:
-        if value is None:
+        if web_address(value) is None:
             return value
-        if not URL.match(value):
-            raise ValueError("must be an http(s) URL without spaces or quotes")
         for placeholder in PLACEHOLDER.findall(value):
             if placeholder not in URL_PLACEHOLDERS:
                 raise ValueError(f"has the placeholder {placeholder}; only {{id}} and {{version}} are filled in")
@@ -249,7 +255,7 @@ class Campaign(StrictModel):
     @field_validator("id")
     @classmethod
     def _package_id(cls, value: str) -> str:
-        if not PACKAGE_ID.match(value) or value in RESERVED_IDS:
+        if not PACKAGE_ID.fullmatch(value) or value in RESERVED_IDS:
             raise ValueError("must be a Foundry package id: lower-case letters, digits, - and _, "
                              "not an OS-reserved name such as con or nul")
         return value
@@ -257,7 +263,7 @@ class Campaign(StrictModel):
     @field_validator("version")
     @classmethod
     def _version(cls, value: str) -> str:
-        if not VERSION.match(value):
+        if not VERSION.fullmatch(value):
             raise ValueError("must be a version like 1.2.0")
         return value
 

@@ -24,17 +24,22 @@ STALE_SECONDS = 60.0
 
 
 @contextmanager
-def folder_lock(folder: Path, stale_after: float = STALE_SECONDS) -> Iterator[None]:
-    """Hold the folder's lock while the block runs, waiting while another build holds it; remove it after"""
+def folder_lock(folder: Path, stale_after: float = STALE_SECONDS, needed: bool = True) -> Iterator[None]:
+    """Hold the folder's lock while the block runs, waiting while another build holds it; remove it after
+
+    Not needed: where the lock file cannot be created (a read-only or vanished folder), which no build can be
+    writing into either, the block runs without it.
+    """
     path = folder / LOCK_FILE
-    token = acquire(path, stale_after)
+    token = acquire(path, stale_after, needed)
     try:
         yield
     finally:
-        release(path, token)
+        if token is not None:
+            release(path, token)
 
 
-def acquire(path: Path, stale_after: float) -> str:
+def acquire(path: Path, stale_after: float, needed: bool = True) -> str | None:
     """Create the lock file exclusively, waiting for its holder or breaking a stale one; return our token"""
     token = f"{os.getpid()} {socket.gethostname()} {secrets.token_hex(8)}"
     while True:
@@ -45,6 +50,8 @@ def acquire(path: Path, stale_after: float) -> str:
                 time.sleep(POLL_SECONDS)
             continue
         except OSError as err:
+            if not needed:
+                return None
             raise ExportError(f"{path}: cannot be created ({err.strerror})") from None
         with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
             handle.write(token)

@@ -14,7 +14,7 @@ from exporter.dist import normalise_tree, write_text
 from exporter.errors import ExportError, InputFileError
 
 # A repository's web address: the server, the owner and the name (GitHub, or a GitHub Enterprise server).
-REPOSITORY = re.compile(r"^https://[A-Za-z0-9.-]+(?::[0-9]+)?/[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$")
+REPOSITORY = re.compile(r"https://[A-Za-z0-9.-]+(?::[0-9]+)?/[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+")
 WORKFLOW_PATH = Path(".github/workflows/release.yml")
 
 
@@ -49,7 +49,7 @@ def release_urls(repository: str, tag: str, campaign_id: str, version: str) -> R
 
 def checked_repository(repository: str) -> str:
     """Return a repository's web address, or refuse one that is not of the form https://SERVER/OWNER/NAME"""
-    if not REPOSITORY.match(repository) or repository.endswith(".git"):
+    if not REPOSITORY.fullmatch(repository) or repository.endswith(".git"):
         raise ExportError(f"--repository: {repository!r} is not a repository's web address like "
                           "https://github.com/OWNER/NAME")
     return repository

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from exporter.build import build_campaigns
 from exporter.campaign import load_campaign
 from exporter.errors import ExportError
+from exporter.rules.shared import CONTROL_CHARACTER
 from exporter.targets.roll20 import script_name
 from tests.conftest import NODE, ROOT, run_node
 
@@ -24,6 +25,14 @@ pieces = st.one_of(st.sampled_from(HOSTILE), st.text(min_size=1, max_size=8))
 hostile = st.lists(pieces, min_size=1, max_size=8).map("".join).filter(lambda s: s.strip() != "")
 long_hostile = st.sampled_from(HOSTILE).map(lambda piece: (piece + "x") * (10_000 // (len(piece) + 1)))
 text = st.one_of(hostile, long_hostile)
+# A name, a title or a marker is one line: control characters are refused there (tests/test_one_line_fields.py),
+# so those fields get every other hostile piece.
+line_pieces = st.one_of(st.sampled_from([p for p in HOSTILE if not CONTROL_CHARACTER.search(p)]),
+                        st.text(st.characters(blacklist_categories=("Cc", "Zl", "Zp")), min_size=1, max_size=8))
+one_line = st.lists(line_pieces, min_size=1, max_size=8).map("".join).filter(lambda s: s.strip() != "")
+long_one_line = st.sampled_from([p for p in HOSTILE if not CONTROL_CHARACTER.search(p)]).map(
+    lambda piece: (piece + "x") * (10_000 // (len(piece) + 1)))
+line_text = st.one_of(one_line, long_one_line)
 # Strings a GM may override, each shown in a different place: token HUD, macro pack, chat, Roll20 help, macros.
 OVERRIDES = ["Status.Surprised", "Macro.Surprise", "Pack.Macros", "Chat.NobodySurprised", "Roll20.Help.Intro",
              "Dialog.Side.a", "RollMacro.Gurps.Initiative", "Gurps.Modifier.tactics"]
@@ -93,7 +102,7 @@ def check_built(out: Path, title: str, description: str, author: str, marker: st
 # Each example is a whole build checked by Node, so few examples and no shrinking: a failure still prints its input.
 @settings(max_examples=15, deadline=None, phases=[Phase.explicit, Phase.generate],
           suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(title=text, description=text, author=text, marker=hostile.filter(lambda s: len(s) <= 100),
+@given(title=line_text, description=text, author=line_text, marker=one_line.filter(lambda s: len(s) <= 100),
        values=st.lists(text, min_size=len(OVERRIDES), max_size=len(OVERRIDES)))
 def test_hostile_text_never_breaks_or_injects(tmp_path_factory, title, description, author, marker, values):
     overrides = dict(zip(OVERRIDES, values, strict=True))

@@ -77,3 +77,32 @@ def test_a_holder_removes_only_its_own_lock(tmp_path):
     with folder_lock(tmp_path):
         (tmp_path / LOCK_FILE).write_text("someone else broke it and holds it now", encoding="utf-8")
     assert (tmp_path / LOCK_FILE).read_text(encoding="utf-8") == "someone else broke it and holds it now"
+
+
+def test_check_waits_while_a_build_holds_the_lock(tmp_path):
+    build_campaigns([CAMPAIGN], tmp_path, make_zip=False)
+    lock = tmp_path / LOCK_FILE
+    lock.write_text("1 elsewhere 0", encoding="utf-8")
+    reports = []
+    worker = threading.Thread(target=lambda: reports.append(build_campaigns([CAMPAIGN], tmp_path, make_zip=False,
+                                                                            check=True)))
+    worker.start()
+    worker.join(timeout=1.0)
+    assert worker.is_alive(), "--check compared the folder while a build held its lock"
+    lock.unlink()
+    worker.join(timeout=60)
+    assert reports and reports[0].differences == []
+    assert not lock.exists()
+
+
+def test_check_of_a_folder_where_no_lock_can_be_taken_compares_without_one(tmp_path, monkeypatch):
+    build_campaigns([CAMPAIGN], tmp_path, make_zip=False)
+    real_open = os.open
+
+    def read_only(path, flags, *args):
+        if flags & os.O_CREAT:
+            raise PermissionError(13, "Permission denied", str(path))
+        return real_open(path, flags, *args)
+
+    monkeypatch.setattr(os, "open", read_only)
+    assert build_campaigns([CAMPAIGN], tmp_path, make_zip=False, check=True).differences == []

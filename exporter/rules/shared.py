@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -16,11 +17,24 @@ SIDE_KEYS: tuple[SideKey, SideKey] = ("a", "b")
 JS_SAFE_INTEGER = 2**53 - 1
 
 
+# Control characters (C0, DEL, C1) and the line and paragraph separators: none belongs in a one-line name, and a
+# newline in one ends a line of a chat card, a log or a TOML file early.
+CONTROL_CHARACTER = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def one_line(text: str) -> str:
+    """Refuse text with a control character where one line is meant: a name, an id, a version, an address"""
+    if found := CONTROL_CHARACTER.search(text):
+        raise ValueError(f"has the control character U+{ord(found.group()):04X}; it must be one line of text "
+                         f"(got {text!r})")
+    return text
+
+
 def visible(name: str) -> str:
-    """Refuse a name of whitespace only, which no one at the table could tell apart or read"""
+    """Refuse a name of whitespace only, which no one at the table could tell apart or read, or not one line"""
     if not name.strip():
         raise ValueError(f"is blank; a name needs a visible character (got {name!r})")
-    return name
+    return one_line(name)
 
 
 # Procedure id -> level (scenario, side, member) -> (input field, the sides that must give it, and for an input
