@@ -25,6 +25,7 @@ CAMPAIGN_FIELDS = {
     "foundry.system_id": ("[foundry]", "system_id", "gurps"),
     "foundry.verified": ("[foundry]", "verified", "14"),
     "roll20.marker": ("[roll20]", "marker", "Surprised"),
+    "roll20.command": ("[roll20]", "command", "!surprise"),
     "authors[0].name": ("[[authors]]", "name", "A. Writer"),
     "authors[0].url": ("[[authors]]\nname = \"A. Writer\"", "url", "https://example.org/me"),
     "authors[0].email": ("[[authors]]\nname = \"A. Writer\"", "email", "me@example.org"),

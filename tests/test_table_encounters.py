@@ -44,6 +44,7 @@ def test_a_foundry_export_reads_in_the_cli_with_the_odds_the_dialog_shows(tables
     drafted = tables["foundry"][example]
     data = tomllib.loads(drafted["toml"])
     names = [m["name"] for key in "ab" for m in drafted["draft"]["sides"][key]["members"]]
+    assert "back\\slash new line" in names, "a token named across two lines is drafted under a one-line name"
     assert [m["name"] for key in "ab" for m in data["sides"][key]["members"]] == names
     assert not any("id" in m or "label" in m for key in "ab" for m in data["sides"][key]["members"])
     assert "out" not in data

@@ -54,11 +54,14 @@ const isReference = (field) => field.type === "member" || field.type === "opener
  *   (the rule's default stands), null where it holds one that cannot be read (the GM is asked for it)
  */
 
-/** Give every combatant a name no other has: a second "Goblin" becomes "Goblin 2", a blank one "?" */
+// A name is one line (exporter/rules/shared.py CONTROL_CHARACTER): a token named across two lines reads as one.
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g;
+
+/** Give every combatant a one-line name no other has: a second "Goblin" becomes "Goblin 2", a blank one "?" */
 function uniqueNames(combatants) {
   const taken = new Set();
   return combatants.map((combatant) => {
-    const base = String(combatant.label ?? "").trim() || "?";
+    const base = String(combatant.label ?? "").replace(CONTROL_CHARACTERS, " ").trim() || "?";
     let name = base;
     for (let count = 2; taken.has(name); count += 1) name = `${base} ${count}`;
     taken.add(name);
