@@ -255,3 +255,27 @@ def test_odds_for_forty_combatants(browser, pages):
     assert "M39" in page.inner_text("#odds")
     print(f"odds recompute for 40 combatants: {', '.join(f'{ms:.1f}' for ms in times)} ms")
     assert max(times) < 5000
+
+
+@pytest.mark.parametrize("cards, gm_messages", [("split", "some"), ("public", "none"), ("gm", "all")])
+def test_the_page_rolls_shows_cards_as_the_setting_says_and_starts_anew(browser, pages, cards, gm_messages):
+    page = open_page(browser, pages["gurps"])
+    page.set_input_files("#file-open", FIXTURES / "scenarios" / "gurps-partial.toml")
+    page.wait_for_selector("[data-rename='c5']")
+    page.select_option("#cards", cards)
+    page.click("#roll")  # the page's own dice
+    idle(page)
+    for _ in range(6):
+        page.click("#next")
+        idle(page)
+    log = stored(page)["log"]
+    rolled = [face for message in log for line in message["dice"] for face in line.split(": ")[1].split(", ")]
+    assert rolled and all(face in "123456" for face in rolled)
+    flags = [message["gm"] for message in log]
+    assert {"some": any(flags) and not all(flags), "none": not any(flags), "all": all(flags)}[gm_messages]
+    assert page.locator("#log .card.gm").count() == flags.count(True)
+    page.click("#new-encounter")
+    state = stored(page)
+    assert state["surprise"] is None and state["log"] == [] and state["draft"]["sides"]["a"]["members"] == []
+    assert state["settings"]["cards"] == cards
+    assert page.locator("#table").is_hidden() and page.locator("[data-rename]").count() == 0
