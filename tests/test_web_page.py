@@ -279,3 +279,25 @@ def test_the_page_rolls_shows_cards_as_the_setting_says_and_starts_anew(browser,
     assert state["surprise"] is None and state["log"] == [] and state["draft"]["sides"]["a"]["members"] == []
     assert state["settings"]["cards"] == cards
     assert page.locator("#table").is_hidden() and page.locator("[data-rename]").count() == 0
+
+
+def test_a_damaged_kept_state_is_said_and_the_page_starts_afresh(browser, pages):
+    page = open_page(browser, pages["gurps"])
+    page.evaluate("() => localStorage.setItem('ambush:web-0', '{\"schema\": 1, \"draft\": ')")
+    page.reload()
+    page.wait_for_selector("#roll")
+    assert page.inner_text("#notice") == catalogue("en")["Web.Damaged"]
+    assert page.locator("[data-rename]").count() == 0 and page.errors == []
+
+
+def test_removing_a_combatant_clears_the_choices_that_named_him(browser, pages):
+    page = open_page(browser, pages["gurps"])
+    page.fill("#file-text", PARTIAL)
+    page.click("[data-action=read-file]")
+    page.click("[data-remove='c1']")  # Ava, side A's leader
+    draft = stored(page)["draft"]
+    assert [m["name"] for m in draft["sides"]["a"]["members"]] == ["Brom"] and draft["sides"]["a"]["leader"] is None
+    page.locator("[data-rename='c3']").fill("Krell the Red")  # side B's leader, renamed
+    page.locator("[data-rename='c3']").dispatch_event("change")
+    assert stored(page)["draft"]["sides"]["b"]["leader"] == "Krell the Red"
+    assert "Krell the Red" in page.inner_text("#odds")

@@ -118,13 +118,14 @@ function rename(id, raw) {
   setDraft(draft, true);
 }
 
-/** Rewrite the choices that name a combatant (leaders, the attacker, the openers); null clears them */
+/** Rewrite the choices that name a combatant (leaders, the attacker, the openers); null clears them, and his openers */
 function renameReferences(draft, old, name) {
   const referencing = (level) => inputsAt(draft.procedure, level).filter((input) => input.type === "member").map((input) => input.key);
   for (const key of referencing("scenario")) if (draft[key] === old) draft[key] = name;
   for (const side of SIDE_KEYS) for (const key of referencing("side")) if (draft.sides[side][key] === old) draft.sides[side][key] = name;
   if (Array.isArray(draft.openers)) {
-    draft.openers = draft.openers.map((row) => (row.name === old ? { ...row, name } : row)).filter((row) => row.name !== null || name !== null);
+    draft.openers = name === null ? draft.openers.filter((row) => row.name !== old)
+      : draft.openers.map((row) => (row.name === old ? { ...row, name } : row));
   }
 }
 
