@@ -15,6 +15,8 @@ import pytest
 
 # The Debian package's binary, or another Chromium named by AMBUSH_CHROMIUM
 CHROMIUM_NAMES = ("chromium", "chromium-browser")
+# How long a step may wait for the page: generous, for a machine busy with other work
+TIMEOUT_MS = 90_000
 
 
 def chromium_path() -> str | None:
@@ -40,6 +42,7 @@ def page_url(path: Path) -> str:
 def open_page(browser, path: Path, **context):
     """Open a page from disk in a fresh context (its own, empty localStorage); dialogs are accepted, errors kept"""
     page = browser.new_context(**context).new_page()
+    page.set_default_timeout(TIMEOUT_MS)
     page.errors = []
     page.on("pageerror", lambda error: page.errors.append(str(error)))
     page.on("console", lambda message: page.errors.append(message.text) if message.type == "error" else None)

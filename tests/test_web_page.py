@@ -165,7 +165,8 @@ def test_hostile_names_and_strings_stay_text(browser, pages):
     (PARTIAL + '\n[options]\nfreeze_roll_scope = "member"\n', "options.freeze_roll_scope"),
     (PARTIAL.replace('system = "gurps4e"', 'system = "adnd1e"'), "system"),
     (PARTIAL.replace("iq = 12", "iq = 12.5"), "line"),
-], ids=["syntax", "unknown-input", "other-house-rules", "other-system", "float"])
+    (PARTIAL.replace('name = "Party"', "name = 7"), "sides.a.name"),
+], ids=["syntax", "unknown-input", "other-house-rules", "other-system", "float", "side-name-no-text"])
 def test_a_bad_scenario_file_is_one_line_and_loses_nothing(browser, pages, text, says):
     page = open_page(browser, pages["gurps"])
     page.fill("#file-text", PARTIAL)

@@ -15,7 +15,7 @@ from exporter.definitions import build_definitions
 from exporter.targets.modules import ModuleError, read_module
 from exporter.targets.web import WebWriter
 from exporter.targets.web.page import page_html
-from tests.conftest import CAMPAIGNS
+from tests.conftest import CAMPAIGNS, ROOT
 
 
 def test_target_web_writes_one_page_and_nothing_else(tmp_path):
@@ -41,6 +41,7 @@ def test_the_page_loads_nothing_and_allows_only_its_own_script_and_style(example
         assert (f"default-src &#39;none&#39;; script-src &#39;sha256-{digest['script']}&#39;; "
                 f"style-src &#39;sha256-{digest['style']}&#39;") in page
         assert f'lang="{campaign.default_language}"' in page
+        assert style == (ROOT / "templates" / "web" / "style.css").read_text(encoding="utf-8")
 
 
 @pytest.mark.parametrize("text", ['const a = "</script>";\n', "// <!-- a comment\n", 'const b = "</STYLE";\n'])

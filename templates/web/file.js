@@ -70,7 +70,8 @@ function draftOfData(data, nextId) {
     if (!isTable(side)) throw new FileProblem(where, "Web.File.NotTable");
     onlyKnown(side, where, ["name", "members", ...sideInputs.map((input) => input.key)]);
     if (!Array.isArray(side.members)) throw new FileProblem(`${where}.members`, "Web.File.NotTable");
-    const drafted = { name: typeof side.name === "string" ? side.name : "" };
+    if (own(side, "name") && typeof side.name !== "string") throw new FileProblem(`${where}.name`, "Web.File.NotTable");
+    const drafted = { name: own(side, "name") ? side.name : "" };
     for (const input of sideInputs) drafted[input.key] = own(side, input.key) ? side[input.key] : (input.type === "member" ? null : input.default);
     drafted.members = side.members.map((entry, index) => draftMember(entry, `${where}.members.${index + 1}`, memberInputs, nextId()));
     draft.sides[key] = drafted;
