@@ -40,6 +40,10 @@ def writer(target: str) -> Any:
         from exporter.targets.foundry import FoundryWriter  # lazy: Jinja only when building
 
         return FoundryWriter()
+    if target == "web":
+        from exporter.targets.web import WebWriter
+
+        return WebWriter()
     from exporter.targets.roll20 import Roll20Writer
 
     return Roll20Writer()
@@ -55,6 +59,8 @@ def write_campaign(campaign: Campaign, folder: Path, target: str, make_zip: bool
             write_zip(folder / "foundry", folder / f"{campaign.id}-{campaign.version}.zip")
     if "roll20" in targets:
         writer("roll20").write(defs, folder / "roll20")
+    if "web" in targets:
+        writer("web").write(defs, folder / "web")
     normalise_tree(folder)
 
 

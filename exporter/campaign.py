@@ -27,9 +27,10 @@ from exporter.validation import describe_first_error, read_toml
 
 SystemId = Literal[SYSTEM_IDS]  # type: ignore[valid-type]  # the registry's ids
 Language = Literal["en", "de", "zh-CN"]
-Target = Literal["foundry", "roll20"]
+Target = Literal["foundry", "roll20", "web"]
 LANGUAGES: tuple[Language, ...] = ("en", "de", "zh-CN")
-TARGETS: tuple[Target, ...] = ("foundry", "roll20")
+TARGETS: tuple[Target, ...] = ("foundry", "roll20", "web")
+DEFAULT_TARGETS: tuple[Target, ...] = ("foundry", "roll20")  # a campaign that names none: the two VTTs
 
 # docs/dev/foundry.md §1: package ids match /^[A-Za-z0-9-_]+$/ and are no OS-reserved name; we keep them lower-case.
 PACKAGE_ID = re.compile(r"[a-z0-9][a-z0-9_-]{0,63}")
@@ -245,7 +246,7 @@ class Campaign(StrictModel):
     system: SystemId
     languages: list[Language] = Field(default_factory=lambda: list(LANGUAGES))
     default_language: Language = "en"  # the Roll20 script's until a GM picks another; the compendium macros' names
-    targets: list[Target] = Field(default_factory=lambda: list(TARGETS))
+    targets: list[Target] = Field(default_factory=lambda: list(DEFAULT_TARGETS))
     options: dict[str, Any] = Field(default_factory=dict)
     foundry: FoundryTarget = Field(default_factory=FoundryTarget)
     roll20: Roll20Target = Field(default_factory=Roll20Target)
@@ -271,7 +272,7 @@ class Campaign(StrictModel):
     def _consistent(self) -> Campaign:
         self._check_languages()
         if not self.targets or len(set(self.targets)) != len(self.targets):
-            raise FieldProblem("targets", "must name foundry, roll20 or both, once each")
+            raise FieldProblem("targets", "must name foundry, roll20, web or several, once each")
         options_model = system_module(self.system).Options
         try:
             self._rules_options = options_model.model_validate(self.options, strict=True)

@@ -66,8 +66,8 @@ def main() -> None:
 @click.argument("campaigns", nargs=-1, type=click.Path(path_type=Path))
 @click.option("--out", type=click.Path(path_type=Path), default=Path("dist"), show_default=True,
               help="Write each campaign into OUT/<campaign id>/.")
-@click.option("--target", type=click.Choice(["foundry", "roll20", "all"]), default="all", show_default=True,
-              help="Build only one VTT's files.")
+@click.option("--target", type=click.Choice(["foundry", "roll20", "web", "all"]), default="all", show_default=True,
+              help="Build only one target's files (a VTT's, or the web page).")
 @click.option("--zip/--no-zip", "make_zip", default=True, show_default=True,
               help="Also pack the Foundry module as <id>-<version>.zip for release.")
 @click.option("--check", is_flag=True, help="Write nothing; exit 1 listing the files a build would change.")

@@ -238,3 +238,21 @@ def roll20_configuration(campaign_dir: Path) -> dict:
     report = json.loads(done.stdout)
     assert report["problems"] == [], report["problems"]
     return report["roll20"]
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """Headless Chromium for the whole test session (tests/browser.py)"""
+    from tests.browser import chromium_path, missing
+
+    path = chromium_path()
+    if path is None:
+        missing("no chromium")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        missing("no playwright (pip install -e '.[test]')")
+    with sync_playwright() as driver:
+        launched = driver.chromium.launch(executable_path=path, args=["--no-sandbox"])
+        yield launched
+        launched.close()

@@ -56,7 +56,10 @@ def printed_texts(run: Run, work: Path, bad_inputs: list[Path], options: int = 9
         # The generated JavaScript cites its sources in comments (docs/dev/architecture.md, citing sources in code):
         # code for readers of the code, never shown at the table.
         if file.is_file() and not is_binary_output(file) and file.suffix != ".js":
-            yield file.relative_to(out).as_posix(), file.read_text(encoding="utf-8")
+            text = file.read_text(encoding="utf-8")
+            if file.name == "index.html":  # the web page: the same JavaScript, inline
+                text = re.sub(r"<script>.*?</script>", "", text, flags=re.S)
+            yield file.relative_to(out).as_posix(), text
 
 
 def references(text: str) -> set[str]:

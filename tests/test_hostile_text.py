@@ -49,6 +49,7 @@ def toml_string(value: str) -> str:
 
 def campaign_text(title: str, description: str, author: str, marker: str, overrides: dict[str, str]) -> str:
     lines = ['id = "hostile"', f"title = {toml_string(title)}", 'version = "1.0.0"', 'system = "gurps4e"',
+             'targets = ["foundry", "roll20", "web"]',
              f"description = {toml_string(description)}", "[[authors]]", f"name = {toml_string(author)}",
              "[roll20]", f"marker = {toml_string(marker)}", 'user_ids = ["12345"]', "[strings.en]"]
     lines += [f"{toml_string(k)} = {toml_string(v)}" for k, v in overrides.items()]
@@ -93,10 +94,42 @@ def check_built(out: Path, title: str, description: str, author: str, marker: st
     assert (script_meta["name"], script_meta["description"]) == (title, description)
     readme = (root / "roll20" / "README.md").read_text(encoding="utf-8")
     assert "<img" not in readme and "</script>" not in readme
+    check_page((root / "web" / "index.html").read_text(encoding="utf-8"), title)
     macros = sorted((root / "roll20" / "macros").glob("*.txt"))
     done = run_node("tests/roll20/parse_macros.mjs", *map(str, macros))
     parsed = [json.loads(line) for line in done.stdout.splitlines()]
     assert parsed and all(result["ok"] for result in parsed), parsed
+
+
+class PageElements(HTMLParser):
+    """Collect a page's elements as the browser's parser sees them, and the text of its title"""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.tags: list[str] = []
+        self.title = ""
+        self.inside: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list) -> None:
+        self.tags.append(tag)
+        self.inside.append(tag)
+
+    def handle_endtag(self, tag: str) -> None:
+        if self.inside and self.inside[-1] == tag:
+            self.inside.pop()
+
+    def handle_data(self, data: str) -> None:
+        if self.inside and self.inside[-1] == "title":
+            self.title += data
+
+
+def check_page(page: str, title: str) -> None:
+    """The web page holds exactly its own elements, one script and one stylesheet, and the title as text"""
+    parsed = PageElements()
+    parsed.feed(page)
+    assert parsed.tags == ["html", "head", "meta", "meta", "meta", "meta", "title", "style", "body", "noscript", "div",
+                           "script"]
+    assert parsed.title == title.replace("\r\n", "\n").replace("\r", "\n")  # read_text reads newlines as \n
 
 
 # Each example is a whole build checked by Node, so few examples and no shrinking: a failure still prints its input.

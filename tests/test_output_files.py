@@ -4,8 +4,10 @@
   git locks them;
 - every file ambush writes is snapshotted, and a file that is the same in every campaign but for the campaign's id
   (or script name) is snapshotted once, the id written as <id>;
-- the Roll20 script is snapshotted as the bundler lays it out: the frame and the configuration as they are, each other
-  module as one line naming it, since its body is the module's own translated by the bundler (tests/test_modules.py).
+- the Roll20 script and the web page are snapshotted as the bundler lays them out: the frame and the configuration as
+  they are, each other module as one line naming it, since its body is the module's own translated by the bundler
+  (tests/test_modules.py); the page's stylesheet is templates/web/style.css as it is (tests/test_web_target.py), and
+  the policy's hashes of its script and stylesheet follow from those: both are shown as placeholders.
 
 Update on purpose with `pytest tests/test_output_files.py --snapshot-update` and read the diff.
 """
@@ -26,6 +28,8 @@ from exporter.targets.roll20 import script_name
 from tests.conftest import CAMPAIGNS, relative_files, text_files
 
 IDS = [load_campaign(path).id for path in CAMPAIGNS]
+CSP_HASH = re.compile(r"sha256-[A-Za-z0-9+/=]+")
+PAGE_STYLE = re.compile(r"<style>.*?</style>", re.S)
 MODULE_BLOCK = re.compile(r"^(  // --- (?P<path>\S+)\n  const \w+ = \(\(\) => \{\n)(?P<body>.*?)(^  \}\)\(\);\n)",
                           re.M | re.S)
 
@@ -60,6 +64,9 @@ def generated_texts(dist: Path, campaign_id: str) -> dict[str, str]:
         if copied(rel):
             continue
         shown = bundle_layout(text) if rel == f"roll20/{name}.js" else text
+        if rel == "web/index.html":
+            styled = PAGE_STYLE.sub("<style><templates/web/style.css></style>", text)
+            shown = CSP_HASH.sub("sha256-<hash>", bundle_layout(styled))
         out[rel.replace(name, "<ScriptName>").replace(campaign_id, "<id>")] = (
             shown.replace(name, "<ScriptName>").replace(campaign_id, "<id>"))
     return out

@@ -136,6 +136,15 @@ def test_the_workflows_steps_are_the_ones_these_tests_know():
     assert "bash .ci/run" in steps(OWN_WORKFLOW)[3]["run"]  # the README's test command, as CI runs it
 
 
+def test_ci_runs_the_readmes_test_command():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    block = readme.split("# install and run the whole test suite", 1)[1].split("\n", 1)[1].split("```", 1)[0]
+    commands = [line for line in block.splitlines() if line and not line.startswith("#")]
+    script = (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
+    assert commands == script[-len(commands):] and len(commands) == 2
+    assert "apt-get install -y chromium" in commands[0]
+
+
 def test_the_own_workflow_releases_the_examples_with_the_urls_of_the_project_repository(tmp_path):
     work = tmp_path / "ambush"
     shutil.copytree(ROOT / "fixtures" / "campaigns", work / "fixtures" / "campaigns")

@@ -3,15 +3,17 @@
 Each picture is rendered from a source that the current build makes: a Roll20 card's HTML (the example GURPS script
 run in the emulated Mod sandbox, in each of its languages), the Foundry module's dialog and chat cards (the module run
 in the emulated client, in a plain page with the module's own stylesheet), or an odds chart's SVG (what
-`ambush odds --svg` writes). docs/pictures/pictures.json keeps the SHA-256 of each picture's source beside it, so that
+`ambush odds --svg` writes), or the example GURPS web page (its index.html, played in Chromium by a scene of clicks
+and typed dice, web_scene). docs/pictures/pictures.json keeps the SHA-256 of each picture's source beside it, so that
 tests/test_pictures.py tells a stale picture by making the sources again, without a browser.
 
     python tools/pictures.py           render the pictures whose source changed, and write pictures.json
     python tools/pictures.py --all     render every picture
     python tools/pictures.py --check   exit 1 naming the stale pictures
 
-Rendering needs Chromium (Debian: apt-get install chromium fonts-noto-cjk) and Node with the project's node_modules
-(resvg for the charts); pngquant and optipng, where installed, make the pictures smaller.
+Rendering needs Chromium (Debian: apt-get install chromium fonts-noto-cjk), Playwright for Python (the test extras:
+the web page's scenes) and Node with the project's node_modules (resvg for the charts); pngquant and optipng, where
+installed, make the pictures smaller.
 """
 
 from __future__ import annotations
@@ -40,6 +42,17 @@ CHARTS = {"odds-gurps-partial": "gurps-partial.toml", "odds-adnd-seed-example": 
 ROLL20_WIDTH = 300
 FOUNDRY_DIALOG_WIDTH = 620
 FOUNDRY_CHAT_WIDTH = 300
+WEB_WIDTH = 1000
+# The web page's pictures: what each shows, the element taken (its box, at most MAX_HEIGHT tall) and the scene played
+# before: gurps-partial.toml pasted, then Roll with the dice typed in (initiative 2 and 5: side A is stunned), then Next
+# turn with Ava's and Brom's IQ rolls (18 and 9).
+WEB_MAX_HEIGHT = 1200
+WEB_SCENES = {
+    "web-form.png": {"element": "main", "steps": ["paste"]},
+    "web-card.png": {"element": "#log", "steps": ["paste", "roll"]},
+    "web-tracker.png": {"element": "#table", "steps": ["paste", "roll", "next"]},
+}
+WEB_DICE = {"roll": [2, 5], "next": [6, 6, 6, 3, 3, 3]}
 ROLL20_NOTE = "The script's chat HTML as it sends it, rendered in Chromium outside Roll20."
 FOUNDRY_NOTE = ("The module's HTML and stylesheet, rendered in Chromium outside Foundry VTT: the window and the form "
                 "styles are a plain stand-in, not Foundry's.")
@@ -144,6 +157,11 @@ def sources(build: Path) -> dict[str, Source]:
     found["foundry-chat.png"] = Source(
         "html", page(foundry_chat(shown["foundry"]["messages"]), FOUNDRY_CHAT_WIDTH, FOUNDRY_NOTE, style=style),
         FOUNDRY_CHAT_WIDTH)
+    page_html = (build / GURPS / "web" / "index.html").read_text(encoding="utf-8")
+    scenario = (ROOT / "fixtures" / "scenarios" / "gurps-partial.toml").read_text(encoding="utf-8")
+    for name, scene in WEB_SCENES.items():
+        played = {**scene, "dice": {step: WEB_DICE.get(step, []) for step in scene["steps"]}, "scenario": scenario}
+        found[name] = Source("web", json.dumps({"scene": played, "page": page_html}, ensure_ascii=False), WEB_WIDTH)
     for name, scenario in CHARTS.items():
         found[f"{name}.png"] = Source("svg", odds_svg(load_scenario(ROOT / "fixtures" / "scenarios" / scenario)))
     return dict(sorted(found.items()))
@@ -206,6 +224,45 @@ def render_html(source: Source, target: Path, folder: Path) -> None:
                    capture_output=True, check=True)
 
 
+def web_scene(page, scene: dict) -> None:
+    """Play a scene on the web page: paste the scenario file, roll and move the turn on, typing in the dice"""
+    for step in scene["steps"]:
+        if step == "paste":
+            page.fill("#file-text", scene["scenario"])
+            page.click("[data-action=read-file]")
+            page.check("input[name=dice-mode][value=typed]")
+        else:
+            page.click("#roll" if step == "roll" else "#next")
+            for face in scene["dice"][step]:
+                page.locator("#dice:not([hidden]) input").first.wait_for()
+                inputs = page.locator("#dice input")
+                empty = next(i for i in range(inputs.count()) if not inputs.nth(i).input_value())
+                inputs.nth(empty).fill(str(face))
+                if empty == inputs.count() - 1:
+                    page.click("#dice button[type=submit]")
+            page.locator("body:not(.busy)").wait_for(state="attached")
+
+
+def render_web(source: Source, target: Path, folder: Path) -> None:
+    """Render a scene of the web page with Playwright driving the system's Chromium: the scene's element's box, at
+    most WEB_MAX_HEIGHT tall, in a window of the source's width"""
+    from playwright.sync_api import sync_playwright
+
+    data = json.loads(source.text)
+    page_file = folder / f"{target.stem}.html"
+    page_file.write_text(data["page"], encoding="utf-8")
+    with sync_playwright() as driver:
+        browser = driver.chromium.launch(executable_path=chromium()[0], args=["--no-sandbox", "--hide-scrollbars"])
+        page = browser.new_page(viewport={"width": source.width, "height": WEB_MAX_HEIGHT}, device_scale_factor=1)
+        page.goto(page_file.as_uri())
+        web_scene(page, data["scene"])
+        page.evaluate("() => { document.activeElement?.blur(); window.scrollTo(0, 0); }")
+        box = page.locator(data["scene"]["element"]).bounding_box()  # the window at the top: page coordinates
+        clip = {"x": box["x"], "y": box["y"], "width": box["width"], "height": min(box["height"], WEB_MAX_HEIGHT)}
+        page.screenshot(path=str(target), full_page=True, clip=clip)
+        browser.close()
+
+
 def render_svg(source: Source, target: Path, folder: Path) -> None:
     """Render an SVG with resvg (the project's node_modules), at its own size"""
     svg_file = folder / f"{target.stem}.svg"
@@ -244,7 +301,7 @@ def main(argv: list[str] | None = None) -> int:
         for name in todo:
             source = found[name]
             target = PICTURES / name
-            (render_html if source.kind == "html" else render_svg)(source, target, folder)
+            {"html": render_html, "svg": render_svg, "web": render_web}[source.kind](source, target, folder)
             shrink(target)
             print(f"rendered docs/pictures/{name} ({target.stat().st_size} bytes)")
         for extra in sorted(set(p.name for p in PICTURES.glob("*.png")) - set(found)):

@@ -1,0 +1,72 @@
+"""The web target: one self-contained page (dist/<id>/web/index.html) for a GM at a table without a VTT"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from exporter._resources import templates_root
+from exporter.definitions import Definitions
+from exporter.dist import write_text
+from exporter.targets.config_js import CONFIG_MODULE, ConfigEntry, render_config
+from exporter.targets.environment import make_environment
+from exporter.targets.modules import JsModule, module_graph, read_module
+from exporter.targets.strings import build_strings
+from exporter.targets.web.page import page_html
+
+HOST_ENTRY = "web/main.js"
+PAGE = "index.html"
+
+
+def entry_modules(system: str) -> list[str]:
+    """Return the page's entry modules under templates/, in running order: the rules system's, then the page's"""
+    return [f"common/systems/{system}.js", HOST_ENTRY]
+
+
+def config_entries(defs: Definitions, strings: dict[str, dict[str, str]]) -> list[ConfigEntry]:
+    """Return what the page's configuration adds to the shared entries"""
+    return [
+        ConfigEntry("TITLE", "The campaign's title, which heads the page", defs.module.title),
+        ConfigEntry("VERSION", "The campaign's version", defs.module.version),
+        ConfigEntry("STORAGE_KEY", "The localStorage key the page keeps its encounter under: one per campaign",
+                    f"ambush:{defs.module.id}"),
+        ConfigEntry("SETTINGS", "The automation's settings, as the campaign gives them to every target",
+                    [{"key": s.key, "type": s.type, "default": s.default, "choices": list(s.choices)}
+                     for s in defs.settings]),
+        ConfigEntry("STATUSES", "The statuses the rules mark, each with the catalogue key of its label",
+                    [{"id": status.id, "label": status.label} for status in defs.statuses]),
+        ConfigEntry("STRINGS", "Every string the page shows, per language", strings),
+        ConfigEntry("DEFAULT_LANGUAGE", "The language the page speaks until the GM picks another: the campaign's "
+                    "default_language", defs.module.default_language),
+    ]
+
+
+class WebWriter:
+    """Render a campaign's definitions into its web page; owns the Jinja environment"""
+
+    def __init__(self) -> None:
+        self.env = make_environment("web")
+        self.root = templates_root()
+
+    def render_config(self, defs: Definitions, strings: dict[str, dict[str, str]]) -> str:
+        """Render the page's configuration module, carrying these strings"""
+        return render_config(self.env, defs, f"the web page of {defs.module.id}", config_entries(defs, strings))
+
+    def modules(self, defs: Definitions) -> list[JsModule]:
+        """Return the page's modules in running order, the configuration carrying the strings they declare"""
+        config = self.render_config(defs, {})
+
+        def source(path: str) -> str:
+            return config if path == CONFIG_MODULE else (self.root / path).read_text(encoding="utf-8")
+
+        modules = module_graph(entry_modules(defs.system), source)
+        shipped = read_module(CONFIG_MODULE, self.render_config(defs, build_strings(defs, modules)))
+        return [shipped if module.path == CONFIG_MODULE else module for module in modules]
+
+    def page(self, defs: Definitions) -> str:
+        """Return the page"""
+        style = (self.root / "web" / "style.css").read_text(encoding="utf-8")
+        return page_html(self.env.get_template(PAGE), defs, self.modules(defs), style, HOST_ENTRY)
+
+    def write(self, defs: Definitions, folder: Path) -> None:
+        """Write the page into folder"""
+        write_text(folder / PAGE, self.page(defs))

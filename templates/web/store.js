@@ -1,0 +1,63 @@
+// The page's state, kept in the browser (localStorage) after every change, so that a reload or a closed tab loses
+// nothing: the draft being prepared, the surprise being played, the turn order and its statuses, the cards, the settings.
+import { DEFAULT_LANGUAGE, SETTINGS, STORAGE_KEY } from "../common/config.js";
+
+/** The catalogue keys this module shows, which the build ships (exporter/targets/strings.py) */
+const STRING_KEYS = [];
+
+/** The version of the stored state's shape: a state of another version is not read as this one */
+const SCHEMA = 1;
+
+const settingOf = (key) => SETTINGS.find((setting) => setting.key === key);
+
+/** A turn order before the fight: no round, no turn, nobody marked */
+const newTable = (order = []) => ({ order, started: false, round: 0, turn: 0, statuses: {} });
+
+/** Return the state of a page that holds no encounter: the settings and the language stay as given */
+function freshState(draft, keep = {}) {
+  return {
+    schema: SCHEMA,
+    language: keep.language ?? DEFAULT_LANGUAGE,
+    settings: keep.settings ?? { skip: settingOf("skipSurprisedTurns").default, cards: settingOf("chatVisibility").default },
+    dice: keep.dice ?? "page",
+    nextId: 1,
+    draft,
+    surprise: null,
+    table: newTable(),
+    log: [],
+    turns: [],
+  };
+}
+
+/** Tell whether stored data has the shape this page keeps */
+const wellFormed = (data) => data && typeof data === "object" && data.schema === SCHEMA && data.draft && typeof data.draft === "object"
+  && data.table && Array.isArray(data.table.order) && Array.isArray(data.log) && Array.isArray(data.turns);
+
+/** Read the stored state: {state} or, for none, {state: null}; {damaged: true} when what is stored cannot be read */
+function readStored() {
+  let text = null;
+  try {
+    text = window.localStorage.getItem(STORAGE_KEY);
+  } catch {
+    return { state: null, unavailable: true };
+  }
+  if (text === null) return { state: null };
+  try {
+    const data = JSON.parse(text);
+    return wellFormed(data) ? { state: data } : { state: null, damaged: true };
+  } catch {
+    return { state: null, damaged: true };
+  }
+}
+
+/** Keep the state; false when the browser refuses (storage full or off) */
+function writeStored(state) {
+  try {
+    window.localStorage.setItem(STORAGE_KEY, JSON.stringify(state));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export { STRING_KEYS, freshState, newTable, readStored, settingOf, writeStored };

@@ -1,0 +1,52 @@
+"""The real browser the web page is tested in: Debian's headless Chromium driven by Playwright for Python
+
+One browser per test session (the `browser` fixture of tests/conftest.py), a fresh context per page, so that each
+test starts with an empty localStorage. Without Chromium or Playwright the browser tests skip, except in CI (CI=true),
+where they fail: .ci/run installs both.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+# The Debian package's binary, or another Chromium named by AMBUSH_CHROMIUM
+CHROMIUM_NAMES = ("chromium", "chromium-browser")
+# How long a step may wait for the page: generous, for a machine busy with other work
+TIMEOUT_MS = 90_000
+
+
+def chromium_path() -> str | None:
+    """Return the Chromium to drive, or None"""
+    given = os.environ.get("AMBUSH_CHROMIUM")
+    if given:
+        return given
+    return next((found for name in CHROMIUM_NAMES if (found := shutil.which(name))), None)
+
+
+def missing(reason: str) -> None:
+    """Skip a browser test for want of the browser, but fail it in CI, where .ci/run installs it"""
+    if os.environ.get("CI", "").lower() == "true":
+        pytest.fail(f"{reason}: CI must run the browser tests (.ci/run installs chromium and the test extras)")
+    pytest.skip(reason)
+
+
+def page_url(path: Path) -> str:
+    """Return the file:// URL of a page on disk"""
+    return path.resolve().as_uri()
+
+
+def open_page(browser, path: Path, **context):
+    """Open a page from disk in a fresh context (its own, empty localStorage); dialogs are accepted, errors kept"""
+    page = browser.new_context(**context).new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    page.errors = []
+    page.on("pageerror", lambda error: page.errors.append(str(error)))
+    page.on("console", lambda message: page.errors.append(message.text) if message.type == "error" else None)
+    page.on("dialog", lambda dialog: dialog.accept())
+    page.goto(page_url(path))
+    page.wait_for_selector("#roll")
+    return page

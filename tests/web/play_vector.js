@@ -1,0 +1,86 @@
+// Play one conformance vector through the web page as a GM does, in the page itself (Playwright's page.evaluate): a new
+// encounter, the vector's scenario pasted as a scenario file, the dice typed in as the page asks for them, then the
+// turns moved on with Next until the surprise has played out (the same end as tests/js/session_vectors.mjs). Returns
+// what the page did, from its kept state: {records, turns, afterTrigger, end}, members by name (statuses as [name, statuses] pairs); or {error}.
+async ({ key, toml, dice, scenario }) => {
+  const MAX_ROUNDS = 40;
+  const stored = () => JSON.parse(localStorage.getItem(key));
+  const byId = (id) => document.getElementById(id);
+  const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
+  let used = 0;
+
+  /** Type the vector's faces into every dice form the page shows until the action is done */
+  async function typeDice() {
+    for (let waited = 0; waited < 20000; waited += 1) {
+      const form = byId("dice");
+      if (form && !form.hidden && form.querySelector("input")) {
+        const inputs = [...form.querySelectorAll("input")];
+        if (used + inputs.length > dice.length) throw new Error(`the dice script ran out after ${used} faces`);
+        for (const input of inputs) input.value = String(dice[used++]);
+        form.querySelector("button[type=submit]").click();
+      }
+      if (!document.body.classList.contains("busy") && (!form || form.hidden)) return;
+      await tick();
+    }
+    throw new Error("the page never finished the action");
+  }
+
+  async function press(selector) {
+    byId(selector).click();
+    await tick();
+    await typeDice();
+    const notice = byId("notice").textContent;
+    if (notice) throw new Error(`the page says: ${notice}`);
+  }
+
+  const labelsOf = () => stored().surprise?.labels ?? {};
+  // Statuses by name as [name, statuses] pairs: a name may be "__proto__", which no object crossing to Python keeps.
+  const named = (statuses) => Object.entries(statuses).map(([id, list]) => [labelsOf()[id] ?? id, [...list].sort()]);
+  const shown = () => {
+    const table = stored().table;
+    return named(Object.fromEntries(table.order.map((id) => [id, table.statuses[id] ?? []])));
+  };
+
+  /** The round of the turn the next Next lands on */
+  function nextRound() {
+    const { table } = stored();
+    if (!table.started) return 1;
+    return table.turn + 1 < table.order.length ? table.round : table.round + 1;
+  }
+
+  /** Tell whether the surprise has played out, with the first normal round after it seen in full (session_vectors.mjs) */
+  function finished(round) {
+    const surprise = stored().surprise;
+    if (!surprise) return false;
+    if (scenario.system === "gurps4e") {
+      const settled = surprise.tracks.every((track) => track.lost !== null || track.never);
+      return settled && round > Math.max(0, ...surprise.tracks.map((track) => track.turns.length));
+    }
+    const surpriseRounds = scenario.system === "adnd1e" ? surprise.outcome.timeline.length : surprise.outcome.surprise_round ? 1 : 0;
+    return round > 1 + surpriseRounds;
+  }
+
+  try {
+    byId("new-encounter").click();
+    document.querySelector("input[name=dice-mode][value=typed]").click();
+    const paste = byId("file-text");
+    paste.value = toml;
+    document.querySelector("[data-action=read-file]").click();
+    if (byId("file-problem").textContent) throw new Error(`the page refused the file: ${byId("file-problem").textContent}`);
+    await press("roll");
+    if (!stored().surprise) throw new Error("no surprise was resolved");
+    const afterTrigger = shown();
+    while (nextRound() <= MAX_ROUNDS && !finished(nextRound())) await press("next");
+    await press("next"); // the table moves on: the turn in progress ends
+    const end = shown();
+    if (used !== dice.length) throw new Error(`scripted faces never rolled: ${dice.slice(used).join(", ")}`);
+    const state = stored();
+    const turns = state.turns.filter((turn) => turn.id !== undefined).map((turn) => ({
+      round: turn.round, name: state.surprise.labels[turn.id] ?? turn.id, passed: turn.passed, statuses: named(turn.statuses),
+    }));
+    const ids = Object.entries(state.surprise.labels);
+    return { records: state.log.flatMap((message) => message.records), ids, turns, afterTrigger, end };
+  } catch (error) {
+    return { error: String(error?.stack ?? error) };
+  }
+}
