@@ -302,3 +302,16 @@ def test_removing_a_combatant_clears_the_choices_that_named_him(browser, pages):
     page.locator("[data-rename='c3']").dispatch_event("change")
     assert stored(page)["draft"]["sides"]["b"]["leader"] == "Krell the Red"
     assert "Krell the Red" in page.inner_text("#odds")
+
+
+def test_typed_dice_show_the_target_before_the_roll(browser, pages):
+    page = open_page(browser, pages["gurps"])
+    rolled_partial(page)
+    page.click("#next")
+    targets = []
+    for _ in range(2):  # Ava: IQ 12 + 6 for Combat Reflexes is 18, and 17 or 18 always fails (B348); Brom: IQ 10
+        page.wait_for_selector("#dice:not([hidden]) input")
+        targets.append(page.inner_text("#dice-target"))
+        type_dice(page, [6, 6, 6])
+    idle(page)
+    assert targets == ["recovers on 16 or less", "recovers on 10 or less"]

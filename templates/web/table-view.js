@@ -13,6 +13,8 @@ const STRING_KEYS = [
 
 /** The kinds of roll the rules ask for, each with a name the GM reads (the purpose's kind, rules/<system>.js) */
 const ROLL_KINDS = ["initiative", "contest", "freeze", "recovery", "spot", "sneak-attack", "surprise"];
+// The rolls the rules give a target before the dice are rolled; an initiative or a freeze roll has none.
+const ROLL_TARGETS = ["contest", "recovery", "spot", "sneak-attack", "surprise"];
 
 /** Name a status as the page's language does */
 const statusLabel = (id) => t(STATUSES.find((status) => status.id === id)?.label ?? id);
@@ -82,6 +84,8 @@ function askDice(box, { count, sides, purpose }, draft, context) {
     const form = el("form", { class: "dice-form", "aria-labelledby": "dice-title" },
       el("h2", { id: "dice-title", text: t("Web.Dice.Title") }),
       el("p", { id: "dice-what", text: t("Web.Dice.What", { who: rollerName(draft, purpose?.who), kind, count, sides }) }),
+      Number.isInteger(purpose?.target) && ROLL_TARGETS.includes(purpose.kind)
+        ? el("p", { id: "dice-target", text: t(`Web.Dice.Target.${purpose.kind}`, { target: purpose.target }) }) : null,
       context ? el("p", { class: "dice-context", text: context }) : null,
       el("div", { class: "dice-inputs" }, inputs.map((input, index) => el("div", { class: "field" },
         el("label", { for: input.id, text: t("Web.Dice.Die", { number: index + 1, sides }) }), input))),

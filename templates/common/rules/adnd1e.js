@@ -145,7 +145,7 @@ async function resolve(scenario, roller) {
   const thresholds = sideThresholds(scenario, options);
   const sides = {};
   for (const key of SIDE_KEYS) {
-    const roll = thresholds[key] > 0 ? (await roller(1, RULES.die, { kind: "surprise", who: key }))[0] : null;
+    const roll = thresholds[key] > 0 ? (await roller(1, RULES.die, { kind: "surprise", who: key, target: thresholds[key] }))[0] : null;
     sides[key] = { threshold: thresholds[key], roll, segments: surprisedSegments(thresholds[key], roll) };
   }
   const members = memberResults(scenario, { a: sides.a.segments, b: sides.b.segments }, options);

@@ -63,7 +63,7 @@ function worldMapSurprise(partyResult, enemyResult) {
 /** Let a side's leader roll 1d20 for the PER + Survival Test */
 async function rollSpotTest(side, dc, hunting, options, roller) {
   const leader = groupLeader(side);
-  const [roll] = await roller(1, RULES.test_die, { kind: "spot", who: leader.name });
+  const [roll] = await roller(1, RULES.test_die, { kind: "spot", who: leader.name, target: dc });
   const total = testTotal(leader, roll);
   return { leader: leader.name, roll, total, dc, result: testResult(total, dc, hunting, options) };
 }
@@ -94,7 +94,7 @@ const attackHits = (total, targetNumber) => total >= targetNumber;
 async function rollOpeners(scenario, roller) {
   const attacks = [];
   for (const opener of openingOrder(scenario)) {
-    const dice = await roller(RULES.advantage_dice, RULES.test_die, { kind: "sneak-attack", who: opener.name });
+    const dice = await roller(RULES.advantage_dice, RULES.test_die, { kind: "sneak-attack", who: opener.name, target: opener.target_number });
     const total = Math.max(...dice) + opener.attack_bonus;
     const hit = attackHits(total, opener.target_number);
     attacks.push({ name: opener.name, side: sideOf(scenario, opener.name), dice, total, target_number: opener.target_number, hit });

@@ -44,7 +44,8 @@ async function makeSuccessRoll(roller, name, skill, kind) {
   if (successThreshold(skill) === null) {
     return successRoll(name, skill, null);
   }
-  return successRoll(name, skill, await rollSum(roller, RULES.success_dice, RULES.success_die, { kind, who: name }));
+  const purpose = { kind, who: name, target: successThreshold(skill) };
+  return successRoll(name, skill, await rollSum(roller, RULES.success_dice, RULES.success_die, purpose));
 }
 
 /** Rank a roll for a Quick Contest: not attempted, then failures, then successes, each by margin (B348) */
