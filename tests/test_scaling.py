@@ -1,12 +1,15 @@
-"""Work that grows with the fight, not with its square: simulate's narration counted in executed lines
+"""Work that grows with the fight, not with its square: simulate and the table runtime, counted, not timed
 
-Not timed: the same play is narrated at two sizes and the Python lines it runs are counted (sys.settrace). A
-narration that looks each member up by a search a turn runs about sixteen times the lines at four times the
-members; one that looks them up by key about four times.
+simulate: the same play is told at two sizes and the Python lines it runs are counted (sys.settrace). Narration that
+looks each member up by a search a turn runs about sixteen times the lines at four times the members; one that looks
+them up by key about four times. The table (tests/js/lookups.mjs): the array elements its searches visit in two
+rounds, for the runtime alone (about four times at four times the members, sixteen with a search a turn) and for the
+session, which looks at the whole turn order every turn (about sixteen times; sixty-four with a search per row).
 """
 
 from __future__ import annotations
 
+import json
 import sys
 from typing import Any
 
@@ -16,6 +19,8 @@ from exporter.narration import narrate
 from exporter.rules.dice import SeededRoller
 from exporter.rules.systems import system_module
 from exporter.scenario import scenario_from_dict
+from tests.conftest import ROOT, run_node
+from tests.js_tree import write_common_tree
 
 SMALL, LARGE = 40, 160  # members a side
 LINEAR = 6  # at most this many times the lines for four times the members (a search a turn gives about 16)
@@ -126,3 +131,30 @@ def test_simulate_plays_at_the_cost_of_the_members(case):
         scenario = scenario_from_dict(fight(case, count))
         counts.append(counted_lines(system_module(scenario.system).resolve, scenario, SeededRoller(seed))[1])
     assert counts[1] <= LINEAR * counts[0], f"{case}: {counts[0]} lines run for {SMALL} a side, {counts[1]} for {LARGE}"
+
+
+SESSION_AT_MOST = 24  # times the elements visited for four times the members: a look per turn at the whole order
+
+
+@pytest.fixture(scope="module")
+def trees(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("lookups")
+    return {system: write_common_tree(folder / system, system) for system in ("gurps4e", "adnd1e", "fallout-ttrpg")}
+
+
+@pytest.mark.parametrize("case", ["gurps-total", "gurps-quick-contest", "adnd-aware-foes", "fallout-world-map",
+                                  "fallout-sneak-attack"])
+def test_the_table_looks_members_up_by_key(case, trees, tmp_path):
+    visited = []
+    for count in (SMALL, LARGE):
+        scenario = fight(case, count)
+        path = tmp_path / f"{count}.json"
+        path.write_text(json.dumps(scenario), encoding="utf-8")
+        done = run_node(str(ROOT / "tests" / "js" / "lookups.mjs"), str(trees[scenario["system"]]), scenario["system"],
+                        str(path), "2")
+        assert done.returncode == 0, done.stderr
+        visited.append(json.loads(done.stdout))
+    small, large = visited
+    assert small["surprise"] != "none" and large["surprise"] != "none"  # the runtime had members to follow
+    assert large["runtime"] <= LINEAR * max(small["runtime"], 1), f"{case}: {small} for {SMALL}, {large} for {LARGE}"
+    assert large["session"] <= SESSION_AT_MOST * small["session"], f"{case}: {small} for {SMALL}, {large} for {LARGE}"
