@@ -90,7 +90,8 @@ function steadyPlan(given, seen, done) {
   if (given.gone.length || !sameIds(seen.order, given.seen) || (seen.unplaced ?? []).length) return null;
   if (done) return { steps: [], record: copied(given), waiting: [] };
   const { order, current } = seen;
-  const before = given.row === null ? -1 : order.indexOf(given.row);
+  // where the last look's row is: most often the row before this one (order has each id once here)
+  const before = given.row === null ? -1 : order[current - 1] === given.row ? current - 1 : order.indexOf(given.row);
   const onRow = current >= 0 && current < order.length ? order[current] : null;
   const wrapped = onRow !== null && before >= 0 && current <= before && onRow !== order[before];
   const started = given.started.length;

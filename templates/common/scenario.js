@@ -45,7 +45,9 @@ export function memberNamed(scenario, name) {
   const sides = SIDE_KEYS.map((key) => scenario.sides[key].members);
   const known = members.get(scenario);
   if (!known || known.sides.some((list, index) => list !== sides[index])) {
-    members.set(scenario, { sides, index: new Map(membersOf(scenario).reverse().map((member) => [member.name, member])) });
+    const index = new Map();
+    for (const list of sides) for (const member of list) if (!index.has(member.name)) index.set(member.name, member);
+    members.set(scenario, { sides, index });
   }
   return members.get(scenario).index.get(name);
 }
