@@ -145,6 +145,77 @@ def js_odds_benchmark(folder: Path, scenarios: dict[str, Path], runs: int) -> di
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
+# --- fights of thousands: every output at the cost of its distinct profiles (issue 21, point 3) ---------------------
+
+SCALE_SIZE, RUNTIME_SIZE, RUNTIME_ROUNDS = 10_000, 1_000, 60  # members a side; the runtime's fight and its rounds
+SCALE_MS, SCALE_MB = 3000, 200  # "within a few seconds and under 200 MB"
+
+
+def profiles_scenario(folder: Path, name: str, head: str, sides: dict[str, tuple[str, int, list[str]]]) -> Path:
+    """Write a scenario: head lines, then per side its table lines and count members cycling through profiles"""
+    lines = [head]
+    for side, (extra, count, profiles) in sides.items():
+        lines += [f"[sides.{side}]", extra]
+        for index in range(count):
+            lines += [f"[[sides.{side}.members]]", f'name = "{side}{index}"', profiles[index % len(profiles)]]
+    path = folder / f"{name}.toml"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def scale_scenarios(folder: Path, size: int) -> dict[str, Path]:
+    """Fights of size a side, members of three to five profiles: each system, its procedures cheap and rich to tell"""
+    iqs, dexes = [f"iq = {iq}" for iq in (9, 10, 11)], [f"dex = {dex}" for dex in range(14, 19)]
+    sequences = [f"sequence = {sequence}" for sequence in (9, 10, 11)]
+    sleepers = [*sequences, "sequence = 8\nasleep = true", "sequence = 12\ncautious_nature = true"]
+    return {
+        "GURPS partial": profiles_scenario(folder, "scale-gp", 'system = "gurps4e"\nprocedure = "partial"',
+                                           {"a": ('leader = "a0"', size, iqs), "b": ('leader = "b0"', size, iqs)}),
+        "GURPS total": profiles_scenario(folder, "scale-gt", 'system = "gurps4e"\nprocedure = "total"',
+                                         {"a": ("", size, iqs), "b": ("", size, iqs)}),
+        "AD&D": profiles_scenario(folder, "scale-ad", 'system = "adnd1e"\nprocedure = "roll"',
+                                  {"a": ("", size, dexes), "b": ("", size, dexes)}),
+        "Fallout world map": profiles_scenario(
+            folder, "scale-fw", 'system = "fallout-ttrpg"\nprocedure = "world-map"\ndc = 15',
+            {"a": ("", size, [f"per = 6\nsurvival = 2\n{s}" for s in sequences]), "b": ("", size, sleepers)}),
+        "Fallout sneak attack": profiles_scenario(
+            folder, "scale-fs", 'system = "fallout-ttrpg"\nprocedure = "sneak-attack"\nattacker = "a0"\n'
+            "attack_bonus = 5\ntarget_number = 12", {"a": ("", size, sequences), "b": ("", size, sleepers)}),
+    }
+
+
+def scale_rows(folder: Path, runs: int) -> list[Row]:
+    """odds --svg and simulate (text and JSON) of 10,000 a side, and the table runtime stepping 1,000 a side in Node"""
+    from exporter.build import build_campaigns
+
+    folder.mkdir()
+    fights = scale_scenarios(folder, SCALE_SIZE)
+    # The odds of these procedures are cheap at this size; GURPS total and quick contest with many distinct profiles
+    # and Fallout's declared openers are the odds rewrite's (benchmarked with the odds above), not the outputs'.
+    charted = ("GURPS partial", "AD&D", "Fallout world map", "Fallout sneak attack")
+    commands = {f"`ambush odds --svg`, {name}": ambush("odds", str(fights[name]), "--svg", str(folder / "c.svg"))
+                for name in charted}
+    for name in ("GURPS total", "AD&D", "Fallout sneak attack"):
+        commands[f"`ambush simulate`, {name}"] = ambush("simulate", str(fights[name]), "--seed", "7")
+        commands[f"`ambush simulate --json`, {name}"] = ambush("simulate", str(fights[name]), "--seed", "7", "--json")
+    build_campaigns([], folder / "dist", target="foundry", make_zip=False)
+    [common] = (folder / "dist").glob("*/foundry/scripts/common/systems/gurps4e.js")
+    members = [{"name": f"{key}{index}", "iq": 8 + index % 3} for key in "ab" for index in range(RUNTIME_SIZE)]
+    runtime_fight = folder / "runtime.json"
+    runtime_fight.write_text(json.dumps({"system": "gurps4e", "procedure": "total", "sides": {
+        key: {"members": [m for m in members if m["name"].startswith(key)]} for key in "ab"}}), encoding="utf-8")
+    runtime = f"table runtime in Node, GURPS total, {RUNTIME_SIZE:,} a side, {RUNTIME_ROUNDS} rounds"
+    commands[runtime] = ["node", str(ROOT / "benchmarks" / "js_runtime.mjs"), str(common.parents[1]), "gurps4e",
+                         str(runtime_fight), str(RUNTIME_ROUNDS)]
+    rows = []
+    for label, (ms, mb) in side_by_side(commands, max(3, runs // 2)).items():
+        size = f"{RUNTIME_SIZE:,}" if label == runtime else f"{SCALE_SIZE:,} a side"
+        shown = label if label == runtime else f"{label}, {size}"
+        rows.append((shown, f"{ms:.0f} ms, {mb:.0f} MB",
+                     f"< {SCALE_MS} ms and < {SCALE_MB} MB: {verdict(ms < SCALE_MS and mb < SCALE_MB)}"))
+    return rows
+
+
 Row = tuple[str, str, str]  # benchmark, measured, target (met or not)
 
 
@@ -195,6 +266,7 @@ def main() -> None:
         rows.append(("pack writing, ambush", f"{statistics.median(ours):.1f} ms", ""))
         rows.append(("pack compile, official CLI 3.0.3", f"{statistics.median(cli):.1f} ms = {ratio:.1f}× ambush",
                      f"≥ 3× ambush: {verdict(ratio >= 3)}"))
+        rows += scale_rows(work / "scale", runs)
     table = [f"Medians of {runs} runs on {os.cpu_count()} cores, {time.strftime('%Y-%m-%d')}, ambush's modules "
              "byte-compiled as an install compiles them; the odds commands and their baseline ran interleaved in one "
              "run.", "",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+from typing import Any, NamedTuple
 
 from exporter.lang.numbers import number_text, percent_text
 from exporter.narration import LANGUAGE
@@ -30,17 +30,41 @@ def number(value: float) -> str:
     return "0" if text == "-0" else text
 
 
+BAR_HEIGHT_TEXT, NOTE_X_TEXT = number(BAR_HEIGHT), number(BAR_X + BAR_WIDTH + 6)
+
+
 def percent(p: Fraction) -> str:
     """Write a probability as a percentage with two decimals"""
     return percent_text(p, LANGUAGE, 2)
+
+
+class Text(NamedTuple):
+    """One text of the chart, coordinates written out (a tuple: the template reads its fields as attributes)"""
+
+    x: str
+    y: str
+    text: str
+    size: int
+    bold: bool
+
+
+class Rect(NamedTuple):
+    """One filled box of the chart, coordinates written out; label is its tooltip"""
+
+    x: str
+    y: str
+    width: str
+    height: str
+    fill: str
+    label: str
 
 
 @dataclass
 class Chart:
     """The shapes of the chart in drawing order, and the height used so far"""
 
-    texts: list[dict[str, Any]] = field(default_factory=list)
-    rects: list[dict[str, Any]] = field(default_factory=list)
+    texts: list[Text] = field(default_factory=list)
+    rects: list[Rect] = field(default_factory=list)
     y: float = 10
 
     def heading(self, text: str, level: int) -> None:
@@ -51,32 +75,60 @@ class Chart:
 
     def text(self, x: float, y: float, content: str, size: int = 12, bold: bool = False) -> None:
         """Add one text at a baseline"""
-        self.texts.append({"x": number(x), "y": number(y), "text": content, "size": size, "bold": bold})
+        self.texts.append(Text(number(x), number(y), content, size, bold))
 
     def rect(self, x: float, y: float, width: float, height: float, fill: str, label: str) -> None:
         """Add one filled box; label is its tooltip"""
-        self.rects.append({"x": number(x), "y": number(y), "width": number(width), "height": number(height),
-                           "fill": fill, "label": label})
+        self.rects.append(Rect(number(x), number(y), number(width), number(height), fill, label))
 
     def bar(self, label: str, p: Fraction, colour: str, indent: int = 20) -> None:
         """Add a labelled row with one bar and its percentage"""
-        width = float(p) * BAR_WIDTH
+        self.drawn_bar(label, drawn_part(label, p, colour), indent)
+
+    def drawn_bar(self, label: str, part: Part, indent: int) -> None:
+        """Add a labelled row with one bar laid out already"""
         self.text(LABEL_X + indent, self.y + 13, fit(label))
-        self.rect(BAR_X, self.y + 3, width, BAR_HEIGHT, colour, f"{label}: {percent(p)}")
-        self.text(BAR_X + width + 6, self.y + 13, percent(p))
+        self.rect(BAR_X, self.y + 3, part.width, BAR_HEIGHT, part.colour, f"{label}: {part.percent}")
+        self.text(BAR_X + part.width + 6, self.y + 13, part.percent)
         self.y += ROW
 
-    def stacked(self, label: str, parts: list[tuple[str, Fraction, str]], note: str, indent: int = 24) -> None:
-        """Add a labelled row with one bar split into coloured parts, and a note after it"""
-        self.text(LABEL_X + indent, self.y + 13, fit(label))
-        x = float(BAR_X)
-        for name, p, colour in parts:
-            width = float(p) * BAR_WIDTH
-            if width > 0:
-                self.rect(x, self.y + 3, width, BAR_HEIGHT, colour, f"{label}, {name}: {percent(p)}")
-            x += width
-        self.text(BAR_X + BAR_WIDTH + 6, self.y + 13, note)
+    def drawn_stacked(self, label: str, parts: list[Part], note: str, indent: int = 24) -> None:
+        """Add a labelled row with one stacked bar laid out already, and a note after it"""
+        bar_y, text_y = number(self.y + 3), number(self.y + 13)
+        self.texts.append(Text(number(LABEL_X + indent), text_y, fit(label), 12, False))
+        for part in parts:
+            if part.width > 0:
+                self.rects.append(Rect(part.x_text, bar_y, part.width_text, BAR_HEIGHT_TEXT, part.colour,
+                                       f"{label}, {part.name}: {part.percent}"))
+        self.texts.append(Text(NOTE_X_TEXT, text_y, note, 12, False))
         self.y += ROW
+
+
+@dataclass(frozen=True)
+class Part:
+    """One coloured piece of a bar, laid out once per loss distribution: what it shows, where it starts, how wide"""
+
+    name: str
+    percent: str
+    colour: str
+    width: float
+    x_text: str  # where it starts and how wide, as written in the chart
+    width_text: str
+
+
+def drawn_part(name: str, p: Fraction, colour: str, x: float = BAR_X) -> Part:
+    """Lay out one piece of a bar: its width and percentage from its probability"""
+    width = float(p) * BAR_WIDTH
+    return Part(name, percent(p), colour, width, number(x), number(width))
+
+
+def drawn_stacked_parts(parts: list[tuple[str, Fraction, str]]) -> list[Part]:
+    """Lay out the pieces of a stacked bar one after the other"""
+    drawn, x = [], float(BAR_X)
+    for name, p, colour in parts:
+        drawn.append(drawn_part(name, p, colour, x))
+        x += drawn[-1].width
+    return drawn
 
 
 def odds_chart(odds: Odds, labels: dict[str, str], sides: dict[str, list[str]], distribution_rows: Any) -> dict:
@@ -96,21 +148,33 @@ def odds_chart(odds: Odds, labels: dict[str, str], sides: dict[str, list[str]], 
     compact = len(odds.members) >= COMPACT_AT
     if compact:
         legend(chart, unit)
-    rows: dict[int, list[tuple[str, Fraction]]] = {}  # members who share a MemberOdds share its rows
+    # Members who share a MemberOdds (one profile) share its bars, laid out once: the exact sums and percentages of a
+    # long distribution cost far more than drawing a row.
+    drawn: dict[int, tuple[list[Part], str]] = {}
     for key in SIDE_KEYS:
         chart.heading(f"{labels[key]} (side {key})", 2)
         for name in sides[key]:
             member = odds.members[name]
+            if id(member) not in drawn:
+                drawn[id(member)] = profile_bars(member, unit, compact, distribution_rows)
+            parts, note = drawn[id(member)]
             if compact:
-                chart.stacked(name, stacked_parts(member, unit), expected_text(member, short=True))
+                chart.drawn_stacked(name, parts, note)
             else:
-                chart.heading(f"{name}: {expected_text(member)}", 3)
-                if id(member) not in rows:
-                    rows[id(member)] = distribution_rows(member)
-                for label, p in rows[id(member)]:
-                    chart.bar(label, p, COLOURS["never" if label == "never" else "lost"], indent=36)
+                chart.heading(f"{name}: {note}", 3)
+                for part in parts:
+                    chart.drawn_bar(part.name, part, indent=36)
     height = chart.y + 10
     return {"title": title, "width": WIDTH, "height": number(height), "texts": chart.texts, "rects": chart.rects}
+
+
+def profile_bars(member: MemberOdds, unit: str, compact: bool, distribution_rows: Any) -> tuple[list[Part], str]:
+    """Lay out one loss distribution's bars and the note beside them: a stacked bar, or a bar per row"""
+    if compact:
+        return drawn_stacked_parts(stacked_parts(member, unit)), expected_text(member, short=True)
+    rows = distribution_rows(member)
+    return [drawn_part(label, p, COLOURS["never" if label == "never" else "lost"]) for label, p in rows], \
+        expected_text(member)
 
 
 def expected_text(member: MemberOdds, short: bool = False) -> str:

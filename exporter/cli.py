@@ -171,14 +171,15 @@ def odds(scenario: Path, as_json: bool, svg: Path | None) -> None:
 
     SCENARIO is a scenario file (`ambush docs scenarios`): the system, the procedure and both sides.
     """
-    from exporter.report import odds_json, odds_svg, odds_table
+    from exporter.report import odds_json, odds_svg, odds_table, scenario_odds
     from exporter.scenario import load_scenario
 
     with reported_errors():
         loaded = load_scenario(scenario)
-        text = odds_json(loaded) if as_json else odds_table(loaded)
+        computed = scenario_odds(loaded)  # once, for the text and the chart
+        text = odds_json(loaded, computed) if as_json else odds_table(loaded, computed)
         if svg is not None:
-            write_output(svg, odds_svg(loaded))
+            write_output(svg, odds_svg(loaded, computed))
     click.echo(text)
 
 

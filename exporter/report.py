@@ -42,9 +42,14 @@ def member_data(member: MemberOdds) -> dict[str, Any]:
     }
 
 
-def odds_json(scenario: Any) -> str:
-    """Compute a scenario's odds and render them as JSON"""
-    return dumps_odds(odds_data(system_module(scenario.system).odds(scenario)))
+def scenario_odds(scenario: Any) -> Odds:
+    """Compute a scenario's exact odds"""
+    return system_module(scenario.system).odds(scenario)
+
+
+def odds_json(scenario: Any, odds: Odds | None = None) -> str:
+    """Render a scenario's odds (computed unless given) as JSON"""
+    return dumps_odds(odds_data(scenario_odds(scenario) if odds is None else odds))
 
 
 def dumps_odds(data: dict[str, Any]) -> str:
@@ -100,9 +105,9 @@ def distribution_rows(member: MemberOdds) -> list[tuple[str, Fraction]]:
     return rows
 
 
-def odds_table(scenario: Any) -> str:
-    """Compute a scenario's odds and render them as readable tables with bar charts"""
-    odds = system_module(scenario.system).odds(scenario)
+def odds_table(scenario: Any, odds: Odds | None = None) -> str:
+    """Render a scenario's odds (computed unless given) as readable tables with bar charts"""
+    odds = scenario_odds(scenario) if odds is None else odds
     labels = {"a": side_label(scenario, "a"), "b": side_label(scenario, "b"), "none": "nobody"}
     lines = [f"{odds.system} · {odds.procedure}", "", "Who gets the jump"]
     lines += chart_rows([(labels[k], odds.surprise[k]) for k in SURPRISE_KEYS])
@@ -122,12 +127,12 @@ def odds_table(scenario: Any) -> str:
     return "\n".join(lines)
 
 
-def odds_svg(scenario: Any) -> str:
-    """Compute a scenario's odds and draw them as a self-contained SVG bar chart, members grouped by side"""
+def odds_svg(scenario: Any, odds: Odds | None = None) -> str:
+    """Draw a scenario's odds (computed unless given) as a self-contained SVG bar chart, members grouped by side"""
     from exporter.chart import odds_chart
     from exporter.targets.environment import make_environment  # Jinja only when a chart is asked for
 
-    odds = system_module(scenario.system).odds(scenario)
+    odds = scenario_odds(scenario) if odds is None else odds
     labels = {"a": side_label(scenario, "a"), "b": side_label(scenario, "b"), "none": "nobody"}
     sides = {key: [member.name for member in scenario.side(key).members] for key in ("a", "b")}
     chart = odds_chart(odds, labels, sides, distribution_rows)

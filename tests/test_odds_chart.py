@@ -94,3 +94,59 @@ def test_a_real_svg_renderer_draws_the_bars_where_the_chart_says(path, tmp_path)
     rendered = json.loads(done.stdout)
     assert (rendered["width"], rendered["height"]) == (int(root.get("width")), int(root.get("height")))
     assert rendered["colours"] == [r.get("fill") for r in bars] + ["#ffffff"]
+
+
+def profiles_fight(tmp_path, per_side: int, procedure: str = "partial"):
+    """A GURPS fight of per_side members a side, cycling through three profiles"""
+    lines = ['system = "gurps4e"', f'procedure = "{procedure}"']
+    for key in ("a", "b"):
+        lines += [f"[sides.{key}]", f'leader = "{key}0"' if procedure == "partial" else ""]
+        for index in range(per_side):
+            lines += [f"[[sides.{key}.members]]", f'name = "{key}{index}"', f"iq = {9 + index % 3}"]
+    path = tmp_path / "profiles.toml"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("per_side", [100, 4], ids=["compact", "a row per loss"])
+def test_each_profile_s_bars_are_laid_out_once(per_side, tmp_path, monkeypatch):
+    """200 members of three profiles: the exact sums and percentages of their bars are done once per profile"""
+    import exporter.chart
+    from exporter.report import distribution_rows, odds_svg
+    from exporter.rules import gurps4e
+    from exporter.scenario import load_scenario
+
+    scenario = load_scenario(profiles_fight(tmp_path, per_side))
+    odds = gurps4e.odds(scenario)
+    profiles = {id(member): member for member in odds.members.values()}
+    assert len(profiles) <= 6  # three IQs a side; the odds module shares a MemberOdds per profile
+    calls = {"percent": 0, "stacked_parts": 0}
+    for name in calls:
+        original = getattr(exporter.chart, name)
+
+        def counted(*args, _original=original, _name=name):
+            calls[_name] += 1
+            return _original(*args)
+
+        monkeypatch.setattr(exporter.chart, name, counted)
+    before = odds_svg(scenario)
+    monkeypatch.undo()
+    assert before == odds_svg(scenario)  # the counters change nothing
+    shades = len(exporter.chart.LOSS_SHADES) + 1  # and never
+    if per_side >= exporter.chart.COMPACT_AT // 2:
+        assert calls["stacked_parts"] == len(profiles)
+        assert calls["percent"] == 3 + shades * len(profiles)  # who gets the jump, then one stacked bar a profile
+    else:
+        rows = sum(len(distribution_rows(member)) for member in profiles.values())
+        assert calls["percent"] == 3 + rows
+
+
+def test_odds_with_a_chart_are_computed_once(tmp_path, monkeypatch):
+    from exporter.rules import gurps4e
+
+    calls = []
+    original = gurps4e.odds
+    monkeypatch.setattr(gurps4e, "odds", lambda scenario: calls.append(1) or original(scenario))
+    result = CliRunner().invoke(main, ["odds", str(profiles_fight(tmp_path, 3)), "--svg", str(tmp_path / "c.svg")])
+    assert result.exit_code == 0, result.output
+    assert len(calls) == 1

@@ -76,14 +76,18 @@ def dexterity_exceptions(scenario: Scenario, outcome: Outcome) -> list[str]:
     """Say who a Dexterity adjustment lets act, or keeps frozen, while the sides' surprise cancels"""
     phrases = []
     surprise_segments = [segment for segment in outcome.timeline if segment.kind == "surprise"]
+    # who acts and who is frozen in each surprise segment, as sets: looked up once per member, not searched
+    acting_in = {segment.segment: set(segment.acting) for segment in surprise_segments}
+    frozen_in = {segment.segment: set(segment.frozen) for segment in surprise_segments}
+    results = member_results(outcome)
     for key, _, member in adnd1e.indexed_members(scenario.sides):
-        frozen = adnd1e.frozen_segments(outcome.sides[key].segments, outcome.member(member.name).segments,
+        frozen = adnd1e.frozen_segments(outcome.sides[key].segments, results[member.name].segments,
                                         scenario.options)
         if frozen == outcome.sides[key].segments:
             continue
         side_segments = outcome.sides[key].segments  # beyond them everyone acts anyway
-        acting = [s for s in surprise_segments if member.name in s.acting and s.segment <= side_segments]
-        held = [s for s in surprise_segments if member.name in s.frozen]
+        acting = [s for s in surprise_segments if member.name in acting_in[s.segment] and s.segment <= side_segments]
+        held = [s for s in surprise_segments if member.name in frozen_in[s.segment]]
         cause = adjustment_source(member)
         if acting:
             alone = " alone" if all(segment.acting == (member.name,) for segment in acting) else ""
@@ -91,6 +95,11 @@ def dexterity_exceptions(scenario: Scenario, outcome: Outcome) -> list[str]:
         elif held:
             phrases.append(f"{cause} keeps {member.name} frozen through segment {frozen} while others act")
     return phrases
+
+
+def member_results(outcome: Outcome) -> dict[str, MemberResult]:
+    """Index the members' results by name (names are unique across both sides)"""
+    return {result.name: result for result in outcome.members}
 
 
 def adjustment_source(member: Member) -> str:
@@ -109,9 +118,10 @@ def segment_numbers(segments: Sequence[Segment]) -> str:
 def adjustment_lines(scenario: Scenario, outcome: Outcome) -> list[str]:
     """Tell each adjustment that changes a surprised member's segments"""
     lines = []
+    results = member_results(outcome)
     for key, _, member in adnd1e.indexed_members(scenario.sides):
         side_segments = outcome.sides[key].segments
-        result = outcome.member(member.name)
+        result = results[member.name]
         if side_segments and (result.adjustment or adnd1e.raw_adjustment(member)):
             lines.append(adjustment_line(scenario, member, result, side_segments, side_label(scenario, key)))
     return lines
@@ -158,8 +168,9 @@ def timeline_lines(scenario: Scenario, segments: Sequence[Segment]) -> list[str]
 def frozen_text(scenario: Scenario, frozen: Sequence[str]) -> tuple[str, str]:
     """Name who is frozen, a whole side by its name, and pick the verb"""
     parts: list[str] = []
+    still = set(frozen)
     for key in SIDE_KEYS:
-        names = [member.name for member in scenario.sides[key].members if member.name in frozen]
+        names = [member.name for member in scenario.sides[key].members if member.name in still]
         if len(names) > 1 and len(names) == len(scenario.sides[key].members):
             parts.append(f"all of {side_label(scenario, key)}")
         else:

@@ -105,7 +105,8 @@ def surprise_round_lines(scenario: Scenario, sr: SurpriseRound) -> list[str]:
     lines = []
     if sr.surprised:
         lines.append(f"Surprised ({SURPRISED_EFFECT}): {names_text(sr.surprised)}.")
-    surprised_sleepers = [name for name in sr.wake_at_end if name in sr.surprised]
+    surprised = set(sr.surprised)
+    surprised_sleepers = [name for name in sr.wake_at_end if name in surprised]
     if surprised_sleepers:
         lines.append(f"Asleep and Surprised ({SLEEPER_START}; cannot wake during the Surprise Round, even if "
                      f"attacked): {names_text(surprised_sleepers)}.")
@@ -113,9 +114,11 @@ def surprise_round_lines(scenario: Scenario, sr: SurpriseRound) -> list[str]:
         if member.cautious_nature:
             lines.append(cautious_line(scenario, member.name, member.asleep))
     lines.append(f"Surprise Round, {len(sr.order)} turn{'s' if len(sr.order) != 1 else ''}:")
+    sides = {member.name: key for key, member in rules.members_with_sides(scenario)}  # by name, not a search a turn
+    waking = set(sr.wake_at_turn_start)
     seen: set[str] = set()
     for number, name in enumerate(sr.order, start=1):
-        lines.append(f"  {number}. {turn_text(scenario, sr, name, name in seen)}")
+        lines.append(f"  {number}. {turn_text(scenario, sr, name, name in seen, sides[name], name in waking)}")
         seen.add(name)
     ending = "End of the Surprise Round: Surprised falls off."
     if sr.wake_at_end:
@@ -135,18 +138,18 @@ def cautious_line(scenario: Scenario, name: str, asleep: bool) -> str:
             f"({SLEEPER_START}) and wakes when it ends.")
 
 
-def turn_text(scenario: Scenario, sr: SurpriseRound, name: str, again: bool) -> str:
-    """Describe one turn of the Surprise Round"""
-    who = f"{name} ({side_label(scenario, rules.side_of(scenario, name))})"
+def turn_text(scenario: Scenario, sr: SurpriseRound, name: str, again: bool, side: SideKey, waking: bool) -> str:
+    """Describe one turn of the Surprise Round: name's (of side), again when his second, waking as it starts"""
+    who = f"{name} ({side_label(scenario, side)})"
     if name == sr.opener and not again:
         if scenario.options.opening_attack_is_free:
             return f"{who}: the opening Sneak Attack that hit, a free action; {name} acts again in Sequence order."
         return f"{who}: the opening Sneak Attack that hit starts this turn; {name} finishes the turn now."
     if name == sr.opener:
         return f"{who}: a full turn in Sequence order, after the free opening attack."
-    if name in sr.wake_at_turn_start:
+    if waking:
         return f"{who}: Cautious Nature; wakes as the turn starts, {SLEEPER_START}, then takes a full turn."
-    if rules.side_of(scenario, name) != sr.side:
+    if side != sr.side:
         return f"{who}: Cautious Nature; a full turn as the lone responder."
     return f"{who}: a full turn (Sneak Attack bonuses only if still Undetected or Hidden)."
 

@@ -72,14 +72,17 @@ def roll_text(roll: int | None, skill: int) -> str:
 def turn_lines(outcome: Outcome) -> list[str]:
     """Narrate every stunned member's turns, second by second"""
     lines: list[str] = []
-    last_turn = max((len(t.turns) for t in outcome.tracks), default=0)
-    for turn in range(1, last_turn + 1):
-        events = [(t.member.name, t.turns[turn - 1], t) for t in outcome.tracks if len(t.turns) >= turn]
-        if not events:
-            continue
+    stunned = list(outcome.tracks)  # those with a turn still to tell, in their order: each track is read once a turn
+    turn = 0
+    while stunned:
+        turn += 1
+        stunned = [t for t in stunned if len(t.turns) >= turn]
+        if not stunned:
+            break
         lines.append(f"Turn {turn}:")
-        for name, step, track in events:
-            lines.append(f"  {name}: {step_text(step, track.never and step is track.turns[-1])}")
+        for track in stunned:
+            step = track.turns[turn - 1]
+            lines.append(f"  {track.member.name}: {step_text(step, track.never and step is track.turns[-1])}")
     for track in outcome.tracks:
         if track.never:
             lines.append(f"{track.member.name} can never roll out of it (IQ {track.member.iq} is below 3) and "

@@ -285,7 +285,9 @@ def timeline(combatants: Sequence[Combatant], *, missile_triple_rate: bool = Fal
     for number in range(1, last + 1):
         acting = [c for c in combatants if c.frozen < number]
         frozen = [c for c in combatants if c.frozen >= number]
-        surprise = any(actor.side != still.side for actor in acting for still in frozen)
+        # someone acts while someone of the other side is frozen; by sides, not by every pair of members
+        acting_sides, frozen_sides = {c.side for c in acting}, {c.side for c in frozen}
+        surprise = bool(acting_sides and frozen_sides) and len(acting_sides | frozen_sides) > 1
         kind: SegmentKind = "surprise" if surprise else "cancelled"
         flag = (kind == "surprise") if missile_triple_rate else None  # C5c
         segments.append(Segment(number, kind, tuple(c.name for c in acting), tuple(c.name for c in frozen), flag))

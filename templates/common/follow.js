@@ -58,26 +58,87 @@ const newRecord = (tableRound = null) => ({
 
 /** Return the rows a rotating table passed this round: those from the first member started this round to the end */
 function passedRotating(order, record) {
-  const places = record.started.map((id) => order.indexOf(id)).filter((index) => index > 0);
-  return places.length ? order.slice(Math.min(...places)) : [];
+  if (!record.started.length) return [];
+  const started = new Set(record.started);
+  const placed = new Set(); // a row listed twice has its first place only
+  for (const [index, id] of order.entries()) {
+    if (placed.has(id)) continue;
+    if (index > 0 && started.has(id)) return order.slice(index);
+    placed.add(id);
+  }
+  return [];
+}
+
+/** Copy a record: its lists are changed in the copy, never in the record given */
+const copied = (record) => ({ ...record, started: [...record.started], seen: [...record.seen], gone: [...record.gone] });
+
+/** Tell whether two lists hold the same ids in the same order, or the first `length` of each do */
+const sameIds = (one, other, length = null) => {
+  if (length === null ? one.length !== other.length : length > one.length || length > other.length) return false;
+  const compared = length === null ? one.length : length;
+  for (let index = 0; index < compared; index += 1) if (one[index] !== other[index]) return false;
+  return true;
+};
+
+/**
+ * Plan the common look without looking anything up: the table shows the members it showed last time, in that order and
+ * nobody else, forward under the same round counter, the turns of this round started from the top down. Then every
+ * row before the current one is started, in order, and the current one starts unless it has: plan's own rules for
+ * this case (1, 3, 5), as comparisons of ids in place. Returns null for any other look, which plan works out in full.
+ */
+function steadyPlan(given, seen, done) {
+  if (given.gone.length || !sameIds(seen.order, given.seen) || (seen.unplaced ?? []).length) return null;
+  if (done) return { steps: [], record: copied(given), waiting: [] };
+  const { order, current } = seen;
+  // where the last look's row is: most often the row before this one (order has each id once here)
+  const before = given.row === null ? -1 : order[current - 1] === given.row ? current - 1 : order.indexOf(given.row);
+  const onRow = current >= 0 && current < order.length ? order[current] : null;
+  const wrapped = onRow !== null && before >= 0 && current <= before && onRow !== order[before];
+  const started = given.started.length;
+  if (seen.forward !== true || seen.rotating || given.back || seen.round === null || seen.round !== given.tableRound
+    || given.round === 0 || onRow === null || wrapped || !sameIds(given.started, order, started)) return null;
+  const record = copied(given);
+  const steps = [];
+  record.row = onRow;
+  if (record.active !== null && record.active !== onRow) steps.push({ kind: "end", id: record.active });
+  if (record.active !== onRow) record.active = null;
+  for (let index = started; index < current; index += 1) {
+    steps.push({ kind: "late", id: order[index] });
+    record.started.push(order[index]);
+  }
+  if (current >= record.started.length) {
+    steps.push({ kind: "start", id: onRow });
+    record.started.push(onRow);
+    record.active = onRow;
+  }
+  return { steps, record, waiting: [] };
 }
 
 /**
  * Plan what a look at the table asks of the session: the steps to carry out, in order, and the record after them.
- * `members` are the surprise's members; once the surprise is `done`, only a member leaving still counts.
+ * `members` are the surprise's members, a list or anything with has(id); once the surprise is `done`, only a member
+ * leaving still counts.
  * @param {FollowRecord} given
- * @param {string[]} members
+ * @param {string[] | {has: (id: string) => boolean}} members
  * @param {Observation} seen
  * @returns {{steps: Step[], record: FollowRecord, waiting: string[]}}  waiting: the rows the order waits for (6)
  */
 function plan(given, members, seen, done = false) {
-  const record = JSON.parse(JSON.stringify(given));
+  const steady = steadyPlan(given, seen, done);
+  if (steady) return steady;
+  const record = copied(given);
   const steps = [];
-  const inFight = new Set(members.filter((id) => !record.gone.includes(id)));
-  const present = [...new Set(seen.order.filter((id) => inFight.has(id)))];
+  // Sets of the lists a look asks about again and again: each row is looked up, not searched for, once per look.
+  const gone = new Set(record.gone);
+  const listed = Array.isArray(members) ? new Set(members) : members;
+  const inFight = { has: (id) => listed.has(id) && !gone.has(id) };
+  const shown = new Set(seen.order.filter((id) => inFight.has(id)));
+  const present = [...shown]; // each member once, at his first row
+  const started = new Set(record.started);
   const start = (kind, id) => {
     steps.push({ kind, id });
     record.started.push(id);
+    started.add(id);
   };
   const endActive = () => {
     if (record.active !== null) steps.push({ kind: "end", id: record.active });
@@ -87,17 +148,23 @@ function plan(given, members, seen, done = false) {
     steps.push({ kind: "round" });
     record.round += 1;
     record.started = [];
+    started.clear();
   };
   // 4: a member the order showed and no longer shows has left the fight.
-  for (const id of present.length ? record.seen.filter((id) => !present.includes(id)) : []) {
+  for (const id of present.length ? record.seen.filter((id) => !shown.has(id)) : []) {
     steps.push({ kind: "left", id });
     record.gone.push(id);
     record.started = record.started.filter((other) => other !== id);
+    started.delete(id);
     if (record.active === id) record.active = null;
   }
-  if (present.length) record.seen = [...record.seen.filter((id) => present.includes(id)), ...present.filter((id) => !record.seen.includes(id))];
+  const same = record.seen.length === present.length && record.seen.every((id, index) => id === present[index]);
+  if (present.length && !same) {
+    const known = new Set(record.seen);
+    record.seen = [...record.seen.filter((id) => shown.has(id)), ...present.filter((id) => !known.has(id))];
+  }
   const unplaced = new Set(seen.unplaced ?? []);
-  const waiting = seen.order.filter((id) => unplaced.has(id));
+  const waiting = unplaced.size ? seen.order.filter((id) => unplaced.has(id)) : [];
   const outcome = () => ({ steps, record, waiting });
   if (done) return { steps, record, waiting: [] };
   const onRow = seen.current >= 0 ? seen.order[seen.current] : null;
@@ -122,7 +189,7 @@ function plan(given, members, seen, done = false) {
     && onRow !== seen.order[before];
   if (seen.round !== null && (seen.round !== record.tableRound || (wrapped && record.round > 0))) {
     endActive();
-    if (record.round > 0) for (const id of present.filter((id) => !record.started.includes(id))) start("late", id);
+    if (record.round > 0) for (const id of present.filter((id) => !started.has(id))) start("late", id);
     beginRound();
     record.tableRound = seen.round;
   }
@@ -132,14 +199,14 @@ function plan(given, members, seen, done = false) {
   if (waiting.length) return outcome();
   // 1: rows passed this round, before the current one or, on a rotating table, behind the first one started.
   const passed = seen.rotating ? passedRotating(seen.order, record) : seen.order.slice(0, Math.max(seen.current, 0));
-  for (const id of passed.filter((id) => inFight.has(id) && !record.started.includes(id))) start("late", id);
+  for (const id of passed.filter((id) => inFight.has(id) && !started.has(id))) start("late", id);
   // 3: a rotating table comes round again, or shows its first member since the surprise.
-  const cameRound = current !== null && record.started.includes(current) && present.every((id) => record.started.includes(id));
+  const cameRound = current !== null && started.has(current) && present.every((id) => started.has(id));
   if (seen.round === null && current !== null && (record.round === 0 || cameRound)) {
     endActive();
     beginRound();
   }
-  if (current !== null && !record.started.includes(current)) {
+  if (current !== null && !started.has(current)) {
     start("start", current);
     record.active = current;
   }

@@ -16,3 +16,38 @@ export const membersWithSides = (scenario) =>
 
 /** Tell whether an optional field was given (neither missing nor null) */
 export const given = (value) => value !== undefined && value !== null;
+
+// Lookups by key, built once per list: a turn at the table looks its combatant up, not searches every member. A list
+// is indexed as it stands when first looked up in, so only lists no one changes in place are indexed (the runtimes
+// replace a list they change).
+const named = new WeakMap();
+const sets = new WeakMap();
+const members = new WeakMap();
+
+/** Return the entry of a list whose name is name, the first one (as find would) */
+export function entryNamed(list, name) {
+  if (!named.has(list)) {
+    const index = new Map();
+    for (const entry of list) if (!index.has(entry.name)) index.set(entry.name, entry);
+    named.set(list, index);
+  }
+  return named.get(list).get(name);
+}
+
+/** Tell whether a list holds a value (as includes would) */
+export function listed(list, value) {
+  if (!sets.has(list)) sets.set(list, new Set(list));
+  return sets.get(list).has(value);
+}
+
+/** Return the member of a scenario with this name, side a first (as a search of membersOf would) */
+export function memberNamed(scenario, name) {
+  const sides = SIDE_KEYS.map((key) => scenario.sides[key].members);
+  const known = members.get(scenario);
+  if (!known || known.sides.some((list, index) => list !== sides[index])) {
+    const index = new Map();
+    for (const list of sides) for (const member of list) if (!index.has(member.name)) index.set(member.name, member);
+    members.set(scenario, { sides, index });
+  }
+  return members.get(scenario).index.get(name);
+}

@@ -295,7 +295,8 @@ function tableSession(host) {
       const surprise = host.load();
       if (!surprise) return { restart: false, skip: false, waiting: [] };
       const idle = surprise.done || !host.settings().automation;
-      const { steps, record, waiting } = plan(surprise.follow, Object.keys(surprise.labels), seen, idle);
+      const members = { has: (id) => isMember(surprise, id) }; // by key: the labels are the surprise's members
+      const { steps, record, waiting } = plan(surprise.follow, members, seen, idle);
       surprise.follow = record;
       const followed = await carryOut(surprise, steps);
       return { ...followed, waiting };

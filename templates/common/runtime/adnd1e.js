@@ -6,7 +6,7 @@
 import { RULES, SIDE_KEYS } from "../config.js";
 import { formatNumber } from "../format.js";
 import * as Rules from "../rules/adnd1e.js";
-import { scenarioOptions } from "../scenario.js";
+import { listed, scenarioOptions } from "../scenario.js";
 import { mark, names, unmarkAll } from "../surprise.js";
 
 /** The catalogue keys this module shows, which the build ships (exporter/targets/strings.py) */
@@ -109,7 +109,7 @@ async function turnStarted(table, surprise, id) {
   const segment = segmentOf(surprise);
   const timeline = surprise.outcome.timeline;
   if (segment < 1 || segment > timeline.length) return false;
-  return !timeline[segment - 1].acting.includes(id);
+  return !listed(timeline[segment - 1].acting, id);
 }
 
 /** Nothing happens at the end of a turn in AD&D surprise */

@@ -1,7 +1,7 @@
 // Fallout TTRPG surprise at the table (docs/rules/fallout-ttrpg.md): the Surprise Round is the first table round begun after the
 // trigger; surprised and sleeping combatants pass it; round 2 runs in Sequence order for everyone.
 import * as Rules from "../rules/fallout-ttrpg.js";
-import { membersOf, scenarioOptions } from "../scenario.js";
+import { listed, membersOf, scenarioOptions } from "../scenario.js";
 import { mark, names, unmarkAll } from "../surprise.js";
 
 /** The catalogue keys this module shows, which the build ships (exporter/targets/strings.py) */
@@ -68,8 +68,8 @@ async function resolve(table, surprise, firstRound) {
 async function turnStarted(table, surprise, id) {
   const surpriseRound = surprise.outcome.surprise_round;
   if (!surpriseRound || surprise.rounds !== 1) return false;
-  if (surpriseRound.wake_at_turn_start.includes(id)) await mark(table, surprise, id, "sleep", false);
-  return !surpriseRound.order.includes(id);
+  if (listed(surpriseRound.wake_at_turn_start, id)) await mark(table, surprise, id, "sleep", false);
+  return !listed(surpriseRound.order, id);
 }
 
 /** Nothing happens at the end of a turn in the Fallout Surprise Round */

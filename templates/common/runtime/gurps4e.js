@@ -3,7 +3,7 @@
 import { SIDE_KEYS } from "../config.js";
 import { formatNumber, signed } from "../format.js";
 import * as Rules from "../rules/gurps4e.js";
-import { membersOf, scenarioOptions } from "../scenario.js";
+import { entryNamed, memberNamed, scenarioOptions } from "../scenario.js";
 import { mark, unmarkAll } from "../surprise.js";
 
 /** The catalogue keys this module shows, which the build ships (exporter/targets/strings.py) */
@@ -13,10 +13,10 @@ const STRING_KEYS = [
 ];
 
 /** Return the rules member behind a combatant id */
-const memberOf = (surprise, id) => membersOf(surprise.scenario).find((member) => member.name === id);
+const memberOf = (surprise, id) => memberNamed(surprise.scenario, id);
 
 /** Return the stun track of a combatant, if he is stunned */
-const trackOf = (surprise, id) => (surprise.tracks ?? []).find((track) => track.name === id);
+const trackOf = (surprise, id) => (surprise.tracks ? entryNamed(surprise.tracks, id) : undefined);
 
 /** Describe one side's initiative roll */
 function initiativeLine(table, surprise, key, roll) {
@@ -33,9 +33,16 @@ function contestLine(table, surprise, attempt, winner) {
   return table.t(winner ? `Gurps.Contest.Watcher.${winner}` : "Gurps.Contest.Sneak", data);
 }
 
+/** How many tracks of a list, from its start, were settled at the last look: a settled track stays settled */
+const settledUpTo = new WeakMap();
+
 /** Tell the surprise is over: everyone recovered or never can, and nothing waits for the end of a turn */
 function settle(surprise) {
-  surprise.done = (surprise.tracks ?? []).every((track) => track.lost !== null && !track.clearAtEnd) && !surprise.unaware;
+  const tracks = surprise.tracks ?? [];
+  let first = settledUpTo.get(tracks) ?? 0; // each turn goes on from there, not from the first track again
+  while (first < tracks.length && tracks[first].lost !== null && !tracks[first].clearAtEnd) first += 1;
+  settledUpTo.set(tracks, first);
+  surprise.done = first === tracks.length && !surprise.unaware;
 }
 
 /** Roll who is surprised, post the card, mark the stunned side; the stun itself follows turn by turn */
