@@ -111,14 +111,15 @@ def odds_table(scenario: Any) -> str:
         lines += chart_rows([(f"{k:>3}", p) for k, p in sorted(odds.free_segments.items())])
     unit = next(iter(odds.members.values())).unit
     lines += ["", f"{unit.capitalize()}s lost to surprise"]
-    charts: dict[int, list[str]] = {}  # members who share a MemberOdds share its chart
+    charts: dict[int, tuple[str, list[str]]] = {}  # members who share a MemberOdds share its text and chart
     for name, member in odds.members.items():
-        expected = ("never recovers" if member.expected_lost is None
-                    else f"expected {number_text(member.expected_lost, LANGUAGE, 3)}")
-        lines.append(f"  {name}: {expected}")
         if id(member) not in charts:
-            charts[id(member)] = ["  " + row for row in chart_rows(distribution_rows(member))]
-        lines += charts[id(member)]
+            expected = ("never recovers" if member.expected_lost is None
+                        else f"expected {number_text(member.expected_lost, LANGUAGE, 3)}")
+            charts[id(member)] = (expected, ["  " + row for row in chart_rows(distribution_rows(member))])
+        expected, chart = charts[id(member)]
+        lines.append(f"  {name}: {expected}")
+        lines += chart
     return "\n".join(lines)
 
 

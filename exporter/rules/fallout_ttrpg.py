@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cache
 from typing import TYPE_CHECKING, Literal
 
 from exporter.errors import RuleError
 from exporter.rules.dice import Roller, die, highest_of, roll_dice
+from exporter.rules.exact import factorised, lowest
 from exporter.rules.records import record
 from exporter.rules.shared import (
     SIDE_KEYS,
@@ -274,6 +276,7 @@ def attack_hits(total: int, target_number: int) -> bool:
     return total >= target_number
 
 
+@cache
 def hit_chance(attack_bonus: int, target_number: int) -> Fraction:
     """Return the exact chance that 2d20 keep the higher plus the bonus reaches the target number"""
     return sum((p for face, p in highest_of(ADVANTAGE_DICE, TEST_DIE).items()
@@ -481,14 +484,25 @@ def world_map_chances(scenario: Scenario) -> dict[str, Fraction]:
 
 
 def sneak_attack_chances(scenario: Scenario) -> dict[str, Fraction]:
-    """Return the exact chance that each side's opener hits first, and that every opener misses"""
-    chances = {"a": Fraction(0), "b": Fraction(0), "none": Fraction(0)}
-    all_missed = Fraction(1)
-    for opener in opening_order(scenario):
-        hit = hit_chance(opener.attack_bonus, opener.target_number)
-        chances[side_of(scenario, opener.name)] += all_missed * hit
-        all_missed *= 1 - hit
-    chances["none"] = all_missed
+    """Return the exact chance that each side's opener hits first, and that every opener misses
+
+    Counted in integers over 400 (two d20) per opener, reduced once at the end: Fraction arithmetic would reduce
+    ever larger fractions after every opener, a cost that grows with the cube of the openers.
+    """
+    rolls = TEST_DIE**ADVANTAGE_DICE
+    sides = {member.name: key for key, member in members_with_sides(scenario)}
+    first = {"a": 0, "b": 0}  # over rolls**n: the ways each side's opener hits first
+    all_missed = 1  # over rolls**k after k openers: the ways every one missed
+    order = opening_order(scenario)
+    for opener in order:
+        hits = int(hit_chance(opener.attack_bonus, opener.target_number) * rolls)
+        for key in first:
+            first[key] *= rolls
+        first[sides[opener.name]] += all_missed * hits
+        all_missed *= rolls - hits
+    exponents = {prime: exponent * len(order) for prime, exponent in factorised(rolls, (2, 5)).items()}
+    chances = {key: lowest(count, rolls ** len(order), exponents) for key, count in first.items()}
+    chances["none"] = lowest(all_missed, rolls ** len(order), exponents)
     return chances
 
 
@@ -496,11 +510,12 @@ def odds(scenario: Scenario) -> Odds:
     """Return the exact distribution of who gets the Surprise Round and what each member loses"""
     surprise = world_map_chances(scenario) if scenario.procedure == "world-map" else sneak_attack_chances(scenario)
     members = {}
-    shared: dict[Fraction, MemberOdds] = {}  # members who lose a round with the same chance
+    shared: dict[SideKey | None, MemberOdds] = {}  # by the side whose surprise costs the member his round
     for key, member in members_with_sides(scenario):
-        lose_round = Fraction(0) if acts_when_surprised(member, scenario.options) else surprise[other(key)]
-        if lose_round not in shared:
+        loser = None if acts_when_surprised(member, scenario.options) else other(key)
+        if loser not in shared:
+            lose_round = Fraction(0) if loser is None else surprise[loser]
             lost = add_mass(add_mass({}, 0, 1 - lose_round), 1, lose_round)
-            shared[lose_round] = MemberOdds(UNIT, lost, never=Fraction(0), expected_lost=lose_round)
-        members[member.name] = shared[lose_round]
+            shared[loser] = MemberOdds(UNIT, lost, never=Fraction(0), expected_lost=lose_round)
+        members[member.name] = shared[loser]
     return Odds(SYSTEM, scenario.procedure, surprise, members)

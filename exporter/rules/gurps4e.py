@@ -500,10 +500,10 @@ def surprise_chances(scenario: Scenario) -> tuple[dict[str, Fraction], Literal["
 
 def roll_outcomes(name: str, skill: int) -> list[tuple[SuccessRoll, int]]:
     """Return every possible success roll of a skill with how many of the 216 rolls give it"""
-    rolls = ROLLS
     if success_threshold(skill) is None:
-        return [(SuccessRoll(name, skill, None), rolls)]
-    return [(SuccessRoll(name, skill, total), int(p * rolls)) for total, p in sorted(success_roll_distribution().items())]
+        return [(SuccessRoll(name, skill, None), ROLLS)]
+    distribution = sorted(success_roll_distribution().items())
+    return [(SuccessRoll(name, skill, total), int(p * ROLLS)) for total, p in distribution]
 
 
 ROLLS = CONSTANTS["success_die"] ** CONSTANTS["success_dice"]  # 216 equally likely 3d6 rolls
