@@ -32,29 +32,38 @@ function worldMapChances(scenario, options) {
   return chances;
 }
 
-/** Return the exact chance that 2d20 keep the higher plus the bonus reaches the target number */
-function hitChance(attackBonus, targetNumber) {
+/** Return how many of the 400 rolls of 2d20 keep the higher plus the bonus reach the target number */
+function hitCount(attackBonus, targetNumber) {
   const die = RULES.test_die;
   let hits = 0;
   for (let first = 1; first <= die; first += 1) {
     for (let second = 1; second <= die; second += 1) if (Rules.attackHits(Math.max(first, second) + attackBonus, targetNumber)) hits += 1;
   }
-  return exact(hits, die ** RULES.advantage_dice);
+  return hits;
 }
 
-/** Return the exact chance that each side's opener hits first, and that every opener misses */
+/**
+ * Return the exact chance that each side's opener hits first, and that every opener misses: counted over 400 per
+ * opener, one shared denominator, so each opener costs what one multiplication by a small number costs
+ */
 function sneakAttackChances(scenario) {
-  const chances = { a: ZERO, b: ZERO, none: ZERO };
   const sideOf = new Map(SIDE_KEYS.flatMap((key) => scenario.sides[key].members.map((member) => [member.name, key])));
-  let allMissed = ONE;
+  const rolls = BigInt(RULES.test_die ** RULES.advantage_dice);
+  const hits = new Map();
+  const first = { a: 0n, b: 0n }; // over rolls ** n: the ways each side's opener hits first
+  let allMissed = 1n; // over rolls ** k after k openers: the ways every one missed
+  let denominator = 1n;
   for (const opener of Rules.openingOrder(scenario)) {
-    const hit = hitChance(opener.attack_bonus, opener.target_number);
-    const side = sideOf.get(opener.name);
-    chances[side] = plus(chances[side], times(allMissed, hit));
-    allMissed = times(allMissed, minus(ONE, hit));
+    const key = `${opener.attack_bonus}|${opener.target_number}`;
+    if (!hits.has(key)) hits.set(key, BigInt(hitCount(opener.attack_bonus, opener.target_number)));
+    const hit = hits.get(key);
+    first.a *= rolls;
+    first.b *= rolls;
+    first[sideOf.get(opener.name)] += allMissed * hit;
+    allMissed *= rolls - hit;
+    denominator *= rolls;
   }
-  chances.none = allMissed;
-  return chances;
+  return { a: [first.a, denominator], b: [first.b, denominator], none: [allMissed, denominator] };
 }
 
 /** Return the odds of a rules scenario in the shape of `ambush odds --json`; members keyed by label, else name */
@@ -62,11 +71,16 @@ function odds(scenario) {
   const options = scenarioOptions(scenario);
   const chances = scenario.procedure === "world-map" ? worldMapChances(scenario, options) : sneakAttackChances(scenario);
   const members = []; // entries: a member called __proto__ stays a member
+  const shared = new Map(); // by the side whose surprise costs the member his round ("" for none)
   for (const key of SIDE_KEYS) {
     for (const member of scenario.sides[key].members) {
-      const loseRound = Rules.actsWhenSurprised(member, options) ? ZERO : chances[other(key)];
-      const lost = [[0, minus(ONE, loseRound)], [1, loseRound]].filter(([, p]) => !isZero(p));
-      members.push([shownName(member), memberJson(lost.map(([value, p]) => [value, toFloat(p)]), ZERO, loseRound)]);
+      const loser = Rules.actsWhenSurprised(member, options) ? "" : other(key);
+      if (!shared.has(loser)) {
+        const loseRound = loser ? chances[loser] : ZERO;
+        const lost = [[0, minus(ONE, loseRound)], [1, loseRound]].filter(([, p]) => !isZero(p));
+        shared.set(loser, memberJson(lost.map(([value, p]) => [value, toFloat(p)]), ZERO, loseRound));
+      }
+      members.push([shownName(member), shared.get(loser)]);
     }
   }
   const surprise = Object.fromEntries(["a", "b", "none"].map((side) => [side, toFloat(chances[side])]));
