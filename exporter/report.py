@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from fractions import Fraction
+from math import fsum
 from typing import Any
 
 from exporter.lang.numbers import number_text, percent_text
@@ -85,19 +86,33 @@ def chart_rows(rows: list[tuple[str, Fraction]]) -> list[str]:
     return [f"  {label:<{width}}  {percent(p)}  {bar(p)}".rstrip() for label, p in rows]
 
 
-def distribution_rows(member: MemberOdds) -> list[tuple[str, Fraction]]:
-    """Return the head of a loss distribution as rows, folding the rare tail and adding never"""
-    rows: list[tuple[str, Fraction]] = []
-    shown = Fraction(0)
+SHOWN = Fraction(999, 1000)  # rows are shown until this much of the distribution is
+
+
+def distribution_rows(member: MemberOdds) -> list[tuple[str, Fraction | float]]:
+    """Return the head of a loss distribution as rows, folding the rare tail and adding never
+
+    The shown mass is summed in floats (exact Fraction sums of a long tail cost a gcd of ever larger integers per
+    row) and decided exactly where the floats are too close to call; the folded row's mass is drawn as a float.
+    """
+    rows: list[tuple[str, Fraction | float]] = []
+    shown: list[float] = []
+    total = 0.0  # within 1e-12 of the exact sum: a few thousand roundings at most
     for value, p in sorted(member.lost.items()):
-        if shown >= Fraction(999, 1000):
-            rows.append(("more", 1 - shown - member.never))
+        if total > float(SHOWN) + 1e-9 or (abs(total - float(SHOWN)) <= 1e-9 and exact_sum(rows) >= SHOWN):
+            rows.append(("more", max(0.0, 1 - fsum(shown) - float(member.never))))
             break
         rows.append((str(value), p))
-        shown += p
+        shown.append(float(p))
+        total += shown[-1]
     if member.never:
         rows.append(("never", member.never))
     return rows
+
+
+def exact_sum(rows: list[tuple[str, Fraction | float]]) -> Fraction:
+    """Return the exact mass of rows of exact probabilities"""
+    return sum((Fraction(p) for _, p in rows), Fraction(0))
 
 
 def odds_table(scenario: Any) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from fractions import Fraction
 
 Exponents = dict[int, int]  # prime -> exponent: the denominator's factorisation, every prime in it
@@ -11,6 +12,8 @@ def valuation(x: int, prime: int, cap: int) -> int:
     """Count how often prime divides x, no further than cap: a few divisions by prime, prime**2, prime**4, ..."""
     if x == 0:
         return cap
+    if prime == 2:
+        return min((x & -x).bit_length() - 1, cap)
     count, chunks, power, size = 0, [], prime, 1
     while count + size <= cap:  # gallop: each chunk squares the last, so a large count costs few divisions
         quotient, rest = divmod(x, power)
@@ -27,24 +30,31 @@ def valuation(x: int, prime: int, cap: int) -> int:
     return count
 
 
-def lowest(numerator: int, denominator: int, exponents: Exponents) -> Fraction:
-    """Return numerator / denominator in lowest terms, given the denominator's factorisation
+def lowest(numerator: int, denominator: int, exponents: Iterable[tuple[int, int]]) -> Fraction:
+    """Return numerator / denominator in lowest terms, given the denominator's factorisation as (prime, exponent)
 
     The common factor can only be made of the denominator's primes, so counting each prime in the numerator (up to
     its power in the denominator) finds it; Fraction's gcd instead costs the square of the size of integers that
     grow with every turn of a tail or every watcher of a contest.
     """
     common = 1
-    for prime, exponent in exponents.items():
+    for prime, exponent in exponents:
         if exponent:
             common *= prime ** valuation(numerator, prime, exponent)
+    if common == 1:
+        return coprime(numerator, denominator)
     return coprime(numerator // common, denominator // common)
+
+
+# Python 3.12+ builds a Fraction from coprime integers with _from_coprime_ints; 3.11 spells it _normalize=False.
+_FROM_COPRIME = getattr(Fraction, "_from_coprime_ints", None)
 
 
 def coprime(numerator: int, denominator: int) -> Fraction:
     """Return a Fraction from a numerator and positive denominator already in lowest terms, skipping its gcd"""
-    make = getattr(Fraction, "_from_coprime_ints", None)  # Python 3.12+; 3.11 spells it _normalize=False
-    return make(numerator, denominator) if make else Fraction(numerator, denominator, _normalize=False)
+    if _FROM_COPRIME is not None:
+        return _FROM_COPRIME(numerator, denominator)
+    return Fraction(numerator, denominator, _normalize=False)
 
 
 def plus(first: Exponents, second: Exponents, times: int = 1) -> Exponents:

@@ -501,8 +501,8 @@ def sneak_attack_chances(scenario: Scenario) -> dict[str, Fraction]:
         first[sides[opener.name]] += all_missed * hits
         all_missed *= rolls - hits
     exponents = {prime: exponent * len(order) for prime, exponent in factorised(rolls, (2, 5)).items()}
-    chances = {key: lowest(count, rolls ** len(order), exponents) for key, count in first.items()}
-    chances["none"] = lowest(all_missed, rolls ** len(order), exponents)
+    chances = {key: lowest(count, rolls ** len(order), exponents.items()) for key, count in first.items()}
+    chances["none"] = lowest(all_missed, rolls ** len(order), exponents.items())
     return chances
 
 

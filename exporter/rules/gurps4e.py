@@ -164,6 +164,7 @@ def succeeds(effective: int, roll: int) -> bool:
     return threshold is not None and roll <= threshold
 
 
+@cache
 def success_chance(effective: int) -> Fraction:
     """Return the exact chance of a success roll"""
     threshold = success_threshold(effective)
@@ -526,8 +527,8 @@ def sneak_win_chance(scenario: Scenario) -> Fraction:
             count *= sum(m for watcher, m in ranks[per] if rank > watcher) ** watching  # B348: the sneak wins
         beaten_all += count
     rollers = 1 + sum(watchers.values())
-    return lowest(beaten_all, ROLLS**rollers, {prime: exponent * rollers
-                                               for prime, exponent in factorised(ROLLS, DIE_PRIMES).items()})
+    return lowest(beaten_all, ROLLS**rollers, [(prime, exponent * rollers)
+                                               for prime, exponent in factorised(ROLLS, DIE_PRIMES).items()])
 
 
 def seconds_lost(member: Member, kind: str) -> MemberOdds:
@@ -551,9 +552,19 @@ class LossShape:
     expected: Fraction | None
 
 
+SHAPES: dict[tuple, LossShape] = {}  # one LossShape for profiles that lose alike
+
+
 @cache
 def loss_shape(iq: int, combat_reflexes: bool, kind: str) -> LossShape:
-    """Return the loss of a stun profile as exact pieces; members who share one share the work"""
+    """Return the loss of a stun profile as exact pieces, one object for profiles that lose alike (IQ 3 and 4, 16+)"""
+    shape = stun_loss(iq, combat_reflexes, kind)
+    return SHAPES.setdefault((tuple(shape.head.items()), shape.tail, shape.freezes, shape.never, shape.expected),
+                             shape)
+
+
+def stun_loss(iq: int, combat_reflexes: bool, kind: str) -> LossShape:
+    """Compute what loss_shape returns"""
     member = record(SYSTEM, "Member", {"name": "-", "iq": iq, "combat_reflexes": combat_reflexes})
     if never_recovers(member, kind):
         return LossShape({}, None, None, Fraction(1), None)
@@ -677,23 +688,23 @@ def reduced(constant: int, varying: int, denominator: int, base: Exponents | Non
     """Return constant * varying / denominator in lowest terms; denominator = base * per_turn**turns"""
     if base is None or per_turn is None:
         return Fraction(constant * varying, denominator)  # not a power of the dice: Fraction's gcd, slower
-    return lowest(constant * varying, denominator, exact_plus(base, per_turn, turns))
+    return lowest(constant * varying, denominator, [(prime, base.get(prime, 0) + per_turn.get(prime, 0) * turns)
+                                                    for prime in DIE_PRIMES])
 
 
 def odds(scenario: Scenario) -> Odds:
     """Return the exact distribution of who is surprised and what each member loses"""
     surprise, kind = surprise_chances(scenario)
     members: dict[str, MemberOdds] = {}
-    shared: dict[tuple[SideKey, int, bool], MemberOdds] = {}  # members of one side with one stun profile
+    shared: dict[tuple[SideKey, int], MemberOdds] = {}  # members of one side who lose alike
     for key in SIDE_KEYS:
         surprised = surprise[other(key)]
         exponents = factorised(surprised.denominator, DIE_PRIMES)
         for member in scenario.side(key).members:
-            profile = (key, member.iq, member.combat_reflexes)
-            if profile not in shared:
-                shared[profile] = unconditional(loss_shape(member.iq, member.combat_reflexes, kind), surprised,
-                                                exponents)
-            members[member.name] = shared[profile]
+            shape = loss_shape(member.iq, member.combat_reflexes, kind)
+            if (key, id(shape)) not in shared:
+                shared[key, id(shape)] = unconditional(shape, surprised, exponents)
+            members[member.name] = shared[key, id(shape)]
     return Odds(SYSTEM, scenario.procedure, surprise, members)
 
 
