@@ -486,24 +486,35 @@ def world_map_chances(scenario: Scenario) -> dict[str, Fraction]:
 def sneak_attack_chances(scenario: Scenario) -> dict[str, Fraction]:
     """Return the exact chance that each side's opener hits first, and that every opener misses
 
-    Counted in integers over 400 (two d20) per opener, reduced once at the end: Fraction arithmetic would reduce
-    ever larger fractions after every opener, a cost that grows with the cube of the openers.
+    Counted in integers over 400 (two d20) per opener and reduced once at the end. Each opener maps (the ways side
+    a's opener hit first, the ways every one missed) to the same over one more opener: a' = 400 a + hits * missed if
+    he is of side a, missed' = (400 - hits) * missed. Composing these maps halves first costs a few products of
+    large integers; one opener at a time would cost one pass over ever larger integers per opener.
     """
     rolls = TEST_DIE**ADVANTAGE_DICE
     sides = {member.name: key for key, member in members_with_sides(scenario)}
-    first = {"a": 0, "b": 0}  # over rolls**n: the ways each side's opener hits first
-    all_missed = 1  # over rolls**k after k openers: the ways every one missed
-    order = opening_order(scenario)
-    for opener in order:
-        hits = int(hit_chance(opener.attack_bonus, opener.target_number) * rolls)
-        for key in first:
-            first[key] *= rolls
-        first[sides[opener.name]] += all_missed * hits
-        all_missed *= rolls - hits
-    exponents = {prime: exponent * len(order) for prime, exponent in factorised(rolls, (2, 5)).items()}
-    chances = {key: lowest(count, rolls ** len(order), exponents.items()) for key, count in first.items()}
-    chances["none"] = lowest(all_missed, rolls ** len(order), exponents.items())
-    return chances
+    hits: dict[tuple[int, int], int] = {}  # how many of the rolls hit, by attack bonus and target number
+    steps = []
+    for opener in opening_order(scenario):
+        attack = (opener.attack_bonus, opener.target_number)
+        if attack not in hits:
+            hits[attack] = int(hit_chance(*attack) * rolls)
+        steps.append((hits[attack], sides[opener.name]))
+
+    def composed(low: int, high: int) -> tuple[int, int, int]:
+        """Return the map of openers low..high-1 as (p, q, r): a' = p a + q missed, missed' = r missed"""
+        if high - low == 1:
+            hits, side = steps[low]
+            return rolls, hits if side == "a" else 0, rolls - hits
+        middle = (low + high) // 2
+        p1, q1, r1 = composed(low, middle)
+        p2, q2, r2 = composed(middle, high)
+        return p1 * p2, p2 * q1 + q2 * r1, r1 * r2
+
+    everything, first_a, all_missed = composed(0, len(steps)) if steps else (1, 0, 1)
+    exponents = [(prime, exponent * len(steps)) for prime, exponent in factorised(rolls, (2, 5)).items()]
+    counts = {"a": first_a, "b": everything - first_a - all_missed, "none": all_missed}
+    return {key: lowest(count, everything, exponents) for key, count in counts.items()}
 
 
 def odds(scenario: Scenario) -> Odds:

@@ -43,27 +43,33 @@ function hitCount(attackBonus, targetNumber) {
 }
 
 /**
- * Return the exact chance that each side's opener hits first, and that every opener misses: counted over 400 per
- * opener, one shared denominator, so each opener costs what one multiplication by a small number costs
+ * Return the exact chance that each side's opener hits first, and that every opener misses, counted over 400 per
+ * opener. Each opener maps (the ways side a's opener hit first, the ways every one missed) to the same over one
+ * more opener: a' = 400 a + hits * missed if he is of side a, missed' = (400 - hits) * missed; composing these maps
+ * halves first costs a few products of large integers instead of one pass over ever larger integers per opener.
  */
 function sneakAttackChances(scenario) {
   const sideOf = new Map(SIDE_KEYS.flatMap((key) => scenario.sides[key].members.map((member) => [member.name, key])));
   const rolls = BigInt(RULES.test_die ** RULES.advantage_dice);
   const hits = new Map();
-  const first = { a: 0n, b: 0n }; // over rolls ** n: the ways each side's opener hits first
-  let allMissed = 1n; // over rolls ** k after k openers: the ways every one missed
-  let denominator = 1n;
-  for (const opener of Rules.openingOrder(scenario)) {
+  const steps = Rules.openingOrder(scenario).map((opener) => {
     const key = `${opener.attack_bonus}|${opener.target_number}`;
     if (!hits.has(key)) hits.set(key, BigInt(hitCount(opener.attack_bonus, opener.target_number)));
-    const hit = hits.get(key);
-    first.a *= rolls;
-    first.b *= rolls;
-    first[sideOf.get(opener.name)] += allMissed * hit;
-    allMissed *= rolls - hit;
-    denominator *= rolls;
+    return [hits.get(key), sideOf.get(opener.name)];
+  });
+  /** Return the map of openers low..high-1 as [p, q, r]: a' = p a + q missed, missed' = r missed */
+  function composed(low, high) {
+    if (high - low === 1) {
+      const [hit, side] = steps[low];
+      return [rolls, side === "a" ? hit : 0n, rolls - hit];
+    }
+    const middle = Math.floor((low + high) / 2);
+    const [p1, q1, r1] = composed(low, middle);
+    const [p2, q2, r2] = composed(middle, high);
+    return [p1 * p2, p2 * q1 + q2 * r1, r1 * r2];
   }
-  return { a: [first.a, denominator], b: [first.b, denominator], none: [allMissed, denominator] };
+  const [everything, firstA, allMissed] = steps.length ? composed(0, steps.length) : [1n, 0n, 1n];
+  return { a: [firstA, everything], b: [everything - firstA - allMissed, everything], none: [allMissed, everything] };
 }
 
 /** Return the odds of a rules scenario in the shape of `ambush odds --json`; members keyed by label, else name */
