@@ -216,6 +216,109 @@ def scale_rows(folder: Path, runs: int) -> list[Row]:
     return rows
 
 
+# Every procedure, for fights whose members all differ (issue 21): distinct profiles, every Fallout member an opener.
+DISTINCT = (("gurps4e", "partial"), ("gurps4e", "total"), ("gurps4e", "quick-contest"), ("adnd1e", "roll"),
+            ("fallout-ttrpg", "world-map"), ("fallout-ttrpg", "sneak-attack"))
+
+
+def distinct_member(system: str, procedure: str, side: str, index: int) -> list[str]:
+    """The fields of member index of a side, spread over each field's whole range so that no two are alike"""
+    i, shift = index, 17 if side == "b" else 0
+    if system == "gurps4e":
+        lines = [f"iq = {1 + (7 * i + shift) % 40}", f"combat_reflexes = {str(i % 3 == side.count('b')).lower()}"]
+        if procedure == "partial":
+            lines.append(f"tactics = {i % 5}")
+        if procedure == "quick-contest":
+            lines.append(f"stealth = {1 + (11 * i + 5) % 40}" if side == "a" else f"per = {1 + (13 * i + 3) % 40}")
+        return lines
+    if system == "adnd1e":
+        return [f"dex = {3 + (5 * i + shift) % 16}"] if i % 2 else [f"surprise_adjustment = {(3 * i + shift) % 11 - 5}"]
+    lines = [f"sequence = {(7 * i + shift) % 31}", f"cautious_nature = {str(i % 4 == 1).lower()}",
+             f"asleep = {str(i % 5 == 2).lower()}"]
+    if procedure == "world-map":
+        lines += [f"per = {1 + (3 * i + shift) % 10}", f"survival = {(7 * i + shift) % 21}"]
+    return lines
+
+
+def distinct_scenario(folder: Path, system: str, procedure: str, size: int) -> Path:
+    """Write a fight of size members a side, all different; in a Fallout Sneak Attack every member opens"""
+    head = [f'system = "{system}"', f'procedure = "{procedure}"']
+    if procedure in ("total", "quick-contest"):
+        head.append('surprising = "a"')
+    if procedure == "world-map":
+        head.append("dc = 15")
+    lines = []
+    for side in "ab":
+        lines.append(f"[sides.{side}]")
+        if procedure == "partial":
+            lines.append(f'leader = "{side}0"')
+        if procedure == "quick-contest" and side == "b":
+            lines.append("expecting_trouble = false")
+        for index in range(size):
+            lines += [f"[[sides.{side}.members]]", f'name = "{side}{index}"',
+                      *distinct_member(system, procedure, side, index)]
+    if procedure == "sneak-attack":
+        lines += [line for side in "ab" for i in range(size)
+                  for line in ("[[openers]]", f'name = "{side}{i}"', f"attack_bonus = {(3 * i + (side == 'b')) % 12}",
+                               f"target_number = {10 + (5 * i) % 25}")]
+    path = folder / f"distinct-{system}-{procedure}-{size}.toml"
+    path.write_text("\n".join(head + lines) + "\n", encoding="utf-8")
+    return path
+
+
+def distinct_label(system: str, procedure: str) -> str:
+    """Name a procedure in the table"""
+    openers = ", every member an opener" if procedure == "sneak-attack" else ""
+    return f"{system} {procedure}{openers}"
+
+
+def distinct_odds_rows(work: Path, runs: int) -> list[Row]:
+    """`ambush odds` on fights of distinct members: against the baseline up to 50 a side, then 1,000 and 10,000"""
+    folder = work / "distinct"
+    folder.mkdir()
+    rows: list[Row] = []
+    for size in (10, 50):  # one interleaved run per size: short rounds, so a load that drifts skews them less
+        small = {f"{distinct_label(*case)}, {size} a side": ambush("odds", str(distinct_scenario(folder, *case, size)))
+                 for case in DISTINCT}
+        measured = side_by_side({"baseline": BASELINE, **small}, max(runs, 11))
+        baseline = measured.pop("baseline")[0]
+        rows.append((f"`python -c \"import click, pydantic\"` (baseline, run with the {size}-a-side rows below)",
+                     f"{baseline:.0f} ms", ""))
+        for label, (ms, _) in measured.items():
+            ratio = ms / baseline
+            rows.append((f"`ambush odds`, {label}", f"{ms:.0f} ms = {ratio:.2f}× baseline",
+                         f"≤ 1.5× baseline: {verdict(ratio <= 1.5)}"))
+    large = {f"{distinct_label(*case)}, 1,000 a side": ambush("odds", str(distinct_scenario(folder, *case, 1000)))
+             for case in DISTINCT}
+    for label, (ms, mb) in side_by_side(large, runs).items():
+        rows.append((f"`ambush odds`, {label}", f"{ms:.0f} ms, {mb:.0f} MB",
+                     f"< 1000 ms and < 100 MB: {verdict(ms < 1000 and mb < 100)}"))
+    huge = {}
+    for case in DISTINCT:
+        path = str(distinct_scenario(folder, *case, 10_000))
+        huge[f"{distinct_label(*case)}, 10,000 a side"] = ambush("odds", path)
+        huge[f"{distinct_label(*case)}, 10,000 a side, `--json`"] = ambush("odds", "--json", path)
+    for label, (ms, mb) in side_by_side(huge, max(3, runs // 3)).items():
+        rows.append((f"`ambush odds`, {label}", f"{ms:.0f} ms, {mb:.0f} MB",
+                     f"< 5000 ms and < 200 MB: {verdict(ms < 5000 and mb < 200)}"))
+    return rows
+
+
+def distinct_js_rows(work: Path, runs: int) -> list[Row]:
+    """The JS odds in Node on fights of distinct members: 40 combatants, then 1,000 a side"""
+    folder = work / "distinct-js"
+    folder.mkdir()
+    sizes = {20: "20 a side (40 combatants)", 1000: "1,000 a side"}
+    scenarios = {f"{distinct_label(*case)}, {label}": distinct_scenario(folder, *case, size)
+                 for size, label in sizes.items() for case in DISTINCT}
+    rows: list[Row] = []
+    for name, times in js_odds_benchmark(folder / "build", scenarios, max(runs, 21)).items():
+        goal = 20 if name.endswith(sizes[20]) else 200
+        rows.append((f"JS odds in Node, {name}", f"{times['median']:.2f} ms (first call {times['first']:.1f} ms)",
+                     f"< {goal} ms: {verdict(times['median'] < goal)}"))
+    return rows
+
+
 Row = tuple[str, str, str]  # benchmark, measured, target (met or not)
 
 
@@ -231,6 +334,7 @@ def main() -> None:
     parser.add_argument("--write", action="store_true", help="replace the table in README.md")
     args = parser.parse_args()
     runs = args.runs
+    load = os.getloadavg()[0]  # a busy machine slows every absolute figure; the ratios ran interleaved
     byte_compile()
     rows: list[Row] = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -261,13 +365,16 @@ def main() -> None:
         for name, times in js.items():
             rows.append((f"JS odds in Node, {name}", f"{times['median']:.2f} ms (first call {times['first']:.1f} ms)",
                          f"< 16 ms (a frame): {verdict(times['median'] < 16)}"))
+        rows += distinct_odds_rows(work, runs)
+        rows += distinct_js_rows(work, runs)
         ours, cli = pack_benchmark(work, runs)
         ratio = statistics.median(cli) / statistics.median(ours)
         rows.append(("pack writing, ambush", f"{statistics.median(ours):.1f} ms", ""))
         rows.append(("pack compile, official CLI 3.0.3", f"{statistics.median(cli):.1f} ms = {ratio:.1f}× ambush",
                      f"≥ 3× ambush: {verdict(ratio >= 3)}"))
         rows += scale_rows(work / "scale", runs)
-    table = [f"Medians of {runs} runs on {os.cpu_count()} cores, {time.strftime('%Y-%m-%d')}, ambush's modules "
+    table = [f"Medians of {runs} runs on {os.cpu_count()} cores (load average {load:.1f} at the start), "
+             f"{time.strftime('%Y-%m-%d')}, ambush's modules "
              "byte-compiled as an install compiles them; the odds commands and their baseline ran interleaved in one "
              "run.", "",
              "| benchmark | measured | target |", "|---|---:|---|"]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from fractions import Fraction
+from math import fsum
 from typing import Any
 
 from exporter.lang.numbers import number_text, percent_text
@@ -90,19 +91,33 @@ def chart_rows(rows: list[tuple[str, Fraction]]) -> list[str]:
     return [f"  {label:<{width}}  {percent(p)}  {bar(p)}".rstrip() for label, p in rows]
 
 
-def distribution_rows(member: MemberOdds) -> list[tuple[str, Fraction]]:
-    """Return the head of a loss distribution as rows, folding the rare tail and adding never"""
-    rows: list[tuple[str, Fraction]] = []
-    shown = Fraction(0)
+SHOWN = Fraction(999, 1000)  # rows are shown until this much of the distribution is
+
+
+def distribution_rows(member: MemberOdds) -> list[tuple[str, Fraction | float]]:
+    """Return the head of a loss distribution as rows, folding the rare tail and adding never
+
+    The shown mass is summed in floats (exact Fraction sums of a long tail cost a gcd of ever larger integers per
+    row) and decided exactly where the floats are too close to call; the folded row's mass is drawn as a float.
+    """
+    rows: list[tuple[str, Fraction | float]] = []
+    shown: list[float] = []
+    total = 0.0  # within 1e-12 of the exact sum: a few thousand roundings at most
     for value, p in sorted(member.lost.items()):
-        if shown >= Fraction(999, 1000):
-            rows.append(("more", 1 - shown - member.never))
+        if total > float(SHOWN) + 1e-9 or (abs(total - float(SHOWN)) <= 1e-9 and exact_sum(rows) >= SHOWN):
+            rows.append(("more", max(0.0, 1 - fsum(shown) - float(member.never))))
             break
         rows.append((str(value), p))
-        shown += p
+        shown.append(float(p))
+        total += shown[-1]
     if member.never:
         rows.append(("never", member.never))
     return rows
+
+
+def exact_sum(rows: list[tuple[str, Fraction | float]]) -> Fraction:
+    """Return the exact mass of rows of exact probabilities"""
+    return sum((Fraction(p) for _, p in rows), Fraction(0))
 
 
 def odds_table(scenario: Any, odds: Odds | None = None) -> str:
@@ -116,14 +131,15 @@ def odds_table(scenario: Any, odds: Odds | None = None) -> str:
         lines += chart_rows([(f"{k:>3}", p) for k, p in sorted(odds.free_segments.items())])
     unit = next(iter(odds.members.values())).unit
     lines += ["", f"{unit.capitalize()}s lost to surprise"]
-    charts: dict[int, list[str]] = {}  # members who share a MemberOdds share its chart
+    charts: dict[int, tuple[str, list[str]]] = {}  # members who share a MemberOdds share its text and chart
     for name, member in odds.members.items():
-        expected = ("never recovers" if member.expected_lost is None
-                    else f"expected {number_text(member.expected_lost, LANGUAGE, 3)}")
-        lines.append(f"  {name}: {expected}")
         if id(member) not in charts:
-            charts[id(member)] = ["  " + row for row in chart_rows(distribution_rows(member))]
-        lines += charts[id(member)]
+            expected = ("never recovers" if member.expected_lost is None
+                        else f"expected {number_text(member.expected_lost, LANGUAGE, 3)}")
+            charts[id(member)] = (expected, ["  " + row for row in chart_rows(distribution_rows(member))])
+        expected, chart = charts[id(member)]
+        lines.append(f"  {name}: {expected}")
+        lines += chart
     return "\n".join(lines)
 
 

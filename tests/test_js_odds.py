@@ -60,6 +60,24 @@ def crowd(size: int) -> dict:
                       "b": {"expecting_trouble": False, "members": watchers}}}
 
 
+def distinct(procedure: str, size: int) -> dict:
+    """A GURPS fight of size a side whose members all differ: IQ 1-40, Combat Reflexes, Per and Stealth"""
+    sides = {key: {"members": [{"name": f"{key}{i}", "iq": 1 + (7 * i + 17 * (key == "b")) % 40,
+                                "combat_reflexes": i % 3 == 0, "stealth": 1 + (11 * i + 5) % 40,
+                                "per": 1 + (13 * i + 3) % 40} for i in range(size)]} for key in "ab"}
+    sides["b"]["expecting_trouble"] = False
+    return applicable({"system": "gurps4e", "procedure": procedure, "surprising": "a", "sides": sides})
+
+
+def everyone_opens(size: int) -> dict:
+    """A Fallout Sneak Attack of size a side where every member is a declared opener"""
+    sides = {key: {"members": [{"name": f"{key}{i}", "sequence": (7 * i + 3 * (key == "b")) % 31,
+                                "cautious_nature": i % 4 == 1} for i in range(size)]} for key in "ab"}
+    openers = [{"name": f"{key}{i}", "attack_bonus": (3 * i + (key == "b")) % 12, "target_number": 10 + (5 * i) % 25}
+               for key in "ab" for i in range(size)]
+    return {"system": "fallout-ttrpg", "procedure": "sneak-attack", "openers": openers, "sides": sides}
+
+
 def all_cases() -> dict[str, list[dict]]:
     """Every scenario to compare, by system"""
     cases: dict[str, list[dict]] = {system: [] for system in SYSTEM_IDS}
@@ -72,6 +90,9 @@ def all_cases() -> dict[str, list[dict]]:
     for system in SYSTEM_IDS:
         cases[system] += [{"name": f"generated {system} {i}", "scenario": s} for i, s in enumerate(generated(system))]
     cases["gurps4e"].append({"name": "crowd of 200", "scenario": crowd(200)})
+    cases["gurps4e"] += [{"name": f"distinct {procedure}", "scenario": distinct(procedure, 40)}
+                         for procedure in ("partial", "total", "quick-contest")]
+    cases["fallout-ttrpg"].append({"name": "everyone opens", "scenario": everyone_opens(150)})
     cases["gurps4e"].append({"name": "integer-like names", "scenario": {
         "system": "gurps4e", "procedure": "total",
         "sides": {"a": {"members": [{"name": "Zed", "iq": 10}, {"name": "10", "iq": 11}]},

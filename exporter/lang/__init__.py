@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from importlib.resources import files
 from typing import Any
 
 
@@ -26,4 +25,6 @@ def flatten(tree: Mapping[str, Any], prefix: str = "") -> dict[str, str]:
 
 def bundled_language(language: str) -> dict[str, str]:
     """Read one bundled language file as flat keys"""
+    from importlib.resources import files  # not at import: it brings tempfile, zipfile and more (-X importtime)
+
     return flatten(json.loads(files(__name__).joinpath(f"{language}.json").read_text(encoding="utf-8")))

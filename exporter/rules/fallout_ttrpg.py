@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cache
 from typing import TYPE_CHECKING, Literal
 
 from exporter.errors import RuleError
 from exporter.rules.dice import Roller, die, highest_of, roll_dice
+from exporter.rules.exact import factorised, lowest
 from exporter.rules.records import record
 from exporter.rules.shared import (
     SIDE_KEYS,
@@ -274,6 +276,7 @@ def attack_hits(total: int, target_number: int) -> bool:
     return total >= target_number
 
 
+@cache
 def hit_chance(attack_bonus: int, target_number: int) -> Fraction:
     """Return the exact chance that 2d20 keep the higher plus the bonus reaches the target number"""
     return sum((p for face, p in highest_of(ADVANTAGE_DICE, TEST_DIE).items()
@@ -481,26 +484,49 @@ def world_map_chances(scenario: Scenario) -> dict[str, Fraction]:
 
 
 def sneak_attack_chances(scenario: Scenario) -> dict[str, Fraction]:
-    """Return the exact chance that each side's opener hits first, and that every opener misses"""
-    chances = {"a": Fraction(0), "b": Fraction(0), "none": Fraction(0)}
-    all_missed = Fraction(1)
+    """Return the exact chance that each side's opener hits first, and that every opener misses
+
+    Counted in integers over 400 (two d20) per opener and reduced once at the end. Each opener maps (the ways side
+    a's opener hit first, the ways every one missed) to the same over one more opener: a' = 400 a + hits * missed if
+    he is of side a, missed' = (400 - hits) * missed. Composing these maps halves first costs a few products of
+    large integers; one opener at a time would cost one pass over ever larger integers per opener.
+    """
+    rolls = TEST_DIE**ADVANTAGE_DICE
+    sides = {member.name: key for key, member in members_with_sides(scenario)}
+    hits: dict[tuple[int, int], int] = {}  # how many of the rolls hit, by attack bonus and target number
+    steps = []
     for opener in opening_order(scenario):
-        hit = hit_chance(opener.attack_bonus, opener.target_number)
-        chances[side_of(scenario, opener.name)] += all_missed * hit
-        all_missed *= 1 - hit
-    chances["none"] = all_missed
-    return chances
+        attack = (opener.attack_bonus, opener.target_number)
+        if attack not in hits:
+            hits[attack] = int(hit_chance(*attack) * rolls)
+        steps.append((hits[attack], sides[opener.name]))
+
+    def composed(low: int, high: int) -> tuple[int, int, int]:
+        """Return the map of openers low..high-1 as (p, q, r): a' = p a + q missed, missed' = r missed"""
+        if high - low == 1:
+            hits, side = steps[low]
+            return rolls, hits if side == "a" else 0, rolls - hits
+        middle = (low + high) // 2
+        p1, q1, r1 = composed(low, middle)
+        p2, q2, r2 = composed(middle, high)
+        return p1 * p2, p2 * q1 + q2 * r1, r1 * r2
+
+    everything, first_a, all_missed = composed(0, len(steps)) if steps else (1, 0, 1)
+    exponents = [(prime, exponent * len(steps)) for prime, exponent in factorised(rolls, (2, 5)).items()]
+    counts = {"a": first_a, "b": everything - first_a - all_missed, "none": all_missed}
+    return {key: lowest(count, everything, exponents) for key, count in counts.items()}
 
 
 def odds(scenario: Scenario) -> Odds:
     """Return the exact distribution of who gets the Surprise Round and what each member loses"""
     surprise = world_map_chances(scenario) if scenario.procedure == "world-map" else sneak_attack_chances(scenario)
     members = {}
-    shared: dict[Fraction, MemberOdds] = {}  # members who lose a round with the same chance
+    shared: dict[SideKey | None, MemberOdds] = {}  # by the side whose surprise costs the member his round
     for key, member in members_with_sides(scenario):
-        lose_round = Fraction(0) if acts_when_surprised(member, scenario.options) else surprise[other(key)]
-        if lose_round not in shared:
+        loser = None if acts_when_surprised(member, scenario.options) else other(key)
+        if loser not in shared:
+            lose_round = Fraction(0) if loser is None else surprise[loser]
             lost = add_mass(add_mass({}, 0, 1 - lose_round), 1, lose_round)
-            shared[lose_round] = MemberOdds(UNIT, lost, never=Fraction(0), expected_lost=lose_round)
-        members[member.name] = shared[lose_round]
+            shared[loser] = MemberOdds(UNIT, lost, never=Fraction(0), expected_lost=lose_round)
+        members[member.name] = shared[loser]
     return Odds(SYSTEM, scenario.procedure, surprise, members)

@@ -6,9 +6,12 @@ from collections import Counter
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache
+from math import floor, log
 from typing import TYPE_CHECKING, Literal
 
 from exporter.rules.dice import Roller, probability, roll_dice, sum_of
+from exporter.rules.exact import Exponents, factorised, lowest
+from exporter.rules.exact import plus as exact_plus
 from exporter.rules.records import record
 from exporter.rules.shared import (
     SIDE_KEYS,
@@ -161,6 +164,7 @@ def succeeds(effective: int, roll: int) -> bool:
     return threshold is not None and roll <= threshold
 
 
+@cache
 def success_chance(effective: int) -> Fraction:
     """Return the exact chance of a success roll"""
     threshold = success_threshold(effective)
@@ -495,26 +499,36 @@ def surprise_chances(scenario: Scenario) -> tuple[dict[str, Fraction], Literal["
     return chances, "partial"
 
 
-def roll_outcomes(name: str, skill: int) -> list[tuple[SuccessRoll, Fraction]]:
-    """Return every possible success roll of a skill with its chance"""
+def roll_outcomes(name: str, skill: int) -> list[tuple[SuccessRoll, int]]:
+    """Return every possible success roll of a skill with how many of the 216 rolls give it"""
     if success_threshold(skill) is None:
-        return [(SuccessRoll(name, skill, None), Fraction(1))]
-    return [(SuccessRoll(name, skill, total), p) for total, p in sorted(success_roll_distribution().items())]
+        return [(SuccessRoll(name, skill, None), ROLLS)]
+    distribution = sorted(success_roll_distribution().items())
+    return [(SuccessRoll(name, skill, total), int(p * ROLLS)) for total, p in distribution]
+
+
+ROLLS = CONSTANTS["success_die"] ** CONSTANTS["success_dice"]  # 216 equally likely 3d6 rolls
+DIE_PRIMES = (2, 3)  # every chance of these rules is a count over a power of 216 (or 6, or 36)
 
 
 def sneak_win_chance(scenario: Scenario) -> Fraction:
-    """Return the chance that the worst sneak beats every watcher; watchers with the same Per share the work"""
+    """Return the chance that the worst sneak beats every watcher, counted in integers over 216 per roller
+
+    Watchers with the same Per share the work; the count is reduced once at the end, where Fraction arithmetic
+    would reduce a fraction as large as all the watchers' rolls after every watcher (the cost of the whole crowd).
+    """
     sneak = worst_sneak(scenario.side(scenario.surprising))
     watchers = Counter(w.per or 0 for w in scenario.side(scenario.watching).members)
-    chance = Fraction(0)
-    for sneak_roll, p_sneak in roll_outcomes(sneak.name, sneak.stealth or 0):
-        beats_all = p_sneak
-        for per, count in watchers.items():
-            beaten = sum((p for w, p in roll_outcomes("-", per) if watcher_result(sneak_roll, w) == "sneak"),
-                         Fraction(0))
-            beats_all *= beaten**count
-        chance += beats_all
-    return chance
+    ranks = {per: [(contest_rank(w), n) for w, n in roll_outcomes("-", per)] for per in watchers}
+    beaten_all = 0
+    for sneak_roll, n in roll_outcomes(sneak.name, sneak.stealth or 0):
+        rank, count = contest_rank(sneak_roll), n
+        for per, watching in watchers.items():
+            count *= sum(m for watcher, m in ranks[per] if rank > watcher) ** watching  # B348: the sneak wins
+        beaten_all += count
+    rollers = 1 + sum(watchers.values())
+    return lowest(beaten_all, ROLLS**rollers, [(prime, exponent * rollers)
+                                               for prime, exponent in factorised(ROLLS, DIE_PRIMES).items()])
 
 
 def seconds_lost(member: Member, kind: str) -> MemberOdds:
@@ -522,15 +536,44 @@ def seconds_lost(member: Member, kind: str) -> MemberOdds:
     return seconds_lost_for(member.iq, member.combat_reflexes, kind)
 
 
+@dataclass(frozen=True)
+class LossShape:
+    """What a surprised member of one stun profile loses: the exact head turns, then a geometric tail or freezes
+
+    head: turn -> chance of recovering on it (partial stun, before every roll has the same chance);
+    tail: (mass still stunned, constant chance, its first turn, its number of turns) or None;
+    freezes: (chance, number of turns of each freeze's tail) for total surprise without CR, or None.
+    """
+
+    head: dict[int, Fraction]
+    tail: tuple[Fraction, Fraction, int, int] | None
+    freezes: tuple[Fraction, int] | None
+    never: Fraction
+    expected: Fraction | None
+
+
+SHAPES: dict[tuple, LossShape] = {}  # one LossShape for profiles that lose alike
+
+
 @cache
-def seconds_lost_for(iq: int, combat_reflexes: bool, kind: str) -> MemberOdds:
-    """Return the loss distribution of a stun profile; members who share one share the work"""
+def loss_shape(iq: int, combat_reflexes: bool, kind: str) -> LossShape:
+    """Return the loss of a stun profile as exact pieces, one object for profiles that lose alike (IQ 3 and 4, 16+)"""
+    shape = stun_loss(iq, combat_reflexes, kind)
+    return SHAPES.setdefault((tuple(shape.head.items()), shape.tail, shape.freezes, shape.never, shape.expected),
+                             shape)
+
+
+def stun_loss(iq: int, combat_reflexes: bool, kind: str) -> LossShape:
+    """Compute what loss_shape returns"""
     member = record(SYSTEM, "Member", {"name": "-", "iq": iq, "combat_reflexes": combat_reflexes})
     if never_recovers(member, kind):
-        return MemberOdds(UNIT, {}, never=Fraction(1), expected_lost=None)
+        return LossShape({}, None, None, Fraction(1), None)
     if kind == "total" and not member.combat_reflexes:
-        return total_surprise_lost(member)
-    lost: dict[int, Fraction] = {}
+        chance, freezes = success_chance(member.iq), CONSTANTS["freeze_die"]
+        # Each freeze f of 1..6 starts the same geometric tail (cut at TAIL_CUT / 6) on turn f + 1.
+        terms = tail_length(Fraction(1, freezes), chance, TAIL_CUT / freezes)
+        return LossShape({}, None, (chance, terms), Fraction(0), Fraction(freezes + 1, 2) + 1 / chance)
+    head: dict[int, Fraction] = {}
     still_stunned, expected, turn = Fraction(1), Fraction(0), 0
     while True:
         turn += 1
@@ -539,79 +582,139 @@ def seconds_lost_for(iq: int, combat_reflexes: bool, kind: str) -> MemberOdds:
         if success_threshold(target) == SURE_FAILURE - 1:
             # From here every turn has the same chance: a geometric tail with a closed-form mean.
             expected += still_stunned * (turn - 1 + 1 / chance)
-            add_geometric_tail(lost, still_stunned, chance, turn)
-            return MemberOdds(UNIT, lost, expected_lost=expected)
-        lost[turn] = still_stunned * chance
-        expected += turn * lost[turn]
+            tail = (still_stunned, chance, turn, tail_length(still_stunned, chance, TAIL_CUT))
+            return LossShape(head, tail, None, Fraction(0), expected)
+        head[turn] = still_stunned * chance
+        expected += turn * head[turn]
         still_stunned *= 1 - chance
 
 
-def add_geometric_tail(lost: dict[int, Fraction], mass: Fraction, chance: Fraction, first: int) -> None:
-    """Spread mass over turns first, first+1, ... with a constant success chance, until less than TAIL_CUT is left"""
-    numerators, denominator = geometric_tail(mass, chance, TAIL_CUT)
-    for index, numerator in enumerate(numerators):
-        lost[first + index] = lost.get(first + index, Fraction(0)) + Fraction(numerator, denominator)
-
-
-def geometric_tail(mass: Fraction, chance: Fraction, cut: Fraction) -> tuple[list[int], int]:
-    """Return mass * chance * (1 - chance)**k while mass * (1 - chance)**k >= cut (k = 0, 1, ...): one denominator"""
-    # Integer numerators over mass.den * d**K: exact, without normalising thousands of ever larger fractions.
-    n, d = chance.numerator, chance.denominator
-    stay = d - n  # 1 - chance = stay / d
-    powers = [1]  # stay**k; the loop condition mass * stay**k / d**k >= cut in integers
-    left, right = mass.numerator * cut.denominator, cut.numerator * mass.denominator
-    d_power = 1
-    if left < right:
-        return [], 1
-    while stay and left * powers[-1] * stay >= right * d_power * d:
-        powers.append(powers[-1] * stay)
-        d_power *= d
-    numerators = []
-    d_rest = d_power  # d**(K - 1 - k) for term k, K the number of terms
-    for power in powers:
-        numerators.append(mass.numerator * n * power * d_rest)
-        d_rest //= d
-    return numerators, mass.denominator * d_power * d
+@cache
+def seconds_lost_for(iq: int, combat_reflexes: bool, kind: str) -> MemberOdds:
+    """Return the loss distribution of a stun profile"""
+    shape = loss_shape(iq, combat_reflexes, kind)
+    lost = dict(shape.head)
+    lost.update(loss_terms(shape, Fraction(1), {}))
+    return MemberOdds(UNIT, lost, never=shape.never, expected_lost=shape.expected)
 
 
 def total_surprise_lost(member: Member) -> MemberOdds:
     """Return the seconds lost under total surprise without CR: 1d6 freeze plus plain IQ rolls"""
-    chance = success_chance(member.iq)
-    freezes = CONSTANTS["freeze_die"]
-    # Each freeze f of 1..6 starts the same geometric tail (cut at TAIL_CUT / 6) on turn f + 1: a turn's mass is a
-    # sliding window over the tail's terms.
-    terms, denominator = geometric_tail(Fraction(1, freezes), chance, TAIL_CUT / freezes)
+    return seconds_lost_for(member.iq, False, "total")
+
+
+def tail_length(mass: Fraction, chance: Fraction, cut: Fraction) -> int:
+    """Count the turns k = 0, 1, ... of a constant-chance tail whose mass still to come, mass * (1 - chance)**k,
+    is at least cut: estimated by logarithms, then settled by exact integer comparisons"""
+    if mass < cut:
+        return 0
+    stay = 1 - chance
+    if not stay:
+        return 1
+
+    def holds(k: int) -> bool:
+        return (mass.numerator * stay.numerator**k * cut.denominator
+                >= cut.numerator * mass.denominator * stay.denominator**k)
+
+    log_ratio = log(cut.numerator) - log(cut.denominator) - log(mass.numerator) + log(mass.denominator)
+    length = max(1, floor(log_ratio / (log(stay.numerator) - log(stay.denominator))) + 1)
+    while length > 1 and not holds(length - 1):
+        length -= 1
+    while holds(length):
+        length += 1
+    return length
+
+
+def loss_terms(shape: LossShape, weight: Fraction, weight_exponents: Exponents) -> dict[int, Fraction]:
+    """Return the tail or freeze turns of a loss times weight (the chance the side is surprised), in lowest terms
+
+    Terms are built as integers over known powers of the dice (exporter/rules/exact.py): a tail of thousands of
+    turns, weighted by a contest's chance over every watcher's roll, costs what its integers' sizes cost.
+    """
+    if shape.tail is not None:
+        mass, chance, first, count = shape.tail
+        return {first + k: p for k, p in enumerate(tail_terms(mass, chance, count, weight, weight_exponents))}
+    if shape.freezes is not None:
+        chance, count = shape.freezes
+        return freeze_terms(chance, count, weight, weight_exponents)
+    return {}
+
+
+def tail_terms(mass: Fraction, chance: Fraction, count: int, weight: Fraction,
+               weight_exponents: Exponents) -> list[Fraction]:
+    """Return weight * mass * chance * (1 - chance)**k for k < count"""
+    n, d = chance.numerator, chance.denominator
+    constant, denominator = weight.numerator * mass.numerator * n, weight.denominator * mass.denominator * d
+    base, per_turn = dice_exponents(weight_exponents, mass.denominator), factorised(d, DIE_PRIMES)
+    terms, power = [], 1
+    for k in range(count):
+        terms.append(reduced(constant, power, denominator, base, per_turn, k + 1))
+        power *= d - n
+        denominator *= d
+    return terms
+
+
+def freeze_terms(chance: Fraction, count: int, weight: Fraction, weight_exponents: Exponents) -> dict[int, Fraction]:
+    """Return the weighted total-surprise loss: freeze f of 1..6, then the tail of count turns from turn f + 1"""
+    freezes, n, d = CONSTANTS["freeze_die"], chance.numerator, chance.denominator
+    # Turn i + 2 gathers tail term i - f + 1 of each freeze f: n * window / (6 * d**(i + 1)) with
+    # window = sum of (d - n)**k * d**(i - k) over the tail terms k of the freezes that reach it.
+    constant, denominator = weight.numerator * n, weight.denominator * freezes * d
+    base, per_turn = dice_exponents(weight_exponents, freezes), factorised(d, DIE_PRIMES)
     lost: dict[int, Fraction] = {}
-    window = 0
-    for index in range(len(terms) + freezes - 1):
-        window += terms[index] if index < len(terms) else 0
-        window -= terms[index - freezes] if index >= freezes else 0
-        lost[index + 2] = Fraction(window, denominator)
-    return MemberOdds(UNIT, lost, expected_lost=Fraction(7, 2) + 1 / chance)
+    powers: list[int] = []
+    window, power, leaving = 0, 1, d**freezes
+    for i in range(count + freezes - 1):
+        window *= d
+        if i < count:
+            window += power
+            powers.append(power)
+            power *= d - n
+        if freezes <= i < count + freezes:
+            window -= powers[i - freezes] * leaving
+        lost[i + 2] = reduced(constant, window, denominator, base, per_turn, i + 1)
+        denominator *= d
+    return lost
+
+
+def dice_exponents(weight_exponents: Exponents, denominator: int) -> Exponents | None:
+    """Return the factorisation of a weight's denominator times another, or None when one is not known"""
+    own = factorised(denominator, DIE_PRIMES)
+    return None if own is None or weight_exponents is None else exact_plus(weight_exponents, own)
+
+
+def reduced(constant: int, varying: int, denominator: int, base: Exponents | None, per_turn: Exponents | None,
+            turns: int) -> Fraction:
+    """Return constant * varying / denominator in lowest terms; denominator = base * per_turn**turns"""
+    if base is None or per_turn is None:
+        return Fraction(constant * varying, denominator)  # not a power of the dice: Fraction's gcd, slower
+    return lowest(constant * varying, denominator, [(prime, base.get(prime, 0) + per_turn.get(prime, 0) * turns)
+                                                    for prime in DIE_PRIMES])
 
 
 def odds(scenario: Scenario) -> Odds:
     """Return the exact distribution of who is surprised and what each member loses"""
     surprise, kind = surprise_chances(scenario)
     members: dict[str, MemberOdds] = {}
-    shared: dict[tuple[SideKey, int, bool], MemberOdds] = {}  # members of one side with one stun profile
+    shared: dict[tuple[SideKey, int], MemberOdds] = {}  # members of one side who lose alike
     for key in SIDE_KEYS:
         surprised = surprise[other(key)]
+        exponents = factorised(surprised.denominator, DIE_PRIMES)
         for member in scenario.side(key).members:
-            profile = (key, member.iq, member.combat_reflexes)
-            if profile not in shared:
-                shared[profile] = unconditional(seconds_lost(member, kind), surprised)
-            members[member.name] = shared[profile]
+            shape = loss_shape(member.iq, member.combat_reflexes, kind)
+            if (key, id(shape)) not in shared:
+                shared[key, id(shape)] = unconditional(shape, surprised, exponents)
+            members[member.name] = shared[key, id(shape)]
     return Odds(SYSTEM, scenario.procedure, surprise, members)
 
 
-def unconditional(if_surprised: MemberOdds, surprised: Fraction) -> MemberOdds:
+def unconditional(shape: LossShape, surprised: Fraction, exponents: Exponents | None) -> MemberOdds:
     """Weigh a member's loss by the chance his side is surprised, adding 0 for the rest"""
-    if surprised == 1:  # total surprise by GM fiat: nothing to weigh, and thousands of exact products saved
-        lost = {k: p for k, p in if_surprised.lost.items() if p}
-    else:
-        lost = {k: p * surprised for k, p in if_surprised.lost.items() if p * surprised}
+    lost = {}
+    if surprised:
+        lost = {turn: p * surprised for turn, p in shape.head.items() if p}
+        lost.update(loss_terms(shape, surprised, exponents))
     lost = add_mass(lost, 0, 1 - surprised)
-    never = if_surprised.never * surprised
-    expected = None if never else (if_surprised.expected_lost or Fraction(0)) * surprised
+    never = shape.never * surprised
+    expected = None if never else (shape.expected or Fraction(0)) * surprised
     return MemberOdds(UNIT, lost, never, expected)

@@ -77,11 +77,15 @@ def check_procedure_fields(scenario: Any, inputs: Inputs,
                            spellings: dict[str, tuple[str, ...]] | None = None) -> None:
     """Refuse a field given that only another procedure reads: it would be ignored (docs/scenarios.md)"""
     other_spellings = spellings or {}
+    known: dict[tuple[str, str], list[str]] = {}  # a crowd's members ask about the same few fields
 
     def readers(level: str, key: str) -> list[str]:
         """Return the procedures that read this field at this level"""
-        return [name for name, levels in inputs.items()
-                if any(key == entry[0] or key in other_spellings.get(entry[0], ()) for entry in levels.get(level, ()))]
+        if (level, key) not in known:
+            known[level, key] = [name for name, levels in inputs.items()
+                                 if any(key == entry[0] or key in other_spellings.get(entry[0], ())
+                                        for entry in levels.get(level, ()))]
+        return known[level, key]
 
     def check(level: str, given: Any, prefix: str) -> None:
         for key in sorted(given.model_fields_set - set(STRUCTURE[level])):

@@ -513,11 +513,14 @@ def naive_tail(mass: Fraction, chance: Fraction, cut: Fraction) -> list[Fraction
 
 
 @pytest.mark.parametrize("iq", [3, 5, 9, 12, 16])
-def test_geometric_tail_in_integers_equals_the_fraction_loop(iq):
+@pytest.mark.parametrize(("weight", "exponents"), [(Fraction(1), {}), (Fraction(5, 6), {2: 1, 3: 1}),
+                                                   (Fraction(7**30, 216**31), {2: 93, 3: 93})])
+def test_geometric_tail_in_lowest_terms_equals_the_fraction_loop(iq, weight, exponents):
     chance = g.success_chance(iq)
-    numerators, denominator = g.geometric_tail(Fraction(1, 6), chance, Fraction(1, 6 * 10**12))
-    assert [Fraction(n, denominator) for n in numerators] == naive_tail(Fraction(1, 6), chance,
-                                                                         Fraction(1, 6 * 10**12))
+    count = g.tail_length(Fraction(1, 6), chance, Fraction(1, 6 * 10**12))
+    terms = g.tail_terms(Fraction(1, 6), chance, count, weight, exponents)
+    naive = [weight * term for term in naive_tail(Fraction(1, 6), chance, Fraction(1, 6 * 10**12))]
+    assert [(t.numerator, t.denominator) for t in terms] == [(t.numerator, t.denominator) for t in naive]
 
 
 def test_total_surprise_loss_sums_the_six_freezes():

@@ -32,29 +32,44 @@ function worldMapChances(scenario, options) {
   return chances;
 }
 
-/** Return the exact chance that 2d20 keep the higher plus the bonus reaches the target number */
-function hitChance(attackBonus, targetNumber) {
+/** Return how many of the 400 rolls of 2d20 keep the higher plus the bonus reach the target number */
+function hitCount(attackBonus, targetNumber) {
   const die = RULES.test_die;
   let hits = 0;
   for (let first = 1; first <= die; first += 1) {
     for (let second = 1; second <= die; second += 1) if (Rules.attackHits(Math.max(first, second) + attackBonus, targetNumber)) hits += 1;
   }
-  return exact(hits, die ** RULES.advantage_dice);
+  return hits;
 }
 
-/** Return the exact chance that each side's opener hits first, and that every opener misses */
+/**
+ * Return the exact chance that each side's opener hits first, and that every opener misses, counted over 400 per
+ * opener. Each opener maps (the ways side a's opener hit first, the ways every one missed) to the same over one
+ * more opener: a' = 400 a + hits * missed if he is of side a, missed' = (400 - hits) * missed; composing these maps
+ * halves first costs a few products of large integers instead of one pass over ever larger integers per opener.
+ */
 function sneakAttackChances(scenario) {
-  const chances = { a: ZERO, b: ZERO, none: ZERO };
   const sideOf = new Map(SIDE_KEYS.flatMap((key) => scenario.sides[key].members.map((member) => [member.name, key])));
-  let allMissed = ONE;
-  for (const opener of Rules.openingOrder(scenario)) {
-    const hit = hitChance(opener.attack_bonus, opener.target_number);
-    const side = sideOf.get(opener.name);
-    chances[side] = plus(chances[side], times(allMissed, hit));
-    allMissed = times(allMissed, minus(ONE, hit));
+  const rolls = BigInt(RULES.test_die ** RULES.advantage_dice);
+  const hits = new Map();
+  const steps = Rules.openingOrder(scenario).map((opener) => {
+    const key = `${opener.attack_bonus}|${opener.target_number}`;
+    if (!hits.has(key)) hits.set(key, BigInt(hitCount(opener.attack_bonus, opener.target_number)));
+    return [hits.get(key), sideOf.get(opener.name)];
+  });
+  /** Return the map of openers low..high-1 as [p, q, r]: a' = p a + q missed, missed' = r missed */
+  function composed(low, high) {
+    if (high - low === 1) {
+      const [hit, side] = steps[low];
+      return [rolls, side === "a" ? hit : 0n, rolls - hit];
+    }
+    const middle = Math.floor((low + high) / 2);
+    const [p1, q1, r1] = composed(low, middle);
+    const [p2, q2, r2] = composed(middle, high);
+    return [p1 * p2, p2 * q1 + q2 * r1, r1 * r2];
   }
-  chances.none = allMissed;
-  return chances;
+  const [everything, firstA, allMissed] = steps.length ? composed(0, steps.length) : [1n, 0n, 1n];
+  return { a: [firstA, everything], b: [everything - firstA - allMissed, everything], none: [allMissed, everything] };
 }
 
 /** Return the odds of a rules scenario in the shape of `ambush odds --json`; members keyed by label, else name */
@@ -62,11 +77,16 @@ function odds(scenario) {
   const options = scenarioOptions(scenario);
   const chances = scenario.procedure === "world-map" ? worldMapChances(scenario, options) : sneakAttackChances(scenario);
   const members = []; // entries: a member called __proto__ stays a member
+  const shared = new Map(); // by the side whose surprise costs the member his round ("" for none)
   for (const key of SIDE_KEYS) {
     for (const member of scenario.sides[key].members) {
-      const loseRound = Rules.actsWhenSurprised(member, options) ? ZERO : chances[other(key)];
-      const lost = [[0, minus(ONE, loseRound)], [1, loseRound]].filter(([, p]) => !isZero(p));
-      members.push([shownName(member), memberJson(lost.map(([value, p]) => [value, toFloat(p)]), ZERO, loseRound)]);
+      const loser = Rules.actsWhenSurprised(member, options) ? "" : other(key);
+      if (!shared.has(loser)) {
+        const loseRound = loser ? chances[loser] : ZERO;
+        const lost = [[0, minus(ONE, loseRound)], [1, loseRound]].filter(([, p]) => !isZero(p));
+        shared.set(loser, memberJson(lost.map(([value, p]) => [value, toFloat(p)]), ZERO, loseRound));
+      }
+      members.push([shownName(member), shared.get(loser)]);
     }
   }
   const surprise = Object.fromEntries(["a", "b", "none"].map((side) => [side, toFloat(chances[side])]));

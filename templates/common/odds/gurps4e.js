@@ -46,11 +46,12 @@ function sneakWinChance(scenario, surprising) {
   let numerator = 0n;
   let denominator = BigInt(ROLLS);
   for (const count of watchers.values()) denominator *= BigInt(ROLLS) ** BigInt(count);
+  const outcomes = new Map([...watchers.keys()].map((per) => [per, rollOutcomes(per)]));
   for (const [sneakRoll, n] of rollOutcomes(sneak.stealth ?? 0)) {
     let beatsAll = BigInt(n);
     for (const [per, count] of watchers) {
       let beaten = 0;
-      for (const [roll, m] of rollOutcomes(per)) if (Rules.quickContest(sneakRoll, roll) === "first") beaten += m;
+      for (const [roll, m] of outcomes.get(per)) if (Rules.quickContest(sneakRoll, roll) === "first") beaten += m;
       beatsAll *= BigInt(beaten) ** BigInt(count);
     }
     numerator += beatsAll;
