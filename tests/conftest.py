@@ -59,9 +59,9 @@ def installed_ambush(tmp_path_factory) -> Iterator[Path]:
     assert done.returncode == 0, done.stderr
     wheel = next((base / "wheels").glob("ambush-*.whl"))
     env_dir = base / "venv"
-    venv.create(env_dir, with_pip=True)
-    done = subprocess.run([str(env_dir / "bin" / "python"), "-m", "pip", "install", "-q", str(wheel)],
-                          capture_output=True, text=True, check=False, timeout=600)
+    venv.create(env_dir)  # no pip of its own: this pip installs into it (--python), as it would from inside
+    done = subprocess.run([sys.executable, "-m", "pip", "--python", str(env_dir / "bin" / "python"), "install", "-q",
+                           str(wheel)], capture_output=True, text=True, check=False, timeout=600)
     assert done.returncode == 0, done.stderr
     yield env_dir / "bin" / "ambush"
     shutil.rmtree(env_dir)
