@@ -8,6 +8,7 @@ import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -192,6 +193,30 @@ def _listing_problem(test_file: Path) -> str:
 def run_node_tests(test_file: Path, env: dict[str, str] | None = None) -> NodeRun:
     """Run every case of a node:test file once (call it from a module-scoped fixture)"""
     return _node_test([test_file], [], env)[test_file]
+
+
+_GENERATION_RUNS: dict[tuple, dict[int, NodeRun]] = {}
+
+
+def run_node_generation(test_file: Path, generation: int, env: dict[str, str] | None = None) -> NodeRun:
+    """Run a node:test file in the emulated Foundry client of one generation (call it from a module-scoped fixture)
+
+    The first call runs the file for every generation side by side, each in its own process as before; the calls for
+    the other generations take their run from it.
+    """
+    from tests.conformance import FOUNDRY_GENERATIONS
+
+    key = (test_file, tuple(sorted((env or {}).items())))
+    if key not in _GENERATION_RUNS:
+        with ThreadPoolExecutor(max_workers=len(FOUNDRY_GENERATIONS)) as pool:
+            started = {g: pool.submit(_node_test, [test_file], [], {**(env or {}), "FOUNDRY_GENERATION": str(g)})
+                       for g in FOUNDRY_GENERATIONS}
+            _GENERATION_RUNS[key] = {g: future.result()[test_file] for g, future in started.items()}
+    runs = _GENERATION_RUNS[key]
+    run = runs.pop(generation)
+    if not runs:
+        del _GENERATION_RUNS[key]
+    return run
 
 
 def assert_node_case(run: NodeRun, name: str | None) -> None:

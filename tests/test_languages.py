@@ -26,6 +26,7 @@ from tests.conftest import (
     node_cases,
     roll20_configuration,
     run_node,
+    run_node_generation,
     run_node_tests,
 )
 
@@ -66,7 +67,7 @@ def test_roll20_speaks_the_language_file(roll20_run):
 
 @pytest.fixture(scope="module", params=FOUNDRY_GENERATIONS, ids=lambda g: f"v{g}")
 def foundry_run(request, examples):
-    return run_node_tests(FOUNDRY_FILE, {"MODULES_DIR": str(examples), "FOUNDRY_GENERATION": str(request.param)})
+    return run_node_generation(FOUNDRY_FILE, request.param, {"MODULES_DIR": str(examples)})
 
 
 @pytest.mark.parametrize("case", node_cases(FOUNDRY_FILE))

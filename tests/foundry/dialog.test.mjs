@@ -69,7 +69,10 @@ function pythonOdds(toml) {
     fs.writeFileSync(file, toml);
     const printed = execFileSync(PYTHON, ["-m", "exporter", "odds", "--json", file], { encoding: "utf8" });
     const odds = JSON.parse(printed);
-    if (kept) fs.writeFileSync(kept, printed);
+    if (kept) {
+      fs.writeFileSync(`${kept}.${process.pid}`, printed);
+      fs.renameSync(`${kept}.${process.pid}`, kept); // whole or absent for another run that reads it
+    }
     return odds;
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
