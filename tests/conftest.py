@@ -7,7 +7,7 @@ import os
 import shutil
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -40,13 +40,29 @@ def file_snapshot(snapshot: SnapshotAssertion) -> SnapshotAssertion:
 
 
 @pytest.fixture(scope="session")
-def examples(tmp_path_factory) -> Path:
-    """Build the example campaigns for both targets once (no zips): <id>/foundry and <id>/roll20, read only"""
+def built(tmp_path_factory) -> Callable[..., Path]:
+    """Return build(paths=(), target="all", make_zip=False): the output folder of a build of those campaigns (the
+    examples when none is named), made once per session for the same campaign files' bytes and options; read only"""
     from exporter.build import build_campaigns
 
-    out = tmp_path_factory.mktemp("examples")
-    build_campaigns([], out, make_zip=False)
-    return out
+    made: dict[tuple, Path] = {}
+
+    def build(paths: Iterable[Path] = (), target: str = "all", make_zip: bool = False) -> Path:
+        paths = [Path(path) for path in paths]
+        key = (tuple((str(path), path.read_bytes()) for path in paths), target, make_zip)
+        if key not in made:
+            out = tmp_path_factory.mktemp("built")
+            build_campaigns(paths, out, target=target, make_zip=make_zip)
+            made[key] = out
+        return made[key]
+
+    return build
+
+
+@pytest.fixture(scope="session")
+def examples(built) -> Path:
+    """Build the example campaigns for both targets once (no zips): <id>/foundry and <id>/roll20, read only"""
+    return built()
 
 
 @pytest.fixture(scope="session")

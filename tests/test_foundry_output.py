@@ -10,7 +10,6 @@ from pathlib import Path
 
 import pytest
 
-from exporter.build import build_campaigns
 from exporter.campaign import load_campaign
 from tests.conftest import CAMPAIGNS, relative_files, roll20_configuration, run_node, text_files
 
@@ -18,10 +17,8 @@ IDS = [load_campaign(path).id for path in CAMPAIGNS]
 
 
 @pytest.fixture(scope="module")
-def dist(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("dist")
-    build_campaigns([], out)
-    return out
+def dist(built) -> Path:
+    return built(make_zip=True)
 
 
 def test_the_examples_are_built_by_default(dist):

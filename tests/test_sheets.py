@@ -49,11 +49,10 @@ def test_the_roll20_defaults_are_readers_a_campaign_may_give(system, tmp_path):
     assert load_campaign(path).roll20_attributes == expected
 
 
-def test_the_generated_outputs_read_the_sheets_table(tmp_path):
-    build_campaigns([], tmp_path, make_zip=False)
+def test_the_generated_outputs_read_the_sheets_table(examples):
     for path in CAMPAIGNS:
         campaign = load_campaign(path)
-        folder = tmp_path / campaign.id
+        folder = examples / campaign.id
         roll20 = roll20_configuration(folder)["ATTRIBUTES"]
         expected = {k: roll20_reader(v) for k, v in roll20_defaults(campaign.system).items()}
         assert roll20 == dict(sorted(expected.items())), campaign.id
