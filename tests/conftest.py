@@ -264,6 +264,31 @@ def assert_node_file(run: NodeRun) -> None:
     assert run.returncode == 0 or failed, f"node --test {run.file.name} exited {run.returncode}\n{run.tail()}"
 
 
+# Each macro in a fresh realm of its own, with no module active and the client's language: what it shows the user.
+MACRO_RUNS = """
+import vm from "node:vm";
+const shown = [];
+for (const [command, lang] of JSON.parse(process.argv[1])) {
+  const notified = [];
+  const realm = vm.createContext({ command, game: { modules: { get: () => undefined }, i18n: { lang } },
+    ui: { notifications: { error: (text) => notified.push(text) } } });
+  await vm.runInContext("new (Object.getPrototypeOf(async function () {}).constructor)(command)()", realm);
+  shown.push(notified);
+}
+console.log(JSON.stringify(shown));
+"""
+
+
+def macro_notifications(runs: list[tuple[str, str]]) -> list[list[str]]:
+    """Run Foundry macro commands, each as (command, client language) with the module not active, in one Node process;
+    return the notifications each showed"""
+    done = run_node("--input-type=module", "-e", MACRO_RUNS, json.dumps(runs))
+    assert done.returncode == 0, done.stderr
+    shown = json.loads(done.stdout)
+    assert len(shown) == len(runs), done.stdout
+    return shown
+
+
 def module_exports(path: Path) -> dict:
     """Import an ES module in Node and return its exports as JSON (a built configuration module, say)"""
     done = run_node("--input-type=module", "-e",
