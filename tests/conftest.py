@@ -190,7 +190,8 @@ def node_cases(test_file: Path) -> list:
     """
     if test_file not in _LISTED:
         files = [path for path in dict.fromkeys([*NODE_TEST_FILES, test_file]) if path not in _LISTED]
-        _LISTED.update(_node_test(files, [f"--test-name-pattern={NO_TEST_MATCHES}"], None))
+        # Listing only imports each file: two at a time (node:test's default is one less than the cores)
+        _LISTED.update(_node_test(files, [f"--test-name-pattern={NO_TEST_MATCHES}", "--test-concurrency=2"], None))
     listed = _LISTED[test_file]
     unmatched = "test name does not match pattern"
     names = [name for name, record in listed.cases.items() if record.get("reason") == unmatched]
