@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import shutil
@@ -298,10 +299,36 @@ def module_exports(path: Path) -> dict:
     return json.loads(done.stdout)
 
 
+_CONFIGURATIONS: dict[tuple[str, str], dict] = {}
+
+
+def _scripts_digest(campaign_dir: Path) -> str:
+    """Hash the JavaScript files check_output.mjs reads in a built campaign's folder"""
+    digest = hashlib.sha256()
+    scripts = [*(campaign_dir / "foundry" / "scripts").rglob("*.js"), *(campaign_dir / "roll20").glob("*.js")]
+    for path in sorted(scripts):
+        digest.update(f"{path}\0".encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def roll20_configurations(campaign_dirs: list[Path]) -> list[dict]:
+    """Check built campaigns' scripts and return the configuration each Roll20 script holds, as it evaluates
+    (tests/js/check_output.mjs): the folders not checked yet with these files in one Node process"""
+    keys = [(str(folder), _scripts_digest(folder)) for folder in campaign_dirs]
+    missing = list(dict.fromkeys(key for key in keys if key not in _CONFIGURATIONS))
+    if missing:
+        done = run_node("--experimental-vm-modules", "--no-warnings", "tests/js/check_output.mjs",
+                        *(folder for folder, _ in missing))
+        assert done.returncode == 0, done.stderr
+        reports = [json.loads(line) for line in done.stdout.splitlines()]
+        assert len(reports) == len(missing), done.stdout
+        for key, report in zip(missing, reports, strict=True):
+            assert report["problems"] == [], f"{key[0]}: {report['problems']}"
+            _CONFIGURATIONS[key] = report["roll20"]
+    return [_CONFIGURATIONS[key] for key in keys]
+
+
 def roll20_configuration(campaign_dir: Path) -> dict:
     """Return the configuration a built Roll20 script holds, as it evaluates (tests/js/check_output.mjs)"""
-    done = run_node("--experimental-vm-modules", "--no-warnings", "tests/js/check_output.mjs", str(campaign_dir))
-    assert done.returncode == 0, done.stderr
-    report = json.loads(done.stdout)
-    assert report["problems"] == [], report["problems"]
-    return report["roll20"]
+    return roll20_configurations([campaign_dir])[0]
