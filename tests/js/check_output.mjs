@@ -5,10 +5,11 @@
 // Prints one line per folder, in order: {problems: [...], roll20: {STRINGS, DEFAULT_LANGUAGE, MARKERS, PROCEDURES,
 // ATTRIBUTES}}.
 import { readdir, readFile } from "node:fs/promises";
+import { pathToFileURL } from "node:url";
 import vm from "node:vm";
 
 /** Check one campaign folder; return its problems and the Roll20 configuration */
-async function check(dir) {
+export async function check(dir) {
   const problems = [];
   for (const name of (await readdir(`${dir}/foundry/scripts`, { recursive: true })).filter((n) => n.endsWith(".js"))) {
     try {
@@ -53,4 +54,6 @@ async function check(dir) {
   return { problems, roll20: { STRINGS, DEFAULT_LANGUAGE, MARKERS, PROCEDURES, ATTRIBUTES } };
 }
 
-for (const dir of process.argv.slice(2)) console.log(JSON.stringify(await check(dir)));
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
+  for (const dir of process.argv.slice(2)) console.log(JSON.stringify(await check(dir)));
+}
