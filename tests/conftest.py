@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import shutil
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -39,13 +41,29 @@ def file_snapshot(snapshot: SnapshotAssertion) -> SnapshotAssertion:
 
 
 @pytest.fixture(scope="session")
-def examples(tmp_path_factory) -> Path:
-    """Build the example campaigns for both targets once (no zips): <id>/foundry and <id>/roll20, read only"""
+def built(tmp_path_factory) -> Callable[..., Path]:
+    """Return build(paths=(), target="all", make_zip=False): the output folder of a build of those campaigns (the
+    examples when none is named), made once per session for the same campaign files' bytes and options; read only"""
     from exporter.build import build_campaigns
 
-    out = tmp_path_factory.mktemp("examples")
-    build_campaigns([], out, make_zip=False)
-    return out
+    made: dict[tuple, Path] = {}
+
+    def build(paths: Iterable[Path] = (), target: str = "all", make_zip: bool = False) -> Path:
+        paths = [Path(path) for path in paths]
+        key = (tuple((str(path), path.read_bytes()) for path in paths), target, make_zip)
+        if key not in made:
+            out = tmp_path_factory.mktemp("built")
+            build_campaigns(paths, out, target=target, make_zip=make_zip)
+            made[key] = out
+        return made[key]
+
+    return build
+
+
+@pytest.fixture(scope="session")
+def examples(built) -> Path:
+    """Build the example campaigns for both targets once (no zips): <id>/foundry and <id>/roll20, read only"""
+    return built()
 
 
 @pytest.fixture(scope="session")
@@ -59,9 +77,9 @@ def installed_ambush(tmp_path_factory) -> Iterator[Path]:
     assert done.returncode == 0, done.stderr
     wheel = next((base / "wheels").glob("ambush-*.whl"))
     env_dir = base / "venv"
-    venv.create(env_dir, with_pip=True)
-    done = subprocess.run([str(env_dir / "bin" / "python"), "-m", "pip", "install", "-q", str(wheel)],
-                          capture_output=True, text=True, check=False, timeout=600)
+    venv.create(env_dir)  # no pip of its own: this pip installs into it (--python), as it would from inside
+    done = subprocess.run([sys.executable, "-m", "pip", "--python", str(env_dir / "bin" / "python"), "install", "-q",
+                           str(wheel)], capture_output=True, text=True, check=False, timeout=600)
     assert done.returncode == 0, done.stderr
     yield env_dir / "bin" / "ambush"
     shutil.rmtree(env_dir)
@@ -173,7 +191,8 @@ def node_cases(test_file: Path) -> list:
     """
     if test_file not in _LISTED:
         files = [path for path in dict.fromkeys([*NODE_TEST_FILES, test_file]) if path not in _LISTED]
-        _LISTED.update(_node_test(files, [f"--test-name-pattern={NO_TEST_MATCHES}"], None))
+        # Listing only imports each file: two at a time (node:test's default is one less than the cores)
+        _LISTED.update(_node_test(files, [f"--test-name-pattern={NO_TEST_MATCHES}", "--test-concurrency=2"], None))
     listed = _LISTED[test_file]
     unmatched = "test name does not match pattern"
     names = [name for name, record in listed.cases.items() if record.get("reason") == unmatched]
@@ -192,6 +211,30 @@ def _listing_problem(test_file: Path) -> str:
 def run_node_tests(test_file: Path, env: dict[str, str] | None = None) -> NodeRun:
     """Run every case of a node:test file once (call it from a module-scoped fixture)"""
     return _node_test([test_file], [], env)[test_file]
+
+
+_GENERATION_RUNS: dict[tuple, dict[int, NodeRun]] = {}
+
+
+def run_node_generation(test_file: Path, generation: int, env: dict[str, str] | None = None) -> NodeRun:
+    """Run a node:test file in the emulated Foundry client of one generation (call it from a module-scoped fixture)
+
+    The first call runs the file for every generation side by side, each in its own process as before; the calls for
+    the other generations take their run from it.
+    """
+    from tests.conformance import FOUNDRY_GENERATIONS
+
+    key = (test_file, tuple(sorted((env or {}).items())))
+    if key not in _GENERATION_RUNS:
+        with ThreadPoolExecutor(max_workers=len(FOUNDRY_GENERATIONS)) as pool:
+            started = {g: pool.submit(_node_test, [test_file], [], {**(env or {}), "FOUNDRY_GENERATION": str(g)})
+                       for g in FOUNDRY_GENERATIONS}
+            _GENERATION_RUNS[key] = {g: future.result()[test_file] for g, future in started.items()}
+    runs = _GENERATION_RUNS[key]
+    run = runs.pop(generation)
+    if not runs:
+        del _GENERATION_RUNS[key]
+    return run
 
 
 def assert_node_case(run: NodeRun, name: str | None) -> None:
@@ -223,6 +266,31 @@ def assert_node_file(run: NodeRun) -> None:
     assert run.returncode == 0 or failed, f"node --test {run.file.name} exited {run.returncode}\n{run.tail()}"
 
 
+# Each macro in a fresh realm of its own, with no module active and the client's language: what it shows the user.
+MACRO_RUNS = """
+import vm from "node:vm";
+const shown = [];
+for (const [command, lang] of JSON.parse(process.argv[1])) {
+  const notified = [];
+  const realm = vm.createContext({ command, game: { modules: { get: () => undefined }, i18n: { lang } },
+    ui: { notifications: { error: (text) => notified.push(text) } } });
+  await vm.runInContext("new (Object.getPrototypeOf(async function () {}).constructor)(command)()", realm);
+  shown.push(notified);
+}
+console.log(JSON.stringify(shown));
+"""
+
+
+def macro_notifications(runs: list[tuple[str, str]]) -> list[list[str]]:
+    """Run Foundry macro commands, each as (command, client language) with the module not active, in one Node process;
+    return the notifications each showed"""
+    done = run_node("--input-type=module", "-e", MACRO_RUNS, json.dumps(runs))
+    assert done.returncode == 0, done.stderr
+    shown = json.loads(done.stdout)
+    assert len(shown) == len(runs), done.stdout
+    return shown
+
+
 def module_exports(path: Path) -> dict:
     """Import an ES module in Node and return its exports as JSON (a built configuration module, say)"""
     done = run_node("--input-type=module", "-e",
@@ -231,13 +299,39 @@ def module_exports(path: Path) -> dict:
     return json.loads(done.stdout)
 
 
+_CONFIGURATIONS: dict[tuple[str, str], dict] = {}
+
+
+def _scripts_digest(campaign_dir: Path) -> str:
+    """Hash the JavaScript files check_output.mjs reads in a built campaign's folder"""
+    digest = hashlib.sha256()
+    scripts = [*(campaign_dir / "foundry" / "scripts").rglob("*.js"), *(campaign_dir / "roll20").glob("*.js")]
+    for path in sorted(scripts):
+        digest.update(f"{path}\0".encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def roll20_configurations(campaign_dirs: list[Path]) -> list[dict]:
+    """Check built campaigns' scripts and return the configuration each Roll20 script holds, as it evaluates
+    (tests/js/check_output.mjs): the folders not checked yet with these files in one Node process"""
+    keys = [(str(folder), _scripts_digest(folder)) for folder in campaign_dirs]
+    missing = list(dict.fromkeys(key for key in keys if key not in _CONFIGURATIONS))
+    if missing:
+        done = run_node("--experimental-vm-modules", "--no-warnings", "tests/js/check_output.mjs",
+                        *(folder for folder, _ in missing))
+        assert done.returncode == 0, done.stderr
+        reports = [json.loads(line) for line in done.stdout.splitlines()]
+        assert len(reports) == len(missing), done.stdout
+        for key, report in zip(missing, reports, strict=True):
+            assert report["problems"] == [], f"{key[0]}: {report['problems']}"
+            _CONFIGURATIONS[key] = report["roll20"]
+    return [_CONFIGURATIONS[key] for key in keys]
+
+
 def roll20_configuration(campaign_dir: Path) -> dict:
     """Return the configuration a built Roll20 script holds, as it evaluates (tests/js/check_output.mjs)"""
-    done = run_node("--experimental-vm-modules", "--no-warnings", "tests/js/check_output.mjs", str(campaign_dir))
-    assert done.returncode == 0, done.stderr
-    report = json.loads(done.stdout)
-    assert report["problems"] == [], report["problems"]
-    return report["roll20"]
+    return roll20_configurations([campaign_dir])[0]
 
 
 @pytest.fixture(scope="session")

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from tests.conformance import FOUNDRY_GENERATIONS
-from tests.conftest import CAMPAIGNS, ROOT, assert_node_case, assert_node_file, node_cases, run_node_tests
+from tests.conftest import CAMPAIGNS, ROOT, assert_node_case, assert_node_file, node_cases, run_node_generation
 
 FILE = ROOT / "tests" / "foundry" / "corpus.test.mjs"
 GURPS_EXAMPLE = next(path for path in CAMPAIGNS if path.stem == "gurps4e")
@@ -39,8 +39,7 @@ def corpus_modules(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="module", params=FOUNDRY_GENERATIONS, ids=lambda g: f"v{g}")
 def run(request, examples, corpus_modules):
-    return run_node_tests(FILE, {"MODULES_DIR": str(examples), "CORPUS_DIR": str(corpus_modules),
-                                 "FOUNDRY_GENERATION": str(request.param)})
+    return run_node_generation(FILE, request.param, {"MODULES_DIR": str(examples), "CORPUS_DIR": str(corpus_modules)})
 
 
 @pytest.mark.parametrize("case", node_cases(FILE))

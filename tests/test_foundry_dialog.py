@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -12,9 +13,16 @@ from tests.conftest import ROOT, assert_node_case, assert_node_file, node_cases,
 FILE = ROOT / "tests" / "foundry" / "dialog.test.mjs"
 
 
+@pytest.fixture(scope="module")
+def odds_cache(tmp_path_factory) -> Path:
+    """A folder for the CLI's odds, shared by both generations' runs: they ask the same scenario files"""
+    return tmp_path_factory.mktemp("dialog-odds")
+
+
 @pytest.fixture(scope="module", params=FOUNDRY_GENERATIONS, ids=lambda g: f"v{g}")
-def run(request, examples):
-    env = {"MODULES_DIR": str(examples), "FOUNDRY_GENERATION": str(request.param), "AMBUSH_PYTHON": sys.executable}
+def run(request, examples, odds_cache):
+    env = {"MODULES_DIR": str(examples), "FOUNDRY_GENERATION": str(request.param), "AMBUSH_PYTHON": sys.executable,
+           "AMBUSH_ODDS_CACHE": str(odds_cache)}
     return run_node_tests(FILE, env)
 
 

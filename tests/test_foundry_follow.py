@@ -5,14 +5,14 @@ from __future__ import annotations
 import pytest
 
 from tests.conformance import FOUNDRY_GENERATIONS
-from tests.conftest import ROOT, assert_node_case, assert_node_file, node_cases, run_node_tests
+from tests.conftest import ROOT, assert_node_case, assert_node_file, node_cases, run_node_generation
 
 FILE = ROOT / "tests" / "foundry" / "follow.test.mjs"
 
 
 @pytest.fixture(scope="module", params=FOUNDRY_GENERATIONS, ids=lambda g: f"v{g}")
 def run(request, examples):
-    return run_node_tests(FILE, {"MODULES_DIR": str(examples), "FOUNDRY_GENERATION": str(request.param)})
+    return run_node_generation(FILE, request.param, {"MODULES_DIR": str(examples)})
 
 
 @pytest.mark.parametrize("case", node_cases(FILE))

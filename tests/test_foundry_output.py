@@ -10,18 +10,22 @@ from pathlib import Path
 
 import pytest
 
-from exporter.build import build_campaigns
 from exporter.campaign import load_campaign
-from tests.conftest import CAMPAIGNS, relative_files, roll20_configuration, run_node, text_files
+from tests.conftest import (
+    CAMPAIGNS,
+    relative_files,
+    roll20_configuration,
+    roll20_configurations,
+    run_node,
+    text_files,
+)
 
 IDS = [load_campaign(path).id for path in CAMPAIGNS]
 
 
 @pytest.fixture(scope="module")
-def dist(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("dist")
-    build_campaigns([], out)
-    return out
+def dist(built) -> Path:
+    return built(make_zip=True)
 
 
 def test_the_examples_are_built_by_default(dist):
@@ -44,6 +48,7 @@ def test_zip_holds_the_module_with_module_json_at_its_root(dist, campaign_id, sn
 def test_every_script_compiles_as_an_es_module(dist, campaign_id):
     scripts = sorted((dist / campaign_id / "foundry" / "scripts").rglob("*.js"))
     assert len(scripts) > 20
+    roll20_configurations([dist / i for i in IDS])  # one Node process for every campaign: each is checked once
     assert roll20_configuration(dist / campaign_id)  # check_output.mjs compiles every Foundry script, or fails
 
 

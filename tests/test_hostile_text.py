@@ -64,12 +64,22 @@ def flat(tree: dict, prefix: str = "") -> dict[str, str]:
     return out
 
 
+# One Node process per build: tests/js/check_output.mjs on the folder, tests/roll20/parse_macros.mjs on its macros.
+CHECK = """
+import { check } from "./tests/js/check_output.mjs";
+import { checkMacros } from "./tests/roll20/parse_macros.mjs";
+const [root, ...macros] = process.argv.slice(1);
+console.log(JSON.stringify([await check(root), await checkMacros(macros)]));
+"""
+
+
 def check_built(out: Path, title: str, description: str, author: str, marker: str, overrides: dict[str, str]) -> None:
     """Every check of one hostile build"""
     root = out / "hostile"
-    done = subprocess.run([NODE, "--experimental-vm-modules", "--no-warnings", "tests/js/check_output.mjs", str(root)],
-                          cwd=ROOT, capture_output=True, text=True, check=True)
-    report = json.loads(done.stdout)
+    macros = sorted((root / "roll20" / "macros").glob("*.txt"))
+    done = subprocess.run([NODE, "--experimental-vm-modules", "--no-warnings", "--input-type=module", "-e", CHECK,
+                           str(root), *map(str, macros)], cwd=ROOT, capture_output=True, text=True, check=True)
+    report, parsed = json.loads(done.stdout)
     assert report["problems"] == []
     strings = report["roll20"]["STRINGS"]
     assert set(strings["en"]) & set(overrides) == IN_ROLL20_SCRIPT
@@ -95,9 +105,6 @@ def check_built(out: Path, title: str, description: str, author: str, marker: st
     readme = (root / "roll20" / "README.md").read_text(encoding="utf-8")
     assert "<img" not in readme and "</script>" not in readme
     check_page((root / "web" / "index.html").read_text(encoding="utf-8"), title)
-    macros = sorted((root / "roll20" / "macros").glob("*.txt"))
-    done = run_node("tests/roll20/parse_macros.mjs", *map(str, macros))
-    parsed = [json.loads(line) for line in done.stdout.splitlines()]
     assert parsed and all(result["ok"] for result in parsed), parsed
 
 

@@ -23,9 +23,10 @@ from tests.conftest import (
     ROOT,
     assert_node_case,
     assert_node_file,
+    macro_notifications,
     node_cases,
     roll20_configuration,
-    run_node,
+    run_node_generation,
     run_node_tests,
 )
 
@@ -66,7 +67,7 @@ def test_roll20_speaks_the_language_file(roll20_run):
 
 @pytest.fixture(scope="module", params=FOUNDRY_GENERATIONS, ids=lambda g: f"v{g}")
 def foundry_run(request, examples):
-    return run_node_tests(FOUNDRY_FILE, {"MODULES_DIR": str(examples), "FOUNDRY_GENERATION": str(request.param)})
+    return run_node_generation(FOUNDRY_FILE, request.param, {"MODULES_DIR": str(examples)})
 
 
 @pytest.mark.parametrize("case", node_cases(FOUNDRY_FILE))
@@ -94,22 +95,12 @@ def test_the_compendium_macros_and_their_pack_carry_the_default_languages_names(
     assert f'"macro": "{DE["Macro.Surprise"]}"' in config and f'"pack": "{DE["Pack.Macros"]}"' in config
 
 
-MACRO_RUN = """
-const [command, lang] = [process.argv[1], process.argv[2]];
-const shown = [];
-globalThis.game = { modules: { get: () => undefined }, i18n: { lang } };
-globalThis.ui = { notifications: { error: (text) => shown.push(text) } };
-await new (Object.getPrototypeOf(async function () {}).constructor)(command)();
-console.log(JSON.stringify(shown));
-"""
-
-
 @pytest.mark.parametrize(("client", "expected"), [("fr", "de"), ("en", "en"), ("zh-CN", "zh-CN")])
 def test_a_macro_run_without_the_module_falls_back_to_the_default_language(german, client, expected):
-    for document in pack_documents(german / "foundry"):
-        done = run_node("--input-type=module", "-e", MACRO_RUN, document["command"], client)
-        assert done.returncode == 0, done.stderr
-        assert json.loads(done.stdout) == [bundled_language(expected)["Notify.ModuleInactive"]]
+    documents = pack_documents(german / "foundry")
+    assert documents
+    for shown in macro_notifications([(document["command"], client) for document in documents]):
+        assert shown == [bundled_language(expected)["Notify.ModuleInactive"]]
 
 
 def test_the_roll20_script_and_its_chat_macros_speak_the_default_language(german, examples):

@@ -20,7 +20,6 @@ from pathlib import Path
 
 import pytest
 
-from exporter.build import build_campaigns
 from exporter.campaign import load_campaign
 from exporter.targets.config_js import CONFIG_MODULE
 from exporter.targets.foundry import SCRIPTS_DIR
@@ -35,10 +34,8 @@ MODULE_BLOCK = re.compile(r"^(  // --- (?P<path>\S+)\n  const \w+ = \(\(\) => \{
 
 
 @pytest.fixture(scope="module")
-def dist(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("dist")
-    build_campaigns([], out, make_zip=False)
-    return out
+def dist(examples) -> Path:
+    return examples
 
 
 def copied(rel: str) -> bool:

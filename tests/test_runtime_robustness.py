@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from tests.conformance import FOUNDRY_GENERATIONS
-from tests.conftest import ROOT, assert_node_case, assert_node_file, node_cases, run_node_tests
+from tests.conftest import ROOT, assert_node_case, assert_node_file, node_cases, run_node_generation, run_node_tests
 
 FOUNDRY = ROOT / "tests" / "foundry" / "robustness.test.mjs"
 ROLL20 = ROOT / "tests" / "roll20" / "robustness.test.mjs"
@@ -14,7 +14,7 @@ ROLL20 = ROOT / "tests" / "roll20" / "robustness.test.mjs"
 
 @pytest.fixture(scope="module", params=FOUNDRY_GENERATIONS, ids=lambda g: f"v{g}")
 def foundry_run(request, examples):
-    return run_node_tests(FOUNDRY, {"MODULES_DIR": str(examples), "FOUNDRY_GENERATION": str(request.param)})
+    return run_node_generation(FOUNDRY, request.param, {"MODULES_DIR": str(examples)})
 
 
 @pytest.fixture(scope="module")

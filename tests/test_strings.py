@@ -21,7 +21,7 @@ from exporter.targets.foundry import FoundryWriter
 from exporter.targets.modules import read_module
 from exporter.targets.roll20 import Roll20Writer
 from exporter.targets.strings import StringsError, build_keys, declared_keys
-from tests.conftest import CAMPAIGNS, roll20_configuration
+from tests.conftest import CAMPAIGNS, roll20_configuration, roll20_configurations
 
 TEMPLATES = templates_root()
 MODULES = sorted(path.relative_to(TEMPLATES).as_posix() for folder in ("common", "foundry", "roll20")
@@ -43,6 +43,7 @@ def definitions(system: str) -> Definitions:
 def shipped(examples) -> dict[str, dict[str, dict[str, dict[str, str]]]]:
     """Return, per system, what each target of its example ships: Roll20 STRINGS and Foundry lang files by language"""
     out = {}
+    roll20_configurations([examples / load_campaign(path).id for path in CAMPAIGNS])  # one Node process for all
     for path in CAMPAIGNS:
         campaign = load_campaign(path)
         folder = examples / campaign.id

@@ -1,10 +1,12 @@
 // The GM's surprise dialog of each example module, rendered into a real DOM by the emulation (emulation/ui.mjs): the
 // odds box as the dialog opens and after each edit, the one-line problem of a bad value, the exported scenario file,
 // hostile names kept as text, and every field the dialog reads back (run by tests/test_foundry_dialog.py).
-// MODULES_DIR holds <id>/foundry of the example campaigns; AMBUSH_PYTHON runs the CLI. The expected odds are the
-// Python CLI's (`ambush odds --json`) for scenario files written here by hand, or worked out by hand.
+// MODULES_DIR holds <id>/foundry of the example campaigns; AMBUSH_PYTHON runs the CLI, AMBUSH_ODDS_CACHE (a folder,
+// optional) keeps its answers. The expected odds are the Python CLI's (`ambush odds --json`) for scenario files
+// written here by hand, or worked out by hand.
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -15,6 +17,7 @@ import { createFoundry, runGeneration } from "./harness.mjs";
 
 const MODULES = process.env.MODULES_DIR;
 const PYTHON = process.env.AMBUSH_PYTHON ?? "python3";
+const ODDS_CACHE = process.env.AMBUSH_ODDS_CACHE;
 const GENERATION = runGeneration();
 const GURPS = { id: "ambush-gurps-example", systemId: "gurps" };
 const ADND = { id: "ambush-adnd-example", systemId: "ars" };
@@ -53,13 +56,24 @@ async function openDialog(env, combat, procedure, use) {
   return env.dialogs.at(-1);
 }
 
-/** Run `ambush odds --json` on a scenario file's text. */
+/**
+ * Run `ambush odds --json` on a scenario file's text. The answers are kept in ODDS_CACHE, when given, by the text's
+ * hash: the same CLI gives the same answer to the same file, and both generations' runs ask the same questions.
+ */
 function pythonOdds(toml) {
+  const kept = ODDS_CACHE && path.join(ODDS_CACHE, `${createHash("sha256").update(toml).digest("hex")}.json`);
+  if (kept && fs.existsSync(kept)) return JSON.parse(fs.readFileSync(kept, "utf8"));
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "dialog-odds-"));
   try {
     const file = path.join(dir, "scenario.toml");
     fs.writeFileSync(file, toml);
-    return JSON.parse(execFileSync(PYTHON, ["-m", "exporter", "odds", "--json", file], { encoding: "utf8" }));
+    const printed = execFileSync(PYTHON, ["-m", "exporter", "odds", "--json", file], { encoding: "utf8" });
+    const odds = JSON.parse(printed);
+    if (kept) {
+      fs.writeFileSync(`${kept}.${process.pid}`, printed);
+      fs.renameSync(`${kept}.${process.pid}`, kept); // whole or absent for another run that reads it
+    }
+    return odds;
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }

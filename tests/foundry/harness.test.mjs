@@ -169,6 +169,21 @@ test("loadModule boots a module folder, loads its lang file and isolates module 
   assert.equal(mod2.count(), 1, "a fresh copy of the module's state");
 });
 
+test("loadModule gives each environment fresh instances of the files the module imports, read as they are now", async (t) => {
+  const main = `import { count } from "./common/state.js"; export { count };`;
+  const root = writeModule(t, { main });
+  fs.mkdirSync(path.join(root, "scripts", "common"));
+  const state = path.join(root, "scripts", "common", "state.js");
+  fs.writeFileSync(state, "let loads = 0;\nexport const count = () => ++loads;\n");
+  const { exports: [mod1] } = await setup(t, { modules: [] }).loadModule(root);
+  assert.equal(mod1.count(), 1);
+  assert.equal(mod1.count(), 2);
+  fs.writeFileSync(state, "let loads = 10;\nexport const count = () => ++loads;\n");
+  const { exports: [mod2] } = await setup(t, { modules: [] }).loadModule(root);
+  assert.equal(mod2.count(), 11, "a fresh instance of the imported file, as it is on disk now");
+  assert.equal(mod1.count(), 3, "the first environment keeps its own");
+});
+
 test("loadModule refuses a module made for another system, or inactive in the world", async (t) => {
   const root = writeModule(t, {
     main: "",

@@ -3,7 +3,7 @@
 // Attribute references become numbers and each roll query takes its default, or a number when it has
 // none (a nested query, whose entities decode once its option is chosen, then takes its own); what is
 // left must parse as pure dice arithmetic: a parse error or any text the parser keeps as a label fails.
-// One JSON line per inline roll. eval_macros.mjs imports the helpers.
+// One JSON line per inline roll. eval_macros.mjs imports the helpers, and checkMacros returns the lines' records.
 import { readFile } from "node:fs/promises";
 import { pathToFileURL } from "node:url";
 import parser from "dice-roller-parser";
@@ -68,22 +68,26 @@ export function labels(node, found = []) {
   return found;
 }
 
-/** Check every inline roll of each macro file, one JSON line per roll. */
-async function main(files) {
+/** Check every inline roll of each macro file; return one record per roll. */
+export async function checkMacros(files) {
+  const records = [];
   for (const file of files) {
     const text = (await readFile(file, "utf8")).trim();
     const rolls = inlineRolls(text);
-    if (!rolls.length) console.log(JSON.stringify({ file, ok: false, error: "no inline roll" }));
+    if (!rolls.length) records.push({ file, ok: false, error: "no inline roll" });
     for (const expression of rolls) {
       const plain = substituted(expression);
       try {
         const left = labels(roller.parse(plain));
-        console.log(JSON.stringify({ file, expression, plain, ok: left.length === 0, labels: left }));
+        records.push({ file, expression, plain, ok: left.length === 0, labels: left });
       } catch (error) {
-        console.log(JSON.stringify({ file, expression, plain, ok: false, error: String(error.message).slice(0, 200) }));
+        records.push({ file, expression, plain, ok: false, error: String(error.message).slice(0, 200) });
       }
     }
   }
+  return records;
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1]).href) await main(process.argv.slice(2));
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
+  for (const record of await checkMacros(process.argv.slice(2))) console.log(JSON.stringify(record));
+}

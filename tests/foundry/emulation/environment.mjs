@@ -2,7 +2,7 @@
 // users and other clients, and the records tests assert on.
 
 import fs from "node:fs";
-import os from "node:os";
+import { register } from "node:module";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 
@@ -18,6 +18,7 @@ import { createSettings } from "./settings.mjs";
 import { DialogV2, closeDialogWindow, createNotifications } from "./ui.mjs";
 import { createWorld, worldHelpers } from "./world.mjs";
 import { renderCombatTracker } from "./dom.mjs";
+import { TAG } from "./isolation.mjs";
 
 const WORLD_COLLECTIONS = { Actor: "actors", Combat: "combats", Scene: "scenes", ChatMessage: "messages", User: "users" };
 const EMBEDDED_CLASSES = { ActiveEffect, Combatant, Token: TokenDocument };
@@ -30,6 +31,8 @@ const EMBEDDED_CLASSES = { ActiveEffect, Combatant, Token: TokenDocument };
 const GLOBAL_NAMES = ["Hooks", "game", "CONFIG", "CONST", "foundry", "ui", "Roll", "ChatMessage", "canvas"];
 // docs/dev/foundry.md §1.1: the builds the emulation claims to be (14.369 is V14's stable build of October 2026)
 const RELEASES = { 13: { generation: 13, build: 351 }, 14: { generation: 14, build: 369 } };
+/** Modules loaded so far in this process: each load's tag (emulation/isolation.mjs), made on first use */
+let loads = 0;
 
 export class FoundryEnvironment {
   // Records for assertions
@@ -57,7 +60,6 @@ export class FoundryEnvironment {
   _combatSort = null;
   _inflight = 0;
   #pending = new Set();
-  #tmpDirs = [];
   #langFiles = {};
 
   constructor(options) {
@@ -131,13 +133,12 @@ export class FoundryEnvironment {
     setInstalled(this);
   }
 
-  /** Remove the globals and temporary module copies */
+  /** Remove the globals and close the dialog window */
   teardown() {
     if (installedEnv() === this) {
       for (const name of GLOBAL_NAMES) delete globalThis[name];
       setInstalled(null);
     }
-    for (const dir of this.#tmpDirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
     closeDialogWindow(this);
   }
 
@@ -230,18 +231,20 @@ export class FoundryEnvironment {
   // -- boot ----------------------------------------------------------------------------------
 
   /**
-   * Import the esmodules of a module folder, in the order its module.json lists them, from a private copy so state
-   * never leaks between environments, then boot.
+   * Import the esmodules of a module folder, in the order its module.json lists them, as this load's own module
+   * instances (emulation/isolation.mjs) so state never leaks between environments, then boot.
    */
   async loadModule(folder) {
     const root = path.resolve(folder);
     const manifest = JSON.parse(fs.readFileSync(path.join(root, "module.json"), "utf8"));
     this.#registerManifest(manifest, root);
-    const copy = fs.mkdtempSync(path.join(os.tmpdir(), "foundry-harness-"));
-    this.#tmpDirs.push(copy);
-    fs.cpSync(root, copy, { recursive: true });
+    if (loads++ === 0) register("./isolation.mjs", import.meta.url);
     const exports = [];
-    for (const entry of manifest.esmodules ?? []) exports.push(await import(pathToFileURL(path.join(copy, entry)).href));
+    for (const entry of manifest.esmodules ?? []) {
+      const url = pathToFileURL(path.join(root, entry));
+      url.searchParams.set(TAG, String(loads));
+      exports.push(await import(url.href));
+    }
     await this.boot();
     return { manifest, exports };
   }
