@@ -12,11 +12,13 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from pathlib import Path
 
 from exporter.definitions import Definitions
 from exporter.definitions.catalogue import Catalogue
-from exporter.targets.modules import JsModule
+from exporter.targets.config_js import CONFIG_MODULE
+from exporter.targets.modules import JsModule, module_graph, read_module
 
 DECLARATION = re.compile(r"^(?:export )?const STRING_KEYS = (?P<keys>\[[^\]]*\]);$", re.M | re.S)
 PLACEHOLDER = re.compile(r"\{(\w+)\}")
@@ -71,3 +73,20 @@ def build_strings(defs: Definitions, modules: Iterable[JsModule]) -> Catalogue:
     """Return, per language, the strings the modules of a build declare, keys sorted"""
     keys = build_keys(defs, modules)
     return {language: {key: table[key] for key in keys if key in table} for language, table in defs.catalogue.items()}
+
+
+def bundled_modules(defs: Definitions, entries: list[str], root: Path,
+                    render_config: Callable[[dict[str, dict[str, str]]], str]) -> list[JsModule]:
+    """Return a bundle's modules in running order, its configuration carrying the strings they declare
+
+    The graph is read once with a configuration without strings (which declares none), then the configuration is
+    rendered again with the strings the modules declare.
+    """
+    config = render_config({})
+
+    def source(path: str) -> str:
+        return config if path == CONFIG_MODULE else (root / path).read_text(encoding="utf-8")
+
+    modules = module_graph(entries, source)
+    shipped = read_module(CONFIG_MODULE, render_config(build_strings(defs, modules)))
+    return [shipped if module.path == CONFIG_MODULE else module for module in modules]

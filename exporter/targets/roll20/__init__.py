@@ -12,12 +12,12 @@ from exporter import __version__
 from exporter._resources import templates_root
 from exporter.definitions import Definitions
 from exporter.dist import given_source_date, write_text
-from exporter.targets.config_js import CONFIG_MODULE, ConfigEntry, render_config
+from exporter.targets.config_js import ConfigEntry, render_config
 from exporter.targets.environment import make_environment
-from exporter.targets.modules import JsModule, bundle, module_constant, module_graph, read_module
+from exporter.targets.modules import JsModule, bundle, module_constant
 from exporter.targets.roll20.macros import chat_macros
 from exporter.targets.roll20.markers import status_markers
-from exporter.targets.strings import build_strings
+from exporter.targets.strings import bundled_modules
 
 HOST_ENTRY = "roll20/main.js"
 
@@ -106,14 +106,8 @@ class Roll20Writer:
 
     def modules(self, defs: Definitions) -> list[JsModule]:
         """Return the script's modules in running order, the configuration carrying the strings they declare"""
-        config = self.render_config(defs, {})
-
-        def source(path: str) -> str:
-            return config if path == CONFIG_MODULE else (self.root / path).read_text(encoding="utf-8")
-
-        modules = module_graph(entry_modules(defs.system), source)
-        shipped = read_module(CONFIG_MODULE, self.render_config(defs, build_strings(defs, modules)))
-        return [shipped if module.path == CONFIG_MODULE else module for module in modules]
+        return bundled_modules(defs, entry_modules(defs.system), self.root,
+                               lambda strings: self.render_config(defs, strings))
 
     def script(self, defs: Definitions) -> str:
         """Return the Mod script"""

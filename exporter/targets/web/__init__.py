@@ -7,10 +7,10 @@ from pathlib import Path
 from exporter._resources import templates_root
 from exporter.definitions import Definitions
 from exporter.dist import write_text
-from exporter.targets.config_js import CONFIG_MODULE, ConfigEntry, render_config
+from exporter.targets.config_js import ConfigEntry, render_config
 from exporter.targets.environment import make_environment
-from exporter.targets.modules import JsModule, module_graph, read_module
-from exporter.targets.strings import build_strings
+from exporter.targets.modules import JsModule
+from exporter.targets.strings import bundled_modules
 from exporter.targets.web.page import page_html
 
 HOST_ENTRY = "web/main.js"
@@ -53,14 +53,8 @@ class WebWriter:
 
     def modules(self, defs: Definitions) -> list[JsModule]:
         """Return the page's modules in running order, the configuration carrying the strings they declare"""
-        config = self.render_config(defs, {})
-
-        def source(path: str) -> str:
-            return config if path == CONFIG_MODULE else (self.root / path).read_text(encoding="utf-8")
-
-        modules = module_graph(entry_modules(defs.system), source)
-        shipped = read_module(CONFIG_MODULE, self.render_config(defs, build_strings(defs, modules)))
-        return [shipped if module.path == CONFIG_MODULE else module for module in modules]
+        return bundled_modules(defs, entry_modules(defs.system), self.root,
+                               lambda strings: self.render_config(defs, strings))
 
     def page(self, defs: Definitions) -> str:
         """Return the page"""
