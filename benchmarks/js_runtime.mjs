@@ -4,6 +4,7 @@
 // with STORE = "json" as JSON text, loaded and saved at every turn as a VTT stores it; the dice are seeded.
 import { readFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
+import { bareHost, filledDraft, seeded } from "../tests/js/bare_table.mjs";
 
 const [common, system, scenarioPath, rounds, store = "object"] = process.argv.slice(2);
 const root = pathToFileURL(`${common}/`).href;
@@ -12,40 +13,13 @@ const { tableSession } = await import(`${root}session.js`);
 const { draftScenario } = await import(`${root}inputs.js`);
 const scenario = JSON.parse(readFileSync(scenarioPath, "utf-8"));
 
-/** A seeded generator of uniform numbers in [0, 1) (mulberry32) */
-function seeded(seed) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const random = seeded(7);
-const members = ["a", "b"].flatMap((key) => scenario.sides[key].members.map((member) => ({ key, member })));
-const combatants = members.map(({ key, member }) => ({ id: member.name, label: member.name, side: key,
-  read: (input) => member[input] }));
-const draft = draftScenario(scenario.procedure, combatants);
-for (const key of Object.keys(draft).filter((k) => scenario[k] !== undefined && k !== "sides")) draft[key] = scenario[key];
-for (const key of ["a", "b"]) {
-  const side = scenario.sides[key];
-  for (const field of Object.keys(draft.sides[key]).filter((k) => k !== "members" && side[k] !== undefined)) {
-    draft.sides[key][field] = side[field];
-  }
-}
-const order = members.map(({ member }) => member.name);
+const order = ["a", "b"].flatMap((key) => scenario.sides[key].members.map((member) => member.name));
+const draft = filledDraft(draftScenario, scenario);
 let stored = null;
 let messages = 0;
 let round = 0;
-const host = {
-  t: (key) => key,
-  language: () => "en",
-  roll: async (count, sides) => Array.from({ length: count }, () => 1 + Math.floor(random() * sides)),
-  mark: async () => true,
-  arrange: async () => false,
+const host = bareHost(random, {
   send: async () => { messages += 1; },
   load: () => (store === "json" ? (stored === null ? null : JSON.parse(stored)) : stored),
   save: async (surprise) => {
@@ -53,8 +27,7 @@ const host = {
     return true;
   },
   turnOrder: () => ({ round }),
-  settings: () => ({ automation: true, skip: true, cards: "split" }),
-};
+});
 const session = tableSession(host);
 let start = process.hrtime.bigint();
 const resolved = await session.resolve(draft);

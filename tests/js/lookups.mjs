@@ -7,6 +7,7 @@
 // filter, map ...) adds the list's length; lists walked to build a Set or Map once are not counted.
 import { readFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
+import { bareHost, diceOf, filledDraft, seeded } from "./bare_table.mjs";
 
 const [tree, system, scenarioPath, rounds] = process.argv.slice(2);
 const root = pathToFileURL(`${tree}/common/`).href;
@@ -28,56 +29,22 @@ for (const name of WALKS) {
   };
 }
 
-/** A seeded generator of uniform numbers in [0, 1) (mulberry32) */
-function seeded(seed) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const ids = ["a", "b"].flatMap((key) => scenario.sides[key].members.map((member) => member.name));
-
-/** The draft a GM fills for the scenario: its members' values read from their sheets, its own values typed in */
-function filledDraft() {
-  const combatants = ["a", "b"].flatMap((key) => scenario.sides[key].members.map((member) => ({
-    id: member.name, label: member.name, side: key, read: (input) => member[input] })));
-  const draft = draftScenario(scenario.procedure, combatants);
-  for (const key of Object.keys(draft).filter((k) => k !== "sides" && scenario[k] !== undefined)) draft[key] = scenario[key];
-  if (scenario.openers) draft.openers = scenario.openers;
-  for (const key of ["a", "b"]) {
-    for (const field of Object.keys(draft.sides[key]).filter((k) => k !== "members")) {
-      if (scenario.sides[key][field] !== undefined) draft.sides[key][field] = scenario.sides[key][field];
-    }
-  }
-  return draft;
-}
 
 /** Resolve the draft on a fresh host; return the session, the host's table round and the surprise it keeps */
 async function resolved() {
   const random = seeded(11);
   const state = { stored: null, round: 0 };
-  const host = {
-    t: (key) => key,
-    language: () => "en",
-    roll: async (count, sides) => Array.from({ length: count }, () => 1 + Math.floor(random() * sides)),
-    mark: async () => true,
-    arrange: async () => false,
-    send: async () => {},
+  const host = bareHost(random, {
     load: () => state.stored,
     save: async (surprise) => {
       state.stored = surprise;
       return true;
     },
     turnOrder: () => ({ round: state.round }),
-    settings: () => ({ automation: true, skip: true, cards: "split" }),
-  };
+  });
   const session = tableSession(host);
-  const { problem } = await session.resolve(filledDraft());
+  const { problem } = await session.resolve(filledDraft(draftScenario, scenario));
   if (problem) throw new Error(problem);
   return { session, state, random };
 }
@@ -100,7 +67,7 @@ const counts = {};
   const runtime = rulesSystem().Runtime;
   const table = {
     t: (key) => key, language: () => "en", mark: async () => true, arrange: async () => false, post: async () => {},
-    roll: async (count, sides) => Array.from({ length: count }, () => 1 + Math.floor(random() * sides)),
+    roll: diceOf(random),
   };
   visited = 0;
   counting = true;
