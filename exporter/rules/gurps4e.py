@@ -531,11 +531,6 @@ def sneak_win_chance(scenario: Scenario) -> Fraction:
                                                for prime, exponent in factorised(ROLLS, DIE_PRIMES).items()])
 
 
-def seconds_lost(member: Member, kind: str) -> MemberOdds:
-    """Return the exact distribution of seconds lost by a surprised member, cut at TAIL_CUT"""
-    return seconds_lost_for(member.iq, member.combat_reflexes, kind)
-
-
 @dataclass(frozen=True)
 class LossShape:
     """What a surprised member of one stun profile loses: the exact head turns, then a geometric tail or freezes
@@ -591,16 +586,11 @@ def stun_loss(iq: int, combat_reflexes: bool, kind: str) -> LossShape:
 
 @cache
 def seconds_lost_for(iq: int, combat_reflexes: bool, kind: str) -> MemberOdds:
-    """Return the loss distribution of a stun profile"""
+    """Return the exact distribution of seconds lost by a surprised member of a stun profile, cut at TAIL_CUT"""
     shape = loss_shape(iq, combat_reflexes, kind)
     lost = dict(shape.head)
     lost.update(loss_terms(shape, Fraction(1), {}))
     return MemberOdds(UNIT, lost, never=shape.never, expected_lost=shape.expected)
-
-
-def total_surprise_lost(member: Member) -> MemberOdds:
-    """Return the seconds lost under total surprise without CR: 1d6 freeze plus plain IQ rolls"""
-    return seconds_lost_for(member.iq, False, "total")
 
 
 def tail_length(mass: Fraction, chance: Fraction, cut: Fraction) -> int:

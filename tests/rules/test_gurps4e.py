@@ -524,7 +524,7 @@ def test_geometric_tail_in_lowest_terms_equals_the_fraction_loop(iq, weight, exp
 
 
 def test_total_surprise_loss_sums_the_six_freezes():
-    lost = g.total_surprise_lost(g.Member(name="x", iq=7)).lost
+    lost = g.seconds_lost_for(7, False, "total").lost  # total surprise without CR: 1d6 freeze, then IQ rolls
     chance = g.success_chance(7)
     expected: dict[int, Fraction] = {}
     for freeze in range(1, 7):
