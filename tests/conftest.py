@@ -61,6 +61,21 @@ def built(tmp_path_factory) -> Callable[..., Path]:
 
 
 @pytest.fixture(scope="session")
+def built_text(built, tmp_path_factory) -> Callable[..., Path]:
+    """Return build(text, target="all", make_zip=False): the output folder of a campaign given as its TOML text, made
+    once per session for the same text and options; read only"""
+    folder = tmp_path_factory.mktemp("campaign-texts")
+
+    def build(text: str, target: str = "all", make_zip: bool = False) -> Path:
+        path = folder / f"{hashlib.sha256(text.encode('utf-8')).hexdigest()[:16]}.toml"
+        if not path.exists():
+            path.write_text(text, encoding="utf-8")
+        return built([path], target, make_zip)
+
+    return build
+
+
+@pytest.fixture(scope="session")
 def examples(built) -> Path:
     """Build the example campaigns for both targets once (no zips): <id>/foundry and <id>/roll20, read only"""
     return built()

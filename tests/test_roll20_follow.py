@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from exporter.build import build_campaigns
 from tests.conftest import ROOT, assert_node_case, assert_node_file, node_cases, run_node_tests
 
 FILE = ROOT / "tests" / "roll20" / "follow.test.mjs"
@@ -18,12 +17,8 @@ command = "!ambush-gurps"
 
 
 @pytest.fixture(scope="module")
-def run(tmp_path_factory, examples):
-    folder = tmp_path_factory.mktemp("own-command")
-    campaign = folder / "own.toml"
-    campaign.write_text(OWN_COMMAND, encoding="utf-8")
-    build_campaigns([campaign], folder, target="roll20", make_zip=False)
-    script = folder / "own-command" / "roll20" / "OwnCommand.js"
+def run(built_text, examples):
+    script = built_text(OWN_COMMAND, target="roll20") / "own-command" / "roll20" / "OwnCommand.js"
     assert script.is_file()
     return run_node_tests(FILE, {"SCRIPTS_DIR": str(examples), "OWN_COMMAND_SCRIPT": str(script)})
 

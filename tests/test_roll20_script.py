@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from exporter.build import build_campaigns
 from tests.conftest import ROOT, assert_node_case, assert_node_file, node_cases, run_node_tests
 
 FILE = ROOT / "tests" / "roll20" / "script.test.mjs"
@@ -18,14 +17,10 @@ side_rule = "turn-order-split"
 
 
 @pytest.fixture(scope="module")
-def run(tmp_path_factory, examples):
-    folder = tmp_path_factory.mktemp("split-sides")
-    split = folder / "split.toml"
-    split.write_text(SPLIT, encoding="utf-8")
-    build_campaigns([split], folder, target="roll20", make_zip=False)
-    split_script = folder / "split-sides" / "roll20" / "SplitSides.js"
-    assert split_script.is_file()
-    return run_node_tests(FILE, {"SCRIPTS_DIR": str(examples), "SPLIT_SCRIPT": str(split_script)})
+def run(built_text, examples):
+    script = built_text(SPLIT, target="roll20") / "split-sides" / "roll20" / "SplitSides.js"
+    assert script.is_file()
+    return run_node_tests(FILE, {"SCRIPTS_DIR": str(examples), "SPLIT_SCRIPT": str(script)})
 
 
 @pytest.mark.parametrize("case", node_cases(FILE))
