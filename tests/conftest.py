@@ -8,7 +8,7 @@ import os
 import shutil
 import subprocess
 import sys
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -81,12 +81,41 @@ def examples(built) -> Path:
     return built()
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Run the files that hold a slow test first, each file's tests together and in their order: under xdist a long
+    file started last would keep one worker busy while the others have nothing left to do"""
+    slow = {item.path for item in items if item.get_closest_marker("slow")}
+    items.sort(key=lambda item: item.path not in slow)
+
+
+def shared_by_workers(tmp_path_factory) -> Path:
+    """Return the folder every xdist worker of this run shares (the run's base folder when not distributed)"""
+    base = tmp_path_factory.getbasetemp()
+    return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+
+
 @pytest.fixture(scope="session")
-def installed_ambush(tmp_path_factory) -> Iterator[Path]:
-    """Build a wheel of this checkout (as `pip install .` would), install it into a fresh venv; its `ambush`"""
+def installed_ambush(tmp_path_factory) -> Path:
+    """Build a wheel of this checkout (as `pip install .` would), install it into a fresh venv; its `ambush`
+
+    Made once per run: under xdist the first worker that needs it makes it while the others wait for the lock.
+    """
+    from exporter.lock import folder_lock
+
+    shared = shared_by_workers(tmp_path_factory)
+    base = shared / "installed-wheel"
+    with folder_lock(shared, stale_after=900):
+        if not (base / "done").exists():
+            shutil.rmtree(base, ignore_errors=True)
+            make_installed_wheel(base)
+            (base / "done").touch()
+    return base / "venv" / "bin" / "ambush"
+
+
+def make_installed_wheel(base: Path) -> None:
+    """Build the wheel into base/wheels and install it into the fresh venv base/venv"""
     import venv
 
-    base = tmp_path_factory.mktemp("wheel")
     done = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(base / "wheels"),
                            str(ROOT)], capture_output=True, text=True, check=False, timeout=600)
     assert done.returncode == 0, done.stderr
@@ -96,8 +125,6 @@ def installed_ambush(tmp_path_factory) -> Iterator[Path]:
     done = subprocess.run([sys.executable, "-m", "pip", "--python", str(env_dir / "bin" / "python"), "install", "-q",
                            str(wheel)], capture_output=True, text=True, check=False, timeout=600)
     assert done.returncode == 0, done.stderr
-    yield env_dir / "bin" / "ambush"
-    shutil.rmtree(env_dir)
 
 
 def is_binary_output(path: Path) -> bool:

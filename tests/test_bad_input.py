@@ -14,6 +14,8 @@ from click.testing import CliRunner, Result
 from exporter.cli import main
 from tests.conftest import FIXTURES
 
+pytestmark = pytest.mark.slow  # seconds of builds, subprocesses or Node: run early (conftest.py)
+
 BAD = FIXTURES / "bad"
 EXPECTED: dict[str, dict[str, Any]] = tomllib.loads((BAD / "expected.toml").read_text(encoding="utf-8"))
 CASES = sorted(EXPECTED)

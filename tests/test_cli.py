@@ -17,6 +17,8 @@ from exporter.cli import main
 from exporter.rules.systems import SYSTEM_IDS
 from tests.conftest import ROOT, SCENARIOS, relative_files
 
+pytestmark = pytest.mark.slow  # seconds of builds, subprocesses or Node: run early (conftest.py)
+
 
 def run(*args: str) -> tuple[int, str]:
     result = CliRunner().invoke(main, list(args))

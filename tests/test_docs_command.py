@@ -16,6 +16,8 @@ from exporter.options import system_options
 from exporter.rules.systems import SYSTEM_IDS
 from tests.conftest import FIXTURES, ROOT, is_binary_output
 
+pytestmark = pytest.mark.slow  # seconds of builds, subprocesses or Node: run early (conftest.py)
+
 DOCS = ROOT / "docs"
 # A reference to a page as ambush prints it: the command in backticks, with a page and a section or without
 REFERENCE = re.compile(r"`ambush docs(?: ([^`\s]+))?`")
@@ -170,7 +172,6 @@ print(json.dumps({"failed": failed, "served": served, "root": str(docs_root())})
 """
 
 
-@pytest.mark.slow
 def test_an_installed_wheel_serves_every_page_it_refers_to(installed_ambush, tmp_path):
     work = tmp_path / "elsewhere"
     work.mkdir()

@@ -18,6 +18,8 @@ from exporter.rules.shared import CONTROL_CHARACTER
 from exporter.targets.roll20 import script_name
 from tests.conftest import NODE, ROOT, run_node
 
+pytestmark = pytest.mark.slow  # seconds of builds, subprocesses or Node: run early (conftest.py)
+
 HOSTILE = ['"', "'", "`", "\\", "\\n", "</script>", "<img src=x onerror=alert(1)>", "${alert(1)}", "{{", "}}", "|",
            ",", "&#125;", "&amp;", "@{selected|hp}", "[[1d6]]", "?{Query|1}", "%{a|b}", "#macro", "\n", "\r\n", "\t",
            "\u2028", "\u2029", "\u202eעברית", "中文字符", "😲🎲", "*/", "/*", "<!--", "]]>", "\\u0000"]

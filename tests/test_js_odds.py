@@ -19,6 +19,8 @@ from tests.procedure_fields import applicable
 from tests.test_differential import SCENARIOS as STRATEGIES
 from tests.test_differential import collect, option_sets
 
+pytestmark = pytest.mark.slow  # seconds of builds, subprocesses or Node: run early (conftest.py)
+
 RUNNER = ROOT / "tests" / "js" / "run_odds.mjs"
 GENERATED_PER_PROCEDURE = 40
 TOLERANCE = 1e-9

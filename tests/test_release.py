@@ -15,6 +15,8 @@ import pytest
 from exporter.lock import LOCK_FILE
 from tests.conftest import ROOT, relative_files
 
+pytestmark = pytest.mark.slow  # seconds of builds, subprocesses or Node: run early (conftest.py)
+
 GOOD = '''id = "release-check"
 title = "{title}"
 version = "2.0.0"
@@ -90,7 +92,6 @@ def test_concurrent_builds_into_one_folder_leave_one_whole_tree(tmp_path):
         assert not [p for p in out.iterdir() if p.name.startswith(LOCK_FILE)], "the lock file was left behind"
 
 
-@pytest.mark.slow
 def test_the_wheel_installs_into_a_fresh_environment_and_builds(installed_ambush, tmp_path):
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()

@@ -19,6 +19,8 @@ from exporter.cli import main
 from tests.conftest import ROOT
 from tests.test_publish import DRY_SUCCESS, SUCCESS, TOKEN, foundry  # noqa: F401 (a fixture)
 
+pytestmark = pytest.mark.slow  # seconds of builds, subprocesses or Node: run early (conftest.py)
+
 PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
 REPOSITORY = PROJECT["urls"]["Repository"]
 OWN_WORKFLOW = ROOT / ".github" / "workflows" / "release.yml"
