@@ -40,47 +40,6 @@ def file_snapshot(snapshot: SnapshotAssertion) -> SnapshotAssertion:
     return snapshot.with_defaults(extension_class=TextSnapshot)
 
 
-@pytest.fixture(scope="session")
-def built(tmp_path_factory) -> Callable[..., Path]:
-    """Return build(paths=(), target="all", make_zip=False): the output folder of a build of those campaigns (the
-    examples when none is named), made once per session for the same campaign files' bytes and options; read only"""
-    from exporter.build import build_campaigns
-
-    made: dict[tuple, Path] = {}
-
-    def build(paths: Iterable[Path] = (), target: str = "all", make_zip: bool = False) -> Path:
-        paths = [Path(path) for path in paths]
-        key = (tuple((str(path), path.read_bytes()) for path in paths), target, make_zip)
-        if key not in made:
-            out = tmp_path_factory.mktemp("built")
-            build_campaigns(paths, out, target=target, make_zip=make_zip)
-            made[key] = out
-        return made[key]
-
-    return build
-
-
-@pytest.fixture(scope="session")
-def built_text(built, tmp_path_factory) -> Callable[..., Path]:
-    """Return build(text, target="all", make_zip=False): the output folder of a campaign given as its TOML text, made
-    once per session for the same text and options; read only"""
-    folder = tmp_path_factory.mktemp("campaign-texts")
-
-    def build(text: str, target: str = "all", make_zip: bool = False) -> Path:
-        path = folder / f"{hashlib.sha256(text.encode('utf-8')).hexdigest()[:16]}.toml"
-        if not path.exists():
-            path.write_text(text, encoding="utf-8")
-        return built([path], target, make_zip)
-
-    return build
-
-
-@pytest.fixture(scope="session")
-def examples(built) -> Path:
-    """Build the example campaigns for both targets once (no zips): <id>/foundry and <id>/roll20, read only"""
-    return built()
-
-
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Run the files that hold a slow test first, each file's tests together and in their order: under xdist a long
     file started last would keep one worker busy while the others have nothing left to do"""
@@ -92,6 +51,60 @@ def shared_by_workers(tmp_path_factory) -> Path:
     """Return the folder every xdist worker of this run shares (the run's base folder when not distributed)"""
     base = tmp_path_factory.getbasetemp()
     return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+
+
+@pytest.fixture(scope="session")
+def built(tmp_path_factory) -> Callable[..., Path]:
+    """Return build(paths=(), target="all", make_zip=False): the output folder of a build of those campaigns (the
+    examples when none is named), made once per run for the same campaign files' bytes and options, whichever xdist
+    worker asks first; read only"""
+    from exporter.build import build_campaigns
+    from exporter.lock import folder_lock
+
+    shared = shared_by_workers(tmp_path_factory) / "built"
+    shared.mkdir(exist_ok=True)
+    made: dict[str, Path] = {}
+
+    def build(paths: Iterable[Path] = (), target: str = "all", make_zip: bool = False) -> Path:
+        paths = [Path(path) for path in paths]
+        key = repr((tuple((str(path), path.read_bytes()) for path in paths), target, make_zip))
+        digest = hashlib.sha256(key.encode("utf-8")).hexdigest()[:24]
+        if digest not in made:
+            out, lock = shared / digest, shared / f"{digest}.lock"
+            lock.mkdir(exist_ok=True)  # the build locks its own --out folder: this lock is another
+            with folder_lock(lock, stale_after=600):
+                if not (lock / "done").exists():
+                    shutil.rmtree(out, ignore_errors=True)
+                    build_campaigns(paths, out, target=target, make_zip=make_zip)
+                    (lock / "done").touch()
+            made[digest] = out
+        return made[digest]
+
+    return build
+
+
+@pytest.fixture(scope="session")
+def built_text(built, tmp_path_factory) -> Callable[..., Path]:
+    """Return build(text, target="all", make_zip=False): the output folder of a campaign given as its TOML text, made
+    once per run for the same text and options; read only"""
+    folder = shared_by_workers(tmp_path_factory) / "campaign-texts"
+    folder.mkdir(exist_ok=True)
+
+    def build(text: str, target: str = "all", make_zip: bool = False) -> Path:
+        path = folder / f"{hashlib.sha256(text.encode('utf-8')).hexdigest()[:16]}.toml"
+        if not path.exists():  # written whole, then renamed: another worker never reads half of it
+            part = path.with_name(f"{path.name}.{os.getpid()}")
+            part.write_text(text, encoding="utf-8")
+            os.replace(part, path)
+        return built([path], target, make_zip)
+
+    return build
+
+
+@pytest.fixture(scope="session")
+def examples(built) -> Path:
+    """Build the example campaigns for both targets once (no zips): <id>/foundry and <id>/roll20, read only"""
+    return built()
 
 
 @pytest.fixture(scope="session")
