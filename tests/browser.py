@@ -1,8 +1,9 @@
 """The real browser the web page is tested in: Debian's headless Chromium driven by Playwright for Python
 
-One browser per test session (the `browser` fixture of tests/conftest.py), a fresh context per page, so that each
-test starts with an empty localStorage. Without Chromium or Playwright the browser tests skip, except in CI (CI=true),
-where they fail: .ci/run installs both.
+One browser per test session (the `browser` fixture of tests/conftest.py). A test starts with an empty localStorage:
+in a fresh context per page, or, where it does not reload or check what the browser keeps, in a tab shared by its
+module, the localStorage cleared before its page is opened (the page keeps nothing else). Without Chromium or
+Playwright the browser tests skip, except in CI (CI=true), where they fail: .ci/run installs both.
 """
 
 from __future__ import annotations
@@ -39,14 +40,27 @@ def page_url(path: Path) -> str:
     return path.resolve().as_uri()
 
 
-def open_page(browser, path: Path, **context):
-    """Open a page from disk in a fresh context (its own, empty localStorage); dialogs are accepted, errors kept"""
+def new_tab(browser, **context):
+    """Open a tab in a fresh context (its own, empty localStorage); dialogs are accepted, errors kept"""
     page = browser.new_context(**context).new_page()
     page.set_default_timeout(TIMEOUT_MS)
     page.errors = []
     page.on("pageerror", lambda error: page.errors.append(str(error)))
     page.on("console", lambda message: page.errors.append(message.text) if message.type == "error" else None)
     page.on("dialog", lambda dialog: dialog.accept())
+    return page
+
+
+def show(page, path: Path):
+    """Open a page from disk in a tab, with nothing kept, as in a fresh context: what an earlier page kept is cleared"""
+    if page.url.startswith("file:"):
+        page.evaluate("() => localStorage.clear()")
+    page.errors.clear()
     page.goto(page_url(path))
     page.wait_for_selector("#roll")
     return page
+
+
+def open_page(browser, path: Path, **context):
+    """Open a page from disk in a fresh context (its own, empty localStorage); dialogs are accepted, errors kept"""
+    return show(new_tab(browser, **context), path)

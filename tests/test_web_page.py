@@ -12,7 +12,7 @@ import pytest
 
 from exporter.lang import bundled_language
 from exporter.scenario import load_scenario
-from tests.browser import open_page
+from tests.browser import new_tab, open_page, show
 from tests.conftest import FIXTURES
 from tests.web_pages import build_pages, campaign_text
 
@@ -44,6 +44,27 @@ def pages(tmp_path_factory):
     return {"gurps": built[0], "hostile": built[1]}
 
 
+@pytest.fixture(scope="module")
+def tab(browser):
+    """One tab for the tests that neither reload nor check what the browser keeps: each opens its page in it anew"""
+    page = new_tab(browser)
+    yield page
+    page.context.close()
+
+
+@pytest.fixture
+def fresh(browser):
+    """Open a page in a fresh context, closed when the test ends"""
+    opened = []
+
+    def open_fresh(path, **context):
+        opened.append(open_page(browser, path, **context))
+        return opened[-1]
+    yield open_fresh
+    for page in opened:
+        page.context.close()
+
+
 def stored(page, key: str = "ambush:web-0") -> dict:
     return page.evaluate("(key) => JSON.parse(localStorage.getItem(key))", key)
 
@@ -54,13 +75,16 @@ def idle(page) -> None:
 
 
 def type_dice(page, faces: list[int]) -> None:
-    """Type faces into the dice forms the page shows, in order"""
-    for face in faces:
+    """Type faces into the dice forms the page shows, in order: each empty die, then Use these dice once the last is"""
+    left = list(faces)
+    while left:
         page.wait_for_selector("#dice:not([hidden]) input")
         inputs = page.locator("#dice input")
-        empty = next(index for index in range(inputs.count()) if not inputs.nth(index).input_value())
-        inputs.nth(empty).fill(str(face))
-        if empty == inputs.count() - 1:
+        values = inputs.evaluate_all("(inputs) => inputs.map((input) => input.value)")
+        empty = [index for index, value in enumerate(values) if not value][:len(left)]
+        for index in empty:
+            inputs.nth(index).fill(str(left.pop(0)))
+        if empty[-1] == len(values) - 1:
             page.get_by_role("button", name="Use these dice").click()
 
 
@@ -91,8 +115,8 @@ def test_the_page_works_offline_from_one_file(browser, pages):
     context.close()
 
 
-def test_a_reload_mid_surprise_resumes_where_it_was(browser, pages):
-    page = open_page(browser, pages["gurps"])
+def test_a_reload_mid_surprise_resumes_where_it_was(fresh, pages):
+    page = fresh(pages["gurps"])
     rolled_partial(page)
     page.click("#next")  # round 1: Ava's and Brom's IQ rolls fail (18), their turns are passed on: Krell's turn
     type_dice(page, [6, 6, 6, 6, 6, 6])
@@ -112,8 +136,8 @@ def test_a_reload_mid_surprise_resumes_where_it_was(browser, pages):
     assert page.errors == []
 
 
-def test_previous_turn_steps_back_without_replaying(browser, pages):
-    page = open_page(browser, pages["gurps"])
+def test_previous_turn_steps_back_without_replaying(tab, pages):
+    page = show(tab, pages["gurps"])
     rolled_partial(page)
     page.click("#next")
     type_dice(page, [6, 6, 6, 6, 6, 6])
@@ -135,10 +159,13 @@ def test_previous_turn_steps_back_without_replaying(browser, pages):
     assert page.locator("#dice:not([hidden])").count() == 0
 
 
-def test_hostile_names_and_strings_stay_text(browser, pages):
-    page = open_page(browser, pages["hostile"])
+def test_hostile_names_and_strings_stay_text(tab, pages):
+    page = show(tab, pages["hostile"])
     dialogs = []
-    page.on("dialog", lambda dialog: dialogs.append(dialog.message))
+
+    def seen(dialog):
+        dialogs.append(dialog.message)
+    page.on("dialog", seen)
     for index, name in enumerate(HOSTILE_NAMES):
         page.click("[data-add=a]" if index % 2 == 0 else "[data-add=b]")
         page.locator(f"[data-rename='c{index + 1}']").fill(name)
@@ -157,6 +184,7 @@ def test_hostile_names_and_strings_stay_text(browser, pages):
     assert page.title() == "</title><script>window.injected = 1</script>"
     assert page.inner_text("#next") == HOSTILE_NEXT
     assert page.errors == []
+    page.remove_listener("dialog", seen)
 
 
 @pytest.mark.parametrize("text, says", [
@@ -167,8 +195,8 @@ def test_hostile_names_and_strings_stay_text(browser, pages):
     (PARTIAL.replace("iq = 12", "iq = 12.5"), "line"),
     (PARTIAL.replace('name = "Party"', "name = 7"), "sides.a.name"),
 ], ids=["syntax", "unknown-input", "other-house-rules", "other-system", "float", "side-name-no-text"])
-def test_a_bad_scenario_file_is_one_line_and_loses_nothing(browser, pages, text, says):
-    page = open_page(browser, pages["gurps"])
+def test_a_bad_scenario_file_is_one_line_and_loses_nothing(tab, pages, text, says):
+    page = show(tab, pages["gurps"])
     page.fill("#file-text", PARTIAL)
     page.click("[data-action=read-file]")
     before = stored(page)
@@ -181,8 +209,8 @@ def test_a_bad_scenario_file_is_one_line_and_loses_nothing(browser, pages, text,
     assert names == ["Ava", "Brom", "Krell", "Scab", "Dog"]
 
 
-def test_the_exported_file_is_the_one_ambush_odds_reads(browser, pages, tmp_path):
-    page = open_page(browser, pages["gurps"])
+def test_the_exported_file_is_the_one_ambush_odds_reads(tab, pages, tmp_path):
+    page = show(tab, pages["gurps"])
     page.fill("#file-text", PARTIAL)
     page.click("[data-action=read-file]")
     with page.expect_download():
@@ -197,8 +225,8 @@ def test_the_exported_file_is_the_one_ambush_odds_reads(browser, pages, tmp_path
 
 
 @pytest.mark.parametrize("language", ["en", "de", "zh-CN"])
-def test_each_language(browser, pages, language):
-    page = open_page(browser, pages["gurps"])
+def test_each_language(fresh, pages, language):
+    page = fresh(pages["gurps"])
     page.fill("#file-text", PARTIAL)
     page.click("[data-action=read-file]")
     page.select_option("#language", language)
@@ -212,8 +240,8 @@ def test_each_language(browser, pages, language):
     assert page.inner_text("#roll") == strings["Dialog.Roll"]
 
 
-def test_labels_keyboard_and_a_phone(browser, pages):
-    page = open_page(browser, pages["gurps"], viewport={"width": 390, "height": 844}, has_touch=True)
+def test_labels_keyboard_and_a_phone(fresh, pages):
+    page = fresh(pages["gurps"], viewport={"width": 390, "height": 844}, has_touch=True)
     page.fill("#file-text", PARTIAL)
     page.click("[data-action=read-file]")
     unlabelled = page.evaluate("""() => [...document.querySelectorAll("input, select, textarea")].filter((element) =>
@@ -240,12 +268,12 @@ def test_labels_keyboard_and_a_phone(browser, pages):
     assert "Surprised" in page.inner_text("#order")
 
 
-def test_odds_for_forty_combatants(browser, pages):
+def test_odds_for_forty_combatants(tab, pages):
     """The odds recompute of a 40-combatant fight, timed in the page (performance.now())"""
     members = "\n".join(f'[[sides.{"a" if i < 20 else "b"}.members]]\nname = "M{i}"\niq = {8 + i % 7}\n'
                         f'combat_reflexes = {"true" if i % 5 == 0 else "false"}\n' for i in range(40))
     text = f'system = "gurps4e"\nprocedure = "partial"\n{members}'
-    page = open_page(browser, pages["gurps"])
+    page = show(tab, pages["gurps"])
     page.fill("#file-text", text)
     page.click("[data-action=read-file]")
     assert page.inner_text("#file-problem") == ""
@@ -259,8 +287,8 @@ def test_odds_for_forty_combatants(browser, pages):
 
 
 @pytest.mark.parametrize("cards, gm_messages", [("split", "some"), ("public", "none"), ("gm", "all")])
-def test_the_page_rolls_shows_cards_as_the_setting_says_and_starts_anew(browser, pages, cards, gm_messages):
-    page = open_page(browser, pages["gurps"])
+def test_the_page_rolls_shows_cards_as_the_setting_says_and_starts_anew(tab, pages, cards, gm_messages):
+    page = show(tab, pages["gurps"])
     page.set_input_files("#file-open", FIXTURES / "scenarios" / "gurps-partial.toml")
     page.wait_for_selector("[data-rename='c5']")
     page.select_option("#cards", cards)
@@ -282,8 +310,8 @@ def test_the_page_rolls_shows_cards_as_the_setting_says_and_starts_anew(browser,
     assert page.locator("#table").is_hidden() and page.locator("[data-rename]").count() == 0
 
 
-def test_a_damaged_kept_state_is_said_and_the_page_starts_afresh(browser, pages):
-    page = open_page(browser, pages["gurps"])
+def test_a_damaged_kept_state_is_said_and_the_page_starts_afresh(fresh, pages):
+    page = fresh(pages["gurps"])
     page.evaluate("() => localStorage.setItem('ambush:web-0', '{\"schema\": 1, \"draft\": ')")
     page.reload()
     page.wait_for_selector("#roll")
@@ -291,8 +319,8 @@ def test_a_damaged_kept_state_is_said_and_the_page_starts_afresh(browser, pages)
     assert page.locator("[data-rename]").count() == 0 and page.errors == []
 
 
-def test_removing_a_combatant_clears_the_choices_that_named_him(browser, pages):
-    page = open_page(browser, pages["gurps"])
+def test_removing_a_combatant_clears_the_choices_that_named_him(tab, pages):
+    page = show(tab, pages["gurps"])
     page.fill("#file-text", PARTIAL)
     page.click("[data-action=read-file]")
     page.click("[data-remove='c1']")  # Ava, side A's leader
@@ -304,8 +332,8 @@ def test_removing_a_combatant_clears_the_choices_that_named_him(browser, pages):
     assert "Krell the Red" in page.inner_text("#odds")
 
 
-def test_typed_dice_show_the_target_before_the_roll(browser, pages):
-    page = open_page(browser, pages["gurps"])
+def test_typed_dice_show_the_target_before_the_roll(tab, pages):
+    page = show(tab, pages["gurps"])
     rolled_partial(page)
     page.click("#next")
     targets = []

@@ -26,17 +26,18 @@ def results(browser, tmp_path_factory) -> dict[str, dict]:
     pages = build_pages(root, [campaign_text(index, system, json.loads(options))
                                for index, ((system, options), _) in enumerate(groups)])
     played = []
+    # One tab for every group: each campaign keeps its state under its own id, so each group starts on an empty page.
+    context = browser.new_context()
+    page = context.new_page()
+    page.on("dialog", lambda dialog: dialog.accept())
     for index, (page_path, (_, vectors)) in enumerate(zip(pages, groups, strict=True)):
-        context = browser.new_context()
-        page = context.new_page()
-        page.on("dialog", lambda dialog: dialog.accept())
         page.goto(page_path.as_uri())
         for path in vectors:
             vector = json.loads(path.read_text(encoding="utf-8"))
             outcome = page.evaluate(PLAYER, {"key": f"ambush:web-{index}", "toml": scenario_toml(vector["scenario"]),
                                              "dice": vector["dice"], "scenario": vector["scenario"]})
             played.append({"vector": str(path), "played": outcome})
-        context.close()
+    context.close()
     listing = root / "played.json"
     listing.write_text(json.dumps(played), encoding="utf-8")
     done = run_node(COMPARE, str(listing))
