@@ -1,5 +1,5 @@
 // Self-tests of the Foundry emulation: each checks one documented behaviour a module could get wrong.
-// Run: node --test tests/foundry/harness.test.mjs
+// Run: node --experimental-vm-modules --test tests/foundry/harness.test.mjs
 
 import assert from "node:assert/strict";
 import fs from "node:fs";
