@@ -15,23 +15,28 @@ import { parse } from "acorn";
 
 /** An import specifier a browser resolves against the importer's URL (WHATWG HTML, "resolve a module specifier") */
 const RELATIVE = /^\.{0,2}\//;
-/** File text by path: the size and time it was read at, its instances so far and its code cache */
-const sources = new Map();
+/** File text by path, with the size and time it was read at */
+const files = new Map();
+/**
+ * What is known of a file's compiled code, by URL and text: instances so far and code cache (a cache made at another URL
+ * would name that file in stacks)
+ */
+const compiled = new Map();
 
 if (typeof vm.SourceTextModule !== "function") {
   throw new Error("the Foundry emulation loads modules with vm.SourceTextModule: run node with --experimental-vm-modules");
 }
 
-/** The file's text as it is on disk now, with what is known of its compiled code */
+/** The file's text as it is on disk now */
 function current(url) {
   const file = fileURLToPath(url);
   const { size, mtimeMs } = fs.statSync(file);
-  let known = sources.get(file);
+  let known = files.get(file);
   if (known?.size !== size || known.mtimeMs !== mtimeMs) {
-    known = { size, mtimeMs, source: fs.readFileSync(file, "utf8"), cachedData: undefined, instances: 0 };
-    sources.set(file, known);
+    known = { size, mtimeMs, source: fs.readFileSync(file, "utf8") };
+    files.set(file, known);
   }
-  return known;
+  return known.source;
 }
 
 /**
@@ -39,6 +44,7 @@ function current(url) {
  * code cache (ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING, seen on 20.20), so such a file is compiled for each instance.
  */
 function callsImport(source) {
+  if (!/\bimport\s*\(/.test(source)) return false;
   const pending = [parse(source, { ecmaVersion: "latest", sourceType: "module" })];
   while (pending.length) {
     const node = pending.pop();
@@ -103,9 +109,15 @@ export class ModuleMap {
     let module = this.#modules.get(url);
     if (module) return module;
     if (!url.startsWith("file:")) throw new TypeError(`Failed to fetch module ${url}: the emulation loads files only`);
-    const known = current(url);
+    const source = current(url);
+    const key = `${url}\n${source}`;
+    let known = compiled.get(key);
+    if (!known) {
+      known = { instances: 0, cachedData: undefined };
+      compiled.set(key, known);
+    }
     try {
-      module = new vm.SourceTextModule(known.source, {
+      module = new vm.SourceTextModule(source, {
         identifier: url,
         cachedData: known.cachedData || undefined,
         initializeImportMeta: (meta) => { meta.url = url; },
@@ -116,12 +128,12 @@ export class ModuleMap {
         },
       });
     } catch (error) {
-      throw error instanceof SyntaxError ? located(error, url, known.source) : error;
+      throw error instanceof SyntaxError ? located(error, url, source) : error;
     }
-    // The code cache is made from the second instance, before it runs (an evaluated module gives none): a file loaded
+    // The code cache is made from the second instance, before it runs (an evaluated module gives none): a source loaded
     // once is not worth one
     if (known.cachedData === undefined && known.instances++ > 0) {
-      known.cachedData = callsImport(known.source) ? null : module.createCachedData();
+      known.cachedData = callsImport(source) ? null : module.createCachedData();
     }
     this.#modules.set(url, module);
     return module;
