@@ -29,6 +29,28 @@ const TIMEOUT_MAX = 2 ** 31 - 1;
 export const COMMUNITY_SCRIPTS = Object.freeze(Object.fromEntries(["turnmarker1", "combatmaster", "groupinitiative"]
   .map((name) => [name, fileURLToPath(new URL(`../community/${name}.js`, import.meta.url))])));
 
+/** Script text by path, with the size and time it was read at: a runner loads the same script hundreds of times */
+const scriptFiles = new Map();
+
+/** A script file's text as it is on disk now */
+function readScript(scriptPath) {
+  const file = path.resolve(scriptPath);
+  const { size, mtimeMs } = fs.statSync(file);
+  let known = scriptFiles.get(file);
+  if (known?.size !== size || known.mtimeMs !== mtimeMs) {
+    known = { size, mtimeMs, source: fs.readFileSync(file, "utf8") };
+    scriptFiles.set(file, known);
+  }
+  return known.source;
+}
+
+/** The number of lines in a text, as split("\n") counts them */
+function lineCount(text) {
+  let lines = 1;
+  for (let at = text.indexOf("\n"); at !== -1; at = text.indexOf("\n", at + 1)) lines += 1;
+  return lines;
+}
+
 /** The object types toFront and toBack take (index.d.ts: graphic, path, text, card) */
 const LAYERED_TYPES = ["graphic", "path", "text"];
 
@@ -437,7 +459,7 @@ export class Sandbox {
    * top-level const/let names are shared.
    */
   load(scriptPath) {
-    return this.loadSource(fs.readFileSync(scriptPath, "utf8"), path.basename(scriptPath));
+    return this.loadSource(readScript(scriptPath), path.basename(scriptPath));
   }
 
   /**
@@ -453,7 +475,7 @@ export class Sandbox {
 
   loadSource(source, name = `script${this.scripts.length + 1}.js`) {
     if (this._isReady) throw new HarnessError(`load ${name} before ready(): Roll20 loads every script, then fires ready (use restart() to reload)`);
-    const lines = source.split("\n").length;
+    const lines = lineCount(source);
     const entry = { name, source, offset: this._lineOffset, lines };
     this.scripts.push(entry);
     this._lineOffset += lines;
