@@ -104,11 +104,21 @@ export function mergeInto(target, source) {
 
 /** Expand "a.b" keys into nested objects, as Document#update does */
 export function expandObject(object) {
+  return expandWith(object, (raw) => raw);
+}
+
+/** expandObject(deepClone(data)) in one pass: plain objects are copied as they expand, anything else deepCloned */
+export function expandedClone(data) {
+  return isPlainObject(data) ? expandWith(data, deepClone) : expandObject(deepClone(data));
+}
+
+/** Expand an object's keys, its plain objects expanded in turn and its other values passed through leaf */
+function expandWith(object, leaf) {
   const expanded = {};
   if (object === null || object === undefined) return expanded;
   for (const key of Object.keys(object)) {
     const raw = object[key];
-    const value = isPlainObject(raw) ? expandObject(raw) : raw;
+    const value = isPlainObject(raw) ? expandWith(raw, leaf) : leaf(raw);
     if (!key.includes(".")) {
       const current = expanded[key];
       if (isPlainObject(current) && isPlainObject(value)) mergeInto(current, value);
