@@ -171,7 +171,7 @@ test("loadModule boots a module folder, loads its lang file and isolates module 
 });
 
 test("loadModule gives each environment fresh instances of the files the module imports, read as they are now", async (t) => {
-  const main = `export * from "./common/state.js";`;
+  const main = `export * from "./common/state.js";\nexport const reload = () => import("./common/state.js");\n`;
   const root = writeModule(t, { main });
   fs.mkdirSync(path.join(root, "scripts", "common"));
   const state = path.join(root, "scripts", "common", "state.js");
@@ -189,6 +189,7 @@ test("loadModule gives each environment fresh instances of the files the module 
   assert.equal(mod3.count(), 11, "a fresh instance again");
   assert.equal(mod3.url, pathToFileURL(state).href, "import.meta.url is the file's URL");
   assert.throws(() => mod3.fail(), (error) => error.stack.includes(`${pathToFileURL(state).href}:4:`), "stacks name the file");
+  assert.equal((await mod3.reload()).count, mod3.count, "import() gives the environment's own instance");
   // The same text in another module folder is that folder's file
   const other = writeModule(t, { main });
   fs.mkdirSync(path.join(other, "scripts", "common"));

@@ -45,7 +45,12 @@ function current(url) {
  */
 function callsImport(source) {
   if (!/\bimport\s*\(/.test(source)) return false;
-  const pending = [parse(source, { ecmaVersion: "latest", sourceType: "module" })];
+  let pending;
+  try {
+    pending = [parse(source, { ecmaVersion: "latest", sourceType: "module" })];
+  } catch {
+    return true; // syntax acorn does not know yet: no code cache, to be safe
+  }
   while (pending.length) {
     const node = pending.pop();
     if (node.type === "ImportExpression") return true;
