@@ -101,12 +101,12 @@ export class ModuleMap {
     return module.namespace;
   }
 
-  /** Name the file whose import failed to link (V8 names only the module it asked for) */
+  /** Name the file whose import failed to link, where only one can be it (V8 names only the module it asked for) */
   #importer(error) {
     const asked = /requested module '([^']*)'/.exec(error?.message ?? "")?.[1];
-    const importer = asked === undefined ? undefined
-      : [...this.#modules.values()].find((m) => m.status !== "evaluated" && m.dependencySpecifiers.includes(asked));
-    if (importer && error instanceof Error) error.stack = `${importer.identifier}\n${error.stack}`;
+    const importers = asked === undefined ? []
+      : [...this.#modules.values()].filter((m) => m.status !== "evaluated" && m.dependencySpecifiers.includes(asked));
+    if (importers.length === 1 && error instanceof Error) error.stack = `${importers[0].identifier}\n${error.stack}`;
     return error;
   }
 
