@@ -23,6 +23,9 @@ const files = new Map();
  */
 const compiled = new Map();
 
+/** Whether a text calls import(), by text: the same file is built into many folders */
+const importCalls = new Map();
+
 if (typeof vm.SourceTextModule !== "function") {
   throw new Error("the Foundry emulation loads modules with vm.SourceTextModule: run node with --experimental-vm-modules");
 }
@@ -45,11 +48,17 @@ function current(url) {
  */
 function callsImport(source) {
   if (!/\bimport\s*\(/.test(source)) return false;
+  if (!importCalls.has(source)) importCalls.set(source, findsImportCall(source));
+  return importCalls.get(source);
+}
+
+/** Whether a text's syntax tree holds an ImportExpression (true where acorn cannot parse it, to be safe) */
+function findsImportCall(source) {
   let pending;
   try {
     pending = [parse(source, { ecmaVersion: "latest", sourceType: "module" })];
   } catch {
-    return true; // syntax acorn does not know yet: no code cache, to be safe
+    return true;
   }
   while (pending.length) {
     const node = pending.pop();

@@ -155,6 +155,12 @@ export class Sandbox {
     return this._frame(new Error().stack)?.script;
   }
 
+  /** The same, told when asked: the stack is taken now and formatted (the costly part) only if it is read */
+  _callingScriptLater() {
+    const call = new Error();
+    return () => this._frame(call.stack)?.script;
+  }
+
   /** An uncaught error from script code: Roll20 reports "the API sandbox has crashed" and runs nothing more */
   _crash(error, context) {
     const message = error instanceof Error || (error && typeof error.message === "string")
@@ -165,17 +171,18 @@ export class Sandbox {
     this.crashed = true;
   }
 
-  /** Run script code; any exception (or rejected promise) crashes the sandbox */
+  /** Run script code; any exception (or rejected promise) crashes the sandbox. context: what runs, or a function of it */
   _runScript(context, fn) {
     if (this.crashed) return undefined;
+    const what = () => (typeof context === "function" ? context() : context);
     try {
       const result = fn();
       if (result && typeof result.then === "function") {
-        result.then(undefined, (error) => this._crash(error, `${context} (async)`));
+        result.then(undefined, (error) => this._crash(error, `${what()} (async)`));
       }
       return result;
     } catch (error) {
-      this._crash(error, context);
+      this._crash(error, what());
       return undefined;
     }
   }
@@ -643,10 +650,17 @@ export class Sandbox {
     let ms = Number(delay);
     if (!(ms >= 1 && ms <= TIMEOUT_MAX)) ms = 1;
     this._timerSeq += 1;
-    const script = this._callingScript();
+    const script = this._callingScriptLater();
+    let what;
     const timer = {
       id: this._timerSeq, due: this._clock + ms, fn: () => callback(...args),
-      what: `setTimeout(${ms} ms)${script ? ` from ${script}` : ""}`,
+      get what() {
+        if (what === undefined) {
+          const name = script();
+          what = `setTimeout(${ms} ms)${name ? ` from ${name}` : ""}`;
+        }
+        return what;
+      },
     };
     this._timers.push(timer);
     return this._toScript({ timer: timer.id });
@@ -680,7 +694,7 @@ export class Sandbox {
         step = timer;
       }
       if (n > 10000) throw new HarnessError(`settle(): more than 10000 tasks and timers; a script is looping (last: ${step.what})`);
-      this._runScript(step.what, step.fn);
+      this._runScript(() => step.what, step.fn);
     }
   }
 
