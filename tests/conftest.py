@@ -173,10 +173,15 @@ def node_check(path: Path, *, module: bool = True) -> subprocess.CompletedProces
     return subprocess.run([NODE, "--check", str(path)], capture_output=True, text=True, check=False)
 
 
+# The Foundry emulation links each client's modules with vm.SourceTextModule (tests/foundry/emulation/isolation.mjs)
+NODE_FLAGS = ("--experimental-vm-modules", "--disable-warning=ExperimentalWarning")
+
+
 def run_node(*args: str, cwd: Path = ROOT, timeout: int = 300) -> subprocess.CompletedProcess:
     """Run a Node script from the repository root"""
     assert NODE, "node is required"
-    return subprocess.run([NODE, *args], capture_output=True, text=True, cwd=cwd, timeout=timeout, check=False)
+    return subprocess.run([NODE, *NODE_FLAGS, *args], capture_output=True, text=True, cwd=cwd, timeout=timeout,
+                          check=False)
 
 
 NODE_REPORTER = ROOT / "tests" / "js" / "jsonl_reporter.mjs"
@@ -204,8 +209,8 @@ class NodeRun:
 def _node_test(test_files: list[Path], args: list[str], env: dict[str, str] | None) -> dict[Path, NodeRun]:
     """Run node:test files in one `node --test` with the JSON-lines reporter and collect each file's records"""
     assert NODE, "node is not on PATH; the Node tests need Node 20+"
-    done = subprocess.run([NODE, "--test", f"--test-reporter={NODE_REPORTER.as_uri()}", *args, *map(str, test_files)],
-                          cwd=ROOT, env={**os.environ, **(env or {})}, capture_output=True, text=True,
+    command = [NODE, *NODE_FLAGS, "--test", f"--test-reporter={NODE_REPORTER.as_uri()}", *args, *map(str, test_files)]
+    done = subprocess.run(command, cwd=ROOT, env={**os.environ, **(env or {})}, capture_output=True, text=True,
                           encoding="utf-8", timeout=NODE_TIMEOUT, check=False)
     runs = {path: NodeRun(path, done.returncode, stderr=done.stderr) for path in test_files}
     output: dict[Path, list[str]] = {path: [] for path in test_files}

@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from exporter.cli import main
-from tests.conftest import NODE, ROOT
+from tests.conftest import NODE, NODE_FLAGS, ROOT
 from tests.test_js_odds import close
 
 SCRIPT = ROOT / "tests" / "table_encounters.mjs"
@@ -24,7 +24,7 @@ PRE = re.compile(r"<pre[^>]*>(.*?)</pre>", re.S)
 @pytest.fixture(scope="module")
 def tables(examples) -> dict:
     """Draft the encounter at both emulated tables of every example, in one Node process"""
-    done = subprocess.run([NODE, str(SCRIPT)], capture_output=True, text=True, encoding="utf-8",
+    done = subprocess.run([NODE, *NODE_FLAGS, str(SCRIPT)], capture_output=True, text=True, encoding="utf-8",
                           timeout=300, check=False, env={"MODULES_DIR": str(examples), "PATH": ""})
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout.split(MARKER, 1)[1])

@@ -1,8 +1,8 @@
 // The HTML behind the pictures of docs/pictures/, from the built example campaigns run in the project's emulations
 // (tests/roll20/, tests/foundry/): the Roll20 script's chat cards as it sends them, and the Foundry module's dialog and
 // chat cards as it renders and posts them, written as JSON to OUT (the module logs to stdout); tools/pictures.py puts
-// each in a page, hashes it and renders it. Usage: node tools/picture_sources.mjs BUILD_DIR OUT (BUILD_DIR holds
-// <id>/roll20 and <id>/foundry).
+// each in a page, hashes it and renders it. Usage: node --experimental-vm-modules tools/picture_sources.mjs BUILD_DIR
+// OUT (BUILD_DIR holds <id>/roll20 and <id>/foundry).
 import fs from "node:fs";
 
 import { createFoundry } from "../tests/foundry/harness.mjs";

@@ -1,5 +1,5 @@
 // Play conformance vectors through generated Foundry modules in the emulated Foundry client, every group in this process.
-//   node conformance.mjs GROUPS.json
+//   node --experimental-vm-modules conformance.mjs GROUPS.json (emulation/isolation.mjs)
 // GROUPS.json: [{module, gameSystem, generation, vectors: [VECTOR.json, ...]}], a module folder and the game system and
 // Foundry generation (13 or 14) its world runs.
 // For each vector: actors and tokens for every member (side a friendly, side b hostile), a combat with

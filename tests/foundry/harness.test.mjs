@@ -1,11 +1,12 @@
 // Self-tests of the Foundry emulation: each checks one documented behaviour a module could get wrong.
-// Run: node --test tests/foundry/harness.test.mjs
+// Run: node --experimental-vm-modules --test tests/foundry/harness.test.mjs
 
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { test } from "node:test";
+import { pathToFileURL } from "node:url";
 
 import { CONST as HARNESS_CONST, Collection, createFoundry } from "./harness.mjs";
 import { installArsInitiative, installArsTime, installArsTurnMethods } from "./emulation/game-systems.mjs";
@@ -170,7 +171,7 @@ test("loadModule boots a module folder, loads its lang file and isolates module 
 });
 
 test("loadModule gives each environment fresh instances of the files the module imports, read as they are now", async (t) => {
-  const main = `import { count } from "./common/state.js"; export { count };`;
+  const main = `export * from "./common/state.js";\nexport const reload = () => import("./common/state.js");\n`;
   const root = writeModule(t, { main });
   fs.mkdirSync(path.join(root, "scripts", "common"));
   const state = path.join(root, "scripts", "common", "state.js");
@@ -178,10 +179,25 @@ test("loadModule gives each environment fresh instances of the files the module 
   const { exports: [mod1] } = await setup(t, { modules: [] }).loadModule(root);
   assert.equal(mod1.count(), 1);
   assert.equal(mod1.count(), 2);
-  fs.writeFileSync(state, "let loads = 10;\nexport const count = () => ++loads;\n");
+  fs.writeFileSync(state, "let loads = 10;\nexport const count = () => ++loads;\nexport const url = import.meta.url;\n"
+    + "export const fail = () => { throw new Error(\"fail\"); };\n");
   const { exports: [mod2] } = await setup(t, { modules: [] }).loadModule(root);
   assert.equal(mod2.count(), 11, "a fresh instance of the imported file, as it is on disk now");
   assert.equal(mod1.count(), 3, "the first environment keeps its own");
+  // A third load runs the code the emulation kept from the second (emulation/isolation.mjs): still the file's own
+  const { exports: [mod3] } = await setup(t, { modules: [] }).loadModule(root);
+  assert.equal(mod3.count(), 11, "a fresh instance again");
+  assert.equal(mod3.url, pathToFileURL(state).href, "import.meta.url is the file's URL");
+  assert.throws(() => mod3.fail(), (error) => error.stack.includes(`${pathToFileURL(state).href}:4:`), "stacks name the file");
+  assert.equal((await mod3.reload()).count, mod3.count, "import() gives the environment's own instance");
+  // The same text in another module folder is that folder's file
+  const other = writeModule(t, { main });
+  fs.mkdirSync(path.join(other, "scripts", "common"));
+  const copy = path.join(other, "scripts", "common", "state.js");
+  fs.copyFileSync(state, copy);
+  const { exports: [mod4] } = await setup(t, { modules: [] }).loadModule(other);
+  assert.equal(mod4.url, pathToFileURL(copy).href);
+  assert.throws(() => mod4.fail(), (error) => error.stack.includes(`${pathToFileURL(copy).href}:4:`), "stacks name the copy");
 });
 
 test("loadModule refuses a module made for another system, or inactive in the world", async (t) => {

@@ -13,6 +13,7 @@ import { checkedAdnd, checkedGurps, rebuildAdnd, rebuildFallout, rebuildGurps } 
 import { createSandbox } from "./harness.mjs";
 
 let config = null; // the group being played
+let statusOf = null; // its statuses by marker tag
 const GM = "-GM0000000000000001";
 const PLAYER = "-PL0000000000000001";
 const MAX_STEPS = 400;
@@ -125,7 +126,6 @@ async function play(vector) {
 
 /** The statuses shown on each member's token now, from its markers. */
 function markersByName(sb, nameOf) {
-  const statusOf = new Map(Object.entries(config.markers).map(([status, tag]) => [tag, status]));
   return Object.fromEntries([...nameOf].map(([id, name]) => {
     const markers = String(sb.getObj("graphic", id)?.get("statusmarkers") ?? "").split(",").filter(Boolean);
     return [name, markers.map((marker) => statusOf.get(marker.split("@")[0])).filter(Boolean).sort()];
@@ -179,7 +179,8 @@ function observe(sb, nameOf) {
 
 /** Tell whether the surprise has played out, with the first normal round seen in full. */
 function finished(sb, scenario, observed) {
-  const surprise = sb.stateSnapshot()[config.scriptName]?.surprise;
+  // Read where it lies, not copied: this runs after every step, and the copy (stateSnapshot) is taken once at the end
+  const surprise = sb.state[config.scriptName]?.surprise;
   if (!surprise) return true;
   if (scenario.system === "gurps4e") {
     const tracks = surprise.tracks ?? [];
@@ -203,5 +204,6 @@ function rebuild(scenario, store, observed, nameOf, sb) {
 
 for (const group of JSON.parse(await readFile(process.argv[2], "utf8"))) {
   config = group;
+  statusOf = new Map(Object.entries(config.markers).map(([status, tag]) => [tag, status]));
   await runVectors(group.vectors, play);
 }

@@ -42,7 +42,8 @@ export function isPlainObject(value) {
 /** Freeze plain objects and arrays deeply: document data is read-only */
 export function deepFreeze(value) {
   if (Array.isArray(value) || isPlainObject(value)) {
-    for (const inner of Object.values(value)) deepFreeze(inner);
+    // Keys, not entries or values: no array per visit (these helpers run on every document write)
+    for (const key of Object.keys(value)) deepFreeze(value[key]);
     Object.freeze(value);
   }
   return value;
@@ -82,13 +83,15 @@ export function getProperty(object, key) {
 /** foundry.utils.deepClone: plain data is copied, other objects are kept as they are */
 export function deepClone(original) {
   if (original === null || typeof original !== "object") return original;
-  if (Array.isArray(original)) return original.map((v) => deepClone(v));
+  if (Array.isArray(original)) return original.map(cloneItem);
   if (original instanceof Date) return new Date(original);
   if (!isPlainObject(original)) return original;
   const clone = {};
-  for (const [key, value] of Object.entries(original)) clone[key] = deepClone(value);
+  for (const key of Object.keys(original)) clone[key] = deepClone(original[key]);
   return clone;
 }
+
+const cloneItem = (value) => deepClone(value);
 
 /** Merge source into target in place, recursing into plain objects */
 export function mergeInto(target, source) {
@@ -101,9 +104,27 @@ export function mergeInto(target, source) {
 
 /** Expand "a.b" keys into nested objects, as Document#update does */
 export function expandObject(object) {
+  return expandWith(object, (raw) => raw);
+}
+
+/** expandObject(deepClone(data)) in one pass: plain objects are copied as they expand, anything else deepCloned */
+export function expandedClone(data) {
+  return isPlainObject(data) ? expandWith(data, deepClone) : expandObject(deepClone(data));
+}
+
+/** Expand an object's keys, its plain objects expanded in turn and its other values passed through leaf */
+function expandWith(object, leaf) {
   const expanded = {};
-  for (const [key, raw] of Object.entries(object ?? {})) {
-    const value = isPlainObject(raw) ? expandObject(raw) : raw;
+  if (object === null || object === undefined) return expanded;
+  for (const key of Object.keys(object)) {
+    const raw = object[key];
+    const value = isPlainObject(raw) ? expandWith(raw, leaf) : leaf(raw);
+    if (!key.includes(".")) {
+      const current = expanded[key];
+      if (isPlainObject(current) && isPlainObject(value)) mergeInto(current, value);
+      else expanded[key] = value;
+      continue;
+    }
     const parts = key.split(".");
     const last = parts.pop();
     let target = expanded;
@@ -120,7 +141,8 @@ export function expandObject(object) {
 /** The part of an update that differs from the stored source, as Document#update sends it */
 export function diffChanges(source, changes) {
   const diff = {};
-  for (const [key, value] of Object.entries(changes)) {
+  for (const key of Object.keys(changes)) {
+    const value = changes[key];
     if (key.startsWith("-=")) {
       if (source && Object.hasOwn(source, key.slice(2))) diff[key] = null;
       continue;
@@ -137,7 +159,8 @@ export function diffChanges(source, changes) {
 /** Merge a diff into a copy of the source: objects merge, "-=key" deletes (unsetFlag) */
 export function applyChanges(source, changes) {
   const merge = (target, other) => {
-    for (const [key, value] of Object.entries(other)) {
+    for (const key of Object.keys(other)) {
+      const value = other[key];
       if (key.startsWith("-=")) delete target[key.slice(2)];
       else if (isPlainObject(target[key]) && isPlainObject(value)) merge(target[key], value);
       else target[key] = isPlainObject(value) ? merge({}, value) : deepClone(value);

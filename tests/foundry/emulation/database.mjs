@@ -3,7 +3,7 @@
 // requesting client (false cancels), one server round trip with the permission check of the requesting user,
 // then the change and the hooks that fire on every client. Every write and refusal is recorded.
 
-import { deepClone, diffChanges, expandObject, randomID, serverRoundTrip, applyChanges } from "./core.mjs";
+import { applyChanges, diffChanges, expandedClone, randomID, serverRoundTrip } from "./core.mjs";
 import { ActiveEffect, Document, permissionError } from "./documents.mjs";
 
 export class Database {
@@ -64,7 +64,7 @@ export class Database {
     const collection = parent ? parent.getEmbeddedCollection(name) : this.env._worldCollection(name);
     const created = [];
     for (const raw of dataArray) {
-      const data = expandObject(deepClone(raw instanceof Document ? raw.toObject() : raw ?? {}));
+      const data = expandedClone(raw instanceof Document ? raw.toObject() : raw ?? {});
       // keepId retains provided ids; otherwise core generates new ones
       if (!keepId || !data._id) data._id = randomID();
       const doc = new cls(cls._cleanData(data), { parent });
@@ -94,7 +94,7 @@ export class Database {
     const pending = [];
     for (const { doc, changes } of entries) {
       this.#assertExists(doc);
-      const data = expandObject(deepClone(changes));
+      const data = expandedClone(changes);
       delete data._id;
       if (doc instanceof ActiveEffect) ActiveEffect._migrate(data);
       const diff = diffChanges(doc._source, data);

@@ -2,7 +2,6 @@
 // users and other clients, and the records tests assert on.
 
 import fs from "node:fs";
-import { register } from "node:module";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 
@@ -18,7 +17,7 @@ import { createSettings } from "./settings.mjs";
 import { DialogV2, closeDialogWindow, createNotifications } from "./ui.mjs";
 import { createWorld, worldHelpers } from "./world.mjs";
 import { renderCombatTracker } from "./dom.mjs";
-import { TAG } from "./isolation.mjs";
+import { ModuleMap } from "./isolation.mjs";
 
 const WORLD_COLLECTIONS = { Actor: "actors", Combat: "combats", Scene: "scenes", ChatMessage: "messages", User: "users" };
 const EMBEDDED_CLASSES = { ActiveEffect, Combatant, Token: TokenDocument };
@@ -31,8 +30,6 @@ const EMBEDDED_CLASSES = { ActiveEffect, Combatant, Token: TokenDocument };
 const GLOBAL_NAMES = ["Hooks", "game", "CONFIG", "CONST", "foundry", "ui", "Roll", "ChatMessage", "canvas"];
 // docs/dev/foundry.md §1.1: the builds the emulation claims to be (14.369 is V14's stable build of October 2026)
 const RELEASES = { 13: { generation: 13, build: 351 }, 14: { generation: 14, build: 369 } };
-/** Modules loaded so far in this process: each load's tag (emulation/isolation.mjs), made on first use */
-let loads = 0;
 
 export class FoundryEnvironment {
   // Records for assertions
@@ -61,6 +58,8 @@ export class FoundryEnvironment {
   _inflight = 0;
   #pending = new Set();
   #langFiles = {};
+  /** This client's module instances (emulation/isolation.mjs) */
+  #modules = new ModuleMap();
 
   constructor(options) {
     if (!Object.hasOwn(RELEASES, options.generation)) {
@@ -232,18 +231,15 @@ export class FoundryEnvironment {
 
   /**
    * Import the esmodules of a module folder, in the order its module.json lists them, as this load's own module
-   * instances (emulation/isolation.mjs) so state never leaks between environments, then boot.
+   * instances (emulation/isolation.mjs), so state never leaks between environments, then boot.
    */
   async loadModule(folder) {
     const root = path.resolve(folder);
     const manifest = JSON.parse(fs.readFileSync(path.join(root, "module.json"), "utf8"));
     this.#registerManifest(manifest, root);
-    if (loads++ === 0) register("./isolation.mjs", import.meta.url);
     const exports = [];
     for (const entry of manifest.esmodules ?? []) {
-      const url = pathToFileURL(path.join(root, entry));
-      url.searchParams.set(TAG, String(loads));
-      exports.push(await import(url.href));
+      exports.push(await this.#modules.import(pathToFileURL(path.join(root, entry)).href));
     }
     await this.boot();
     return { manifest, exports };

@@ -29,6 +29,28 @@ const TIMEOUT_MAX = 2 ** 31 - 1;
 export const COMMUNITY_SCRIPTS = Object.freeze(Object.fromEntries(["turnmarker1", "combatmaster", "groupinitiative"]
   .map((name) => [name, fileURLToPath(new URL(`../community/${name}.js`, import.meta.url))])));
 
+/** Script text by path, with the size and time it was read at: a runner loads the same script hundreds of times */
+const scriptFiles = new Map();
+
+/** A script file's text as it is on disk now */
+function readScript(scriptPath) {
+  const file = path.resolve(scriptPath);
+  const { size, mtimeMs } = fs.statSync(file);
+  let known = scriptFiles.get(file);
+  if (known?.size !== size || known.mtimeMs !== mtimeMs) {
+    known = { size, mtimeMs, source: fs.readFileSync(file, "utf8") };
+    scriptFiles.set(file, known);
+  }
+  return known.source;
+}
+
+/** The number of lines in a text, as split("\n") counts them */
+function lineCount(text) {
+  let lines = 1;
+  for (let at = text.indexOf("\n"); at !== -1; at = text.indexOf("\n", at + 1)) lines += 1;
+  return lines;
+}
+
 /** The object types toFront and toBack take (index.d.ts: graphic, path, text, card) */
 const LAYERED_TYPES = ["graphic", "path", "text"];
 
@@ -133,6 +155,12 @@ export class Sandbox {
     return this._frame(new Error().stack)?.script;
   }
 
+  /** The same, told when asked: the stack is taken now and formatted (the costly part) only if it is read */
+  _callingScriptLater() {
+    const call = new Error();
+    return () => this._frame(call.stack)?.script;
+  }
+
   /** An uncaught error from script code: Roll20 reports "the API sandbox has crashed" and runs nothing more */
   _crash(error, context) {
     const message = error instanceof Error || (error && typeof error.message === "string")
@@ -143,17 +171,18 @@ export class Sandbox {
     this.crashed = true;
   }
 
-  /** Run script code; any exception (or rejected promise) crashes the sandbox */
+  /** Run script code; any exception (or rejected promise) crashes the sandbox. context: what runs, or a function of it */
   _runScript(context, fn) {
     if (this.crashed) return undefined;
+    const what = () => (typeof context === "function" ? context() : context);
     try {
       const result = fn();
       if (result && typeof result.then === "function") {
-        result.then(undefined, (error) => this._crash(error, `${context} (async)`));
+        result.then(undefined, (error) => this._crash(error, `${what()} (async)`));
       }
       return result;
     } catch (error) {
-      this._crash(error, context);
+      this._crash(error, what());
       return undefined;
     }
   }
@@ -437,7 +466,7 @@ export class Sandbox {
    * top-level const/let names are shared.
    */
   load(scriptPath) {
-    return this.loadSource(fs.readFileSync(scriptPath, "utf8"), path.basename(scriptPath));
+    return this.loadSource(readScript(scriptPath), path.basename(scriptPath));
   }
 
   /**
@@ -453,7 +482,7 @@ export class Sandbox {
 
   loadSource(source, name = `script${this.scripts.length + 1}.js`) {
     if (this._isReady) throw new HarnessError(`load ${name} before ready(): Roll20 loads every script, then fires ready (use restart() to reload)`);
-    const lines = source.split("\n").length;
+    const lines = lineCount(source);
     const entry = { name, source, offset: this._lineOffset, lines };
     this.scripts.push(entry);
     this._lineOffset += lines;
@@ -621,10 +650,17 @@ export class Sandbox {
     let ms = Number(delay);
     if (!(ms >= 1 && ms <= TIMEOUT_MAX)) ms = 1;
     this._timerSeq += 1;
-    const script = this._callingScript();
+    const script = this._callingScriptLater();
+    let what;
     const timer = {
       id: this._timerSeq, due: this._clock + ms, fn: () => callback(...args),
-      what: `setTimeout(${ms} ms)${script ? ` from ${script}` : ""}`,
+      get what() {
+        if (what === undefined) {
+          const name = script();
+          what = `setTimeout(${ms} ms)${name ? ` from ${name}` : ""}`;
+        }
+        return what;
+      },
     };
     this._timers.push(timer);
     return this._toScript({ timer: timer.id });
@@ -658,7 +694,7 @@ export class Sandbox {
         step = timer;
       }
       if (n > 10000) throw new HarnessError(`settle(): more than 10000 tasks and timers; a script is looping (last: ${step.what})`);
-      this._runScript(step.what, step.fn);
+      this._runScript(() => step.what, step.fn);
     }
   }
 
