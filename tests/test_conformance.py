@@ -10,6 +10,8 @@ import pytest
 from tests.conformance import run_everywhere
 from tests.conftest import VECTORS
 
+pytestmark = pytest.mark.slow  # seconds of builds, subprocesses or Node: run early (conftest.py)
+
 TARGETS = ("session", "foundry-v13", "foundry-v14", "roll20")
 
 

@@ -34,6 +34,8 @@ from tests.conformance import run_everywhere
 from tests.procedure_fields import applicable
 from tests.test_js_rules import FORMS, run_runner, runnable
 
+pytestmark = pytest.mark.slow  # seconds of builds, subprocesses or Node: run early (conftest.py)
+
 SCENARIOS_PER_SYSTEM = int(os.environ.get("AMBUSH_DIFF_SCENARIOS", "100"))
 DRAWN_OPTION_SETS = 3  # besides the defaults; each set is one module build and one Node process per VTT target
 SEED = int(os.environ.get("AMBUSH_DIFF_SEED", "0"))

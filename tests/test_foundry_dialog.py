@@ -10,6 +10,8 @@ import pytest
 from tests.conformance import FOUNDRY_GENERATIONS
 from tests.conftest import ROOT, assert_node_case, assert_node_file, node_cases, run_node_tests
 
+pytestmark = pytest.mark.slow  # seconds of builds, subprocesses or Node: run early (conftest.py)
+
 FILE = ROOT / "tests" / "foundry" / "dialog.test.mjs"
 
 

@@ -16,6 +16,8 @@ from tests.browser import new_tab, open_page, show
 from tests.conftest import FIXTURES
 from tests.web_pages import build_pages, campaign_text
 
+pytestmark = pytest.mark.slow  # seconds of builds, subprocesses or Node: run early (conftest.py)
+
 PARTIAL = (FIXTURES / "scenarios" / "gurps-partial.toml").read_text(encoding="utf-8")
 # gurps-partial.toml's initiative: side A rolls 2 (total 6), side B 5 (total 7): Ava and Brom are stunned.
 INITIATIVE = [2, 5]

@@ -15,6 +15,8 @@ from tests.conformance import option_groups
 from tests.conftest import ROOT, VECTORS, run_node
 from tests.web_pages import build_pages, campaign_text, scenario_toml
 
+pytestmark = pytest.mark.slow  # seconds of builds, subprocesses or Node: run early (conftest.py)
+
 PLAYER = (ROOT / "tests" / "web" / "play_vector.js").read_text(encoding="utf-8")
 COMPARE = "tests/web/compare_vectors.mjs"
 
