@@ -158,11 +158,7 @@ function parseToml(text) {
       return out;
     }
     for (;;) {
-      const path = key();
-      if (peek() !== "=") fail("= is missing after a key");
-      at += 1;
-      blank();
-      assign(out, path, value(), null);
+      keyValue(out, null);
       blank();
       if (peek() === "}") break;
       if (peek() !== ",") fail("an inline table is not closed");
@@ -171,6 +167,15 @@ function parseToml(text) {
     at += 1;
     inline.add(out);
     return out;
+  }
+
+  /** Read `key = value` into a table */
+  function keyValue(into, prefix) {
+    const path = key();
+    if (peek() !== "=") fail("= is missing after a key");
+    at += 1;
+    blank();
+    assign(into, path, value(), prefix);
   }
 
   /** Set a dotted key in a table, opening the tables on its way; a key given twice is refused */
@@ -230,11 +235,7 @@ function parseToml(text) {
     } else if (peek() === "#" || peek() === "\n" || peek() === "\r" || at >= source.length) {
       lineEnd();
     } else {
-      const path = key();
-      if (peek() !== "=") fail("= is missing after a key");
-      at += 1;
-      blank();
-      assign(current, path, value(), prefix);
+      keyValue(current, prefix);
       lineEnd();
     }
   }
