@@ -17,6 +17,8 @@ import pytest
 from syrupy.assertion import SnapshotAssertion
 from syrupy.extensions.single_file import SingleFileSnapshotExtension, WriteMode
 
+from tests.node_flags import NODE_FLAGS
+
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT / "fixtures"
 SCENARIOS = sorted((FIXTURES / "scenarios").glob("*.toml"))
@@ -53,13 +55,27 @@ def shared_by_workers(tmp_path_factory) -> Path:
     return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
 
 
+def made_once(folder: Path, make: Callable[[Path], object]) -> Path:
+    """Return folder, made by make(folder) unless a worker of this run made it whole already; the others wait meanwhile
+    (under a lock beside it: whatever make runs may lock the folder itself, as a build does)"""
+    from exporter.lock import folder_lock
+
+    lock = folder.with_name(f"{folder.name}.lock")
+    lock.mkdir(exist_ok=True)
+    with folder_lock(lock, stale_after=900):
+        if not (lock / "done").exists():
+            shutil.rmtree(folder, ignore_errors=True)
+            make(folder)
+            (lock / "done").touch()
+    return folder
+
+
 @pytest.fixture(scope="session")
 def built(tmp_path_factory) -> Callable[..., Path]:
     """Return build(paths=(), target="all", make_zip=False): the output folder of a build of those campaigns (the
     examples when none is named), made once per run for the same campaign files' bytes and options, whichever xdist
     worker asks first; read only"""
     from exporter.build import build_campaigns
-    from exporter.lock import folder_lock
 
     shared = shared_by_workers(tmp_path_factory) / "built"
     shared.mkdir(exist_ok=True)
@@ -70,14 +86,8 @@ def built(tmp_path_factory) -> Callable[..., Path]:
         key = repr((tuple((str(path), path.read_bytes()) for path in paths), target, make_zip))
         digest = hashlib.sha256(key.encode("utf-8")).hexdigest()[:24]
         if digest not in made:
-            out, lock = shared / digest, shared / f"{digest}.lock"
-            lock.mkdir(exist_ok=True)  # the build locks its own --out folder: this lock is another
-            with folder_lock(lock, stale_after=600):
-                if not (lock / "done").exists():
-                    shutil.rmtree(out, ignore_errors=True)
-                    build_campaigns(paths, out, target=target, make_zip=make_zip)
-                    (lock / "done").touch()
-            made[digest] = out
+            made[digest] = made_once(shared / digest, lambda out: build_campaigns(paths, out, target=target,
+                                                                                  make_zip=make_zip))
         return made[digest]
 
     return build
@@ -111,17 +121,9 @@ def examples(built) -> Path:
 def installed_ambush(tmp_path_factory) -> Path:
     """Build a wheel of this checkout (as `pip install .` would), install it into a fresh venv; its `ambush`
 
-    Made once per run: under xdist the first worker that needs it makes it while the others wait for the lock.
+    Made once per run, by the first xdist worker that needs it.
     """
-    from exporter.lock import folder_lock
-
-    shared = shared_by_workers(tmp_path_factory)
-    base = shared / "installed-wheel"
-    with folder_lock(shared, stale_after=900):
-        if not (base / "done").exists():
-            shutil.rmtree(base, ignore_errors=True)
-            make_installed_wheel(base)
-            (base / "done").touch()
+    base = made_once(shared_by_workers(tmp_path_factory) / "installed-wheel", make_installed_wheel)
     return base / "venv" / "bin" / "ambush"
 
 
@@ -171,10 +173,6 @@ def node_check(path: Path, *, module: bool = True) -> subprocess.CompletedProces
         return subprocess.run([NODE, "--input-type=module", "--check"], input=path.read_text(encoding="utf-8"),
                               capture_output=True, text=True, check=False)
     return subprocess.run([NODE, "--check", str(path)], capture_output=True, text=True, check=False)
-
-
-# The Foundry emulation links each client's modules with vm.SourceTextModule (tests/foundry/emulation/isolation.mjs)
-NODE_FLAGS = ("--experimental-vm-modules", "--disable-warning=ExperimentalWarning")
 
 
 def run_node(*args: str, cwd: Path = ROOT, timeout: int = 300) -> subprocess.CompletedProcess:
@@ -378,7 +376,7 @@ def roll20_configurations(campaign_dirs: list[Path]) -> list[dict]:
     keys = [(str(folder), _scripts_digest(folder)) for folder in campaign_dirs]
     missing = list(dict.fromkeys(key for key in keys if key not in _CONFIGURATIONS))
     if missing:
-        done = run_node("--experimental-vm-modules", "--no-warnings", "tests/js/check_output.mjs",
+        done = run_node("tests/js/check_output.mjs",
                         *(folder for folder, _ in missing))
         assert done.returncode == 0, done.stderr
         reports = [json.loads(line) for line in done.stdout.splitlines()]

@@ -55,7 +55,7 @@ def test_every_script_compiles_as_an_es_module(dist, campaign_id):
 def test_the_compile_check_catches_a_broken_module(dist, tmp_path):
     shutil.copytree(dist / IDS[0], tmp_path / "broken")
     (tmp_path / "broken" / "foundry" / "scripts" / "common" / "scenario.js").write_text("export const b = ;\n")
-    done = run_node("--experimental-vm-modules", "--no-warnings", "tests/js/check_output.mjs", str(tmp_path / "broken"))
+    done = run_node("tests/js/check_output.mjs", str(tmp_path / "broken"))
     assert json.loads(done.stdout)["problems"][0].startswith("foundry/scripts/common/scenario.js: ")
 
 

@@ -16,7 +16,7 @@ from exporter.campaign import load_campaign
 from exporter.errors import ExportError
 from exporter.rules.shared import CONTROL_CHARACTER
 from exporter.targets.roll20 import script_name
-from tests.conftest import NODE, ROOT, run_node
+from tests.conftest import NODE, NODE_FLAGS, ROOT, run_node
 
 pytestmark = pytest.mark.slow  # seconds of builds, subprocesses or Node: run early (conftest.py)
 
@@ -79,7 +79,7 @@ def check_built(out: Path, title: str, description: str, author: str, marker: st
     """Every check of one hostile build"""
     root = out / "hostile"
     macros = sorted((root / "roll20" / "macros").glob("*.txt"))
-    done = subprocess.run([NODE, "--experimental-vm-modules", "--no-warnings", "--input-type=module", "-e", CHECK,
+    done = subprocess.run([NODE, *NODE_FLAGS, "--input-type=module", "-e", CHECK,
                            str(root), *map(str, macros)], cwd=ROOT, capture_output=True, text=True, check=True)
     report, parsed = json.loads(done.stdout)
     assert report["problems"] == []

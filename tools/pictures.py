@@ -120,11 +120,10 @@ def node_sources(build: Path) -> dict:
     """Run the example script and module in the emulations and return the HTML they show (tools/picture_sources.mjs)"""
     with tempfile.TemporaryDirectory(prefix="ambush-pictures-") as folder:
         out = Path(folder) / "sources.json"
-        # The Foundry emulation links modules with vm.SourceTextModule (tests/foundry/emulation/isolation.mjs)
-        command = ["node", "--experimental-vm-modules", "--disable-warning=ExperimentalWarning",
-                   str(ROOT / "tools" / "picture_sources.mjs"), str(build), str(out)]
-        done = subprocess.run(command,
-                              cwd=ROOT, capture_output=True, text=True, check=False)
+        from tests.node_flags import NODE_FLAGS
+
+        command = ["node", *NODE_FLAGS, str(ROOT / "tools" / "picture_sources.mjs"), str(build), str(out)]
+        done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, check=False)
         if done.returncode != 0:
             raise RuntimeError(f"tools/picture_sources.mjs failed:\n{done.stderr[-3000:]}")
         return json.loads(out.read_text(encoding="utf-8"))

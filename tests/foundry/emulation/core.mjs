@@ -119,12 +119,6 @@ function expandWith(object, leaf) {
   for (const key of Object.keys(object)) {
     const raw = object[key];
     const value = isPlainObject(raw) ? expandWith(raw, leaf) : leaf(raw);
-    if (!key.includes(".")) {
-      const current = expanded[key];
-      if (isPlainObject(current) && isPlainObject(value)) mergeInto(current, value);
-      else expanded[key] = value;
-      continue;
-    }
     const parts = key.split(".");
     const last = parts.pop();
     let target = expanded;

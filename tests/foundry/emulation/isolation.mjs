@@ -7,16 +7,15 @@
 // A file's text is read again whenever it changed on disk; the code V8 compiled for it is kept (createCachedData), so
 // the hundreds of environments a runner makes do not compile the same source again.
 
-import fs from "node:fs";
 import { fileURLToPath } from "node:url";
 import vm from "node:vm";
 
 import { parse } from "acorn";
 
+import { fileText } from "../../js/file_text.mjs";
+
 /** An import specifier a browser resolves against the importer's URL (WHATWG HTML, "resolve a module specifier") */
 const RELATIVE = /^\.{0,2}\//;
-/** File text by path, with the size and time it was read at */
-const files = new Map();
 /**
  * What is known of a file's compiled code, by URL and text: instances so far and code cache (a cache made at another URL
  * would name that file in stacks)
@@ -28,18 +27,6 @@ const importCalls = new Map();
 
 if (typeof vm.SourceTextModule !== "function") {
   throw new Error("the Foundry emulation loads modules with vm.SourceTextModule: run node with --experimental-vm-modules");
-}
-
-/** The file's text as it is on disk now */
-function current(url) {
-  const file = fileURLToPath(url);
-  const { size, mtimeMs } = fs.statSync(file);
-  let known = files.get(file);
-  if (known?.size !== size || known.mtimeMs !== mtimeMs) {
-    known = { size, mtimeMs, source: fs.readFileSync(file, "utf8") };
-    files.set(file, known);
-  }
-  return known.source;
 }
 
 /**
@@ -123,7 +110,7 @@ export class ModuleMap {
     let module = this.#modules.get(url);
     if (module) return module;
     if (!url.startsWith("file:")) throw new TypeError(`Failed to fetch module ${url}: the emulation loads files only`);
-    const source = current(url);
+    const source = fileText(fileURLToPath(url));
     const key = `${url}\n${source}`;
     let known = compiled.get(key);
     if (!known) {

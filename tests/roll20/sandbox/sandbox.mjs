@@ -1,11 +1,11 @@
 // The Sandbox: one game (campaign, players, a page), the script context with its globals, events, the queue of
 // asynchronous work, dice, state and restarts, and the records tests assert on.
 
-import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import vm from "node:vm";
 
+import { fileText } from "../../js/file_text.mjs";
 import { chatMethods } from "./chat.mjs";
 import {
   COLOUR_MARKERS, CREATABLE_TYPES, DEFAULTS, HarnessError, Roll20Object, checkMarkersString, deepFreeze,
@@ -28,21 +28,6 @@ const TIMEOUT_MAX = 2 ** 31 - 1;
  */
 export const COMMUNITY_SCRIPTS = Object.freeze(Object.fromEntries(["turnmarker1", "combatmaster", "groupinitiative"]
   .map((name) => [name, fileURLToPath(new URL(`../community/${name}.js`, import.meta.url))])));
-
-/** Script text by path, with the size and time it was read at: a runner loads the same script hundreds of times */
-const scriptFiles = new Map();
-
-/** A script file's text as it is on disk now */
-function readScript(scriptPath) {
-  const file = path.resolve(scriptPath);
-  const { size, mtimeMs } = fs.statSync(file);
-  let known = scriptFiles.get(file);
-  if (known?.size !== size || known.mtimeMs !== mtimeMs) {
-    known = { size, mtimeMs, source: fs.readFileSync(file, "utf8") };
-    scriptFiles.set(file, known);
-  }
-  return known.source;
-}
 
 /** The number of lines in a text, as split("\n") counts them */
 function lineCount(text) {
@@ -466,7 +451,7 @@ export class Sandbox {
    * top-level const/let names are shared.
    */
   load(scriptPath) {
-    return this.loadSource(readScript(scriptPath), path.basename(scriptPath));
+    return this.loadSource(fileText(scriptPath), path.basename(scriptPath));
   }
 
   /**
