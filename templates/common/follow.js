@@ -150,8 +150,8 @@ function plan(given, members, seen, done = false) {
     record.started = [];
     started.clear();
   };
-  // 4: a member the order showed and no longer shows has left the fight.
-  for (const id of present.length ? record.seen.filter((id) => !shown.has(id)) : []) {
+  // 4: a member the order showed and no longer shows has left the fight, unless the host said so already (session.left).
+  for (const id of present.length ? record.seen.filter((id) => !shown.has(id) && !gone.has(id)) : []) {
     steps.push({ kind: "left", id });
     record.gone.push(id);
     record.started = record.started.filter((other) => other !== id);

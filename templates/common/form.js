@@ -8,7 +8,7 @@ import { askedOf, inputsAt, isEmpty, labelKey, own, problemWith } from "./inputs
 /** The catalogue keys this module shows, which the build ships (exporter/targets/strings.py) */
 const STRING_KEYS = [
   "Dialog.Encounter", "Dialog.Nobody", "Dialog.Out", "Dialog.Side.*", "Dialog.Title", "Input.{input}",
-  "Notify.Invalid"
+  "Input.place", "Notify.Invalid", "Notify.NotWhole",
 ];
 
 /** Where a combatant can stand in a draft: on side a, on side b, or out of the fight */
@@ -166,17 +166,20 @@ function target(draft, path, t) {
   const invalid = (what) => ({ problem: t("Notify.Invalid", { name: t("Dialog.Title"), field: String(what ?? "?") }) });
   const [head, ...rest] = String(path).split(".");
   if (head === "place" && rest.length === 1) {
-    return placeOf(draft, rest[0]).member ? { place: rest[0], type: "place" } : invalid(rest[0]);
+    const { member } = placeOf(draft, rest[0]);
+    return member ? { place: rest[0], type: "place", who: member.name, input: PLACE_INPUT } : invalid(rest[0]);
   }
   if (head === "members" && rest.length === 2) {
     const { member } = placeOf(draft, rest[0]);
     const input = inputNamed(draft, "member", rest[1]);
-    return member && input ? { holder: member, key: input.key, type: input.type } : invalid(member ? rest[1] : rest[0]);
+    return member && input ? { holder: member, key: input.key, type: input.type, who: member.name, input }
+      : invalid(member ? rest[1] : rest[0]);
   }
   if (head === "sides" && rest.length === 2) {
     const side = SIDE_KEYS.includes(rest[0]) ? draft.sides[rest[0]] : null;
     const input = inputNamed(draft, "side", rest[1]);
-    return side && input ? { holder: side, key: input.key, type: input.type } : invalid(side ? rest[1] : rest[0]);
+    return side && input ? { holder: side, key: input.key, type: input.type, input,
+      who: String(side.name ?? "").trim() || t(`Dialog.Side.${rest[0]}`) } : invalid(side ? rest[1] : rest[0]);
   }
   if (head === "openers" && rest.length === 2 && inputNamed(draft, "scenario", "openers")) {
     const index = Number(rest[0]);
@@ -189,10 +192,11 @@ function target(draft, path, t) {
     }
     if (!rows[index]) rows[index] = Object.fromEntries(openerFields(draft.procedure).map((input) => [input.key, null]));
     draft.openers = rows;
-    return { holder: rows[index], key: spec.key, type: spec.type };
+    return { holder: rows[index], key: spec.key, type: spec.type, input: spec, who: t("Dialog.Encounter") };
   }
   const input = rest.length === 0 ? inputNamed(draft, "scenario", head) : undefined;
-  return input && input.type !== "openers" ? { holder: draft, key: input.key, type: input.type } : invalid(head);
+  return input && input.type !== "openers" ? { holder: draft, key: input.key, type: input.type, input, who: t("Dialog.Encounter") }
+    : invalid(head);
 }
 
 /** Put combatants where the edits place them, each place keeping the draft's order */
@@ -203,26 +207,35 @@ function placeAll(draft, places) {
   draft.out = lists.out;
 }
 
+/** Say that a value does not fit its field, naming whose field it is, the field and the value */
+function misfit(t, found, value) {
+  const data = { name: found.who, field: t(labelKey(found.input)), value: String(value) };
+  return t(found.type === "number" ? "Notify.NotWhole" : "Notify.Invalid", data);
+}
+
 /**
  * Apply edits, [path, value] in order, to a copy of a draft: values as the fields' types want them (a member named
  * by his id or his name), combatants moved between the places in the draft's order. Returns {draft}, or {problem}
- * with one translated line naming the first edit that does not fit.
+ * with one translated line naming the first edit that does not fit. With `keepTyped`, a value that is not of its
+ * field's type is kept as it was typed, for the draft's checks to name and the host to show on its field (the page),
+ * instead of refused (a chat command).
  */
-function applyEdits(draft, edits, t) {
+function applyEdits(draft, edits, t, { keepTyped = false } = {}) {
   const edited = JSON.parse(JSON.stringify(draft)); // a draft is plain JSON; not every host has structuredClone
   const places = new Map();
   for (const [path, value] of edits) {
     const found = target(edited, path, t);
     if (found.problem) return { problem: found.problem };
-    if (!typed(found.type, isEmpty(value) ? null : value)) {
-      return { problem: t("Notify.Invalid", { name: t("Dialog.Title"), field: String(value) }) };
+    const fitting = typed(found.type, isEmpty(value) ? null : value);
+    if (!fitting && !(keepTyped && typeof value === "string" && ["number", "boolean"].includes(found.type))) {
+      return { problem: misfit(t, found, value) };
     }
     if (found.type === "place") {
-      if (!PLACES.includes(value)) return { problem: t("Notify.Invalid", { name: t("Dialog.Title"), field: String(value) }) };
+      if (!PLACES.includes(value)) return { problem: misfit(t, found, value) };
       places.set(found.place, value);
     } else if (found.type === "member" && !isEmpty(value)) {
       const name = memberName(edited, value);
-      if (name === undefined) return { problem: t("Notify.Invalid", { name: t("Dialog.Title"), field: String(value) }) };
+      if (name === undefined) return { problem: misfit(t, found, value) };
       found.holder[found.key] = name;
     } else {
       found.holder[found.key] = isEmpty(value) ? null : value;

@@ -9,7 +9,7 @@ import { membersOf } from "./scenario.js";
 /** The catalogue keys this module shows, which the build ships (exporter/targets/strings.py) */
 const STRING_KEYS = [
   "Dialog.Encounter", "Dialog.Side.*", "Input.{input}", "Notify.EitherOr", "Notify.EmptySide", "Notify.Invalid",
-  "Notify.Missing", "Notify.NotOnSide", "Notify.OpenerTwice", "Notify.OutOfRange", "Notify.OutOfRangeEither",
+  "Notify.Missing", "Notify.NotOnSide", "Notify.NotWhole", "Notify.OpenerTwice", "Notify.OutOfRange", "Notify.OutOfRangeEither",
   "Notify.Twice", "Notify.UnknownProcedure", "Notify.Unread"
 ];
 
@@ -168,7 +168,8 @@ function problemWith(t, field, value, sideKey, label, surprising, fields = [], a
     const instead = fields.find((other) => other.replaces === field.key);
     return instead ? t("Notify.OutOfRangeEither", { ...bounds, other: t(labelKey(instead)) }) : t("Notify.OutOfRange", bounds);
   }
-  return fits(field, value) ? null : t("Notify.Invalid", data);
+  if (fits(field, value)) return null;
+  return t(field.type === "number" && !Number.isInteger(value) ? "Notify.NotWhole" : "Notify.Invalid", { ...data, value: String(value) });
 }
 
 /** Copy the given values of some inputs into a rules object; return the first problem, or null */
@@ -217,7 +218,7 @@ function buildSide(t, draft, key, seen, surprising) {
     const chosen = own(given, field.key);
     if (isEmpty(chosen)) continue;
     const member = side.members.find((candidate) => candidate.label === chosen);
-    if (!member) return { problem: t("Notify.NotOnSide", { side: label }) };
+    if (!member) return { problem: t("Notify.NotOnSide", { side: label, field: t(labelKey(field)), name: String(chosen) }) };
     side[field.key] = member.name;
   }
   return { side };
@@ -225,8 +226,9 @@ function buildSide(t, draft, key, seen, surprising) {
 
 /** Copy a scenario-level member choice (the lone attacker), who must be on side a */
 function copyMember(t, field, chosen, scenario) {
+  if (isEmpty(chosen)) return t("Notify.Missing", { name: t("Dialog.Encounter"), field: t(labelKey(field)) });
   const member = scenario.sides.a.members.find((candidate) => candidate.label === chosen);
-  if (isEmpty(chosen) || !member) return t("Notify.NotOnSide", { side: scenario.sides.a.name });
+  if (!member) return t("Notify.NotOnSide", { side: scenario.sides.a.name, field: t(labelKey(field)), name: String(chosen) });
   scenario[field.key] = member.name;
   return null;
 }

@@ -1,19 +1,21 @@
 // The draft as the page shows it: the procedure, the scenario file (open, paste, export), the encounter's values, the
 // opening attacks, each side's values and every combatant with every input the procedure reads, and the odds beside
 // them, recomputed at every edit as in the Foundry dialog. Each control has a real <label>; what is wrong with a value
-// is said next to it, and tied to it for a screen reader.
+// is said next to it, tied to it for a screen reader and read out as it appears. A combatant whose values did not
+// change is described by the same object as before, which the page then leaves alone (vdom.js).
 import { PROCEDURES, SIDE_KEYS } from "../common/config.js";
 import { yesNo } from "../common/format.js";
-import { draftForm, parseValue } from "../common/form.js";
+import { draftForm, everyone, parseValue } from "../common/form.js";
 import { draftOddsLines } from "../common/session.js";
-import { el, idOf } from "./dom.js";
-import { t } from "./i18n.js";
+import { idOf } from "./dom.js";
+import { language, t } from "./i18n.js";
+import { h } from "./vdom.js";
 
 /** The catalogue keys this module shows, which the build ships (exporter/targets/strings.py) */
 const STRING_KEYS = [
-  "Dialog.Unread", "Export.Button", "Odds.Title", "Procedure.{procedure}", "Web.AddTo", "Web.Combatants",
-  "Web.File.Choose", "Web.File.Paste", "Web.File.Read", "Web.File.Title", "Web.Name", "Web.Opener", "Web.Place",
-  "Dialog.ChooseProcedure", "Web.Prepare", "Web.Remove", "Web.SideName",
+  "Dialog.Unread", "Export.Button", "Notify.Missing", "Notify.Twice", "Odds.Title", "Procedure.{procedure}",
+  "Web.AddTo", "Web.Combatants", "Web.File.Choose", "Web.File.Paste", "Web.File.Read", "Web.File.Title", "Web.Name",
+  "Web.Opener", "Input.place", "Dialog.ChooseProcedure", "Web.Prepare", "Web.Remove", "Web.SideName",
 ];
 
 /** The rows of opening attacks offered past those declared */
@@ -21,14 +23,17 @@ const SPARE_OPENERS = 1;
 
 /** Return a select of choices, one selected; a choice of nobody has the empty value */
 function select(attributes, choices, value) {
-  return el("select", attributes, choices.map((choice) => el("option", {
-    value: choice.value ?? "", selected: (choice.value ?? "") === (value ?? ""), text: choice.label,
+  return h("select", { ...attributes, value: value ?? "" }, choices.map((choice) => h("option", {
+    value: choice.value ?? "", text: choice.label,
   })));
 }
 
 /** The choices of a yes-or-no value nobody has given yet: no answer, yes, no */
 const unreadChoices = () => [{ value: null, label: t("Dialog.Unread") }, { value: "true", label: yesNo(true, t) },
   { value: "false", label: yesNo(false, t) }];
+
+/** Render a problem beside its control: empty until there is one, then read out (aria-live) */
+const problemLine = (id, problem) => h("span", { id, class: "problem", "aria-live": "polite", text: problem ?? "" });
 
 /** Render one field of the draft: its label, its control named by its path, and what is wrong with its value */
 function control(field, label = field.label) {
@@ -38,11 +43,11 @@ function control(field, label = field.label) {
     "aria-invalid": field.problem ? "true" : null };
   let input;
   if (field.type === "boolean" && field.value === null) input = select(common, unreadChoices(), null);
-  else if (field.type === "boolean") input = el("input", { ...common, type: "checkbox", checked: Boolean(field.value) });
+  else if (field.type === "boolean") input = h("input", { ...common, type: "checkbox", checked: Boolean(field.value) });
   else if (field.choices) input = select(common, field.choices, field.value);
-  else input = el("input", { ...common, type: "text", inputmode: "numeric", autocomplete: "off", value: field.value ?? "" });
-  return el("div", { class: `field field-${field.type}` }, el("label", { for: id, text: label }), input,
-    el("span", { id: problem, class: "problem", text: field.problem ?? "" }));
+  else input = h("input", { ...common, type: "text", inputmode: "numeric", autocomplete: "off", value: field.value ?? "" });
+  return h("div", { class: `field field-${field.type}` }, h("label", { for: id, text: label }), input,
+    problemLine(problem, field.problem));
 }
 
 /** Read a control back as the value its field wants: a boolean, a whole number, a choice, null for none, else text */
@@ -54,77 +59,113 @@ function readControl(element) {
 }
 
 /** Render the scenario file's controls: open a file, paste one, export the draft as one */
-const fileControls = () => el("fieldset", { class: "file" }, el("legend", { text: t("Web.File.Title") }),
-  el("div", { class: "field" }, el("label", { for: "file-open", text: t("Web.File.Choose") }),
-    el("input", { id: "file-open", type: "file", accept: ".toml,text/plain", "data-action": "open-file" })),
-  el("div", { class: "field field-wide" }, el("label", { for: "file-text", text: t("Web.File.Paste") }),
-    el("textarea", { id: "file-text", rows: 4, spellcheck: "false" })),
-  el("div", { class: "buttons" },
-    el("button", { type: "button", "data-action": "read-file", text: t("Web.File.Read") }),
-    el("button", { type: "button", "data-action": "export-file", text: t("Export.Button") })),
-  el("p", { id: "file-problem", class: "problem", role: "alert" }));
+const fileControls = () => h("fieldset", { class: "file" }, h("legend", { text: t("Web.File.Title") }),
+  h("div", { class: "field" }, h("label", { for: "file-open", text: t("Web.File.Choose") }),
+    h("input", { id: "file-open", type: "file", accept: ".toml,text/plain", "data-action": "open-file" })),
+  h("div", { class: "field field-wide" }, h("label", { for: "file-text", text: t("Web.File.Paste") }),
+    h("textarea", { id: "file-text", rows: 4, spellcheck: "false" })),
+  h("div", { class: "buttons" },
+    h("button", { type: "button", "data-action": "read-file", text: t("Web.File.Read") }),
+    h("button", { type: "button", "data-action": "export-file", text: t("Export.Button") })),
+  h("p", { id: "file-problem", class: "problem", role: "alert" }));
+
+/** Return what is wrong with each combatant's name: none given, or given to another too */
+function nameProblems(draft) {
+  const counts = new Map();
+  for (const [, member] of everyone(draft)) counts.set(member.name.trim(), (counts.get(member.name.trim()) ?? 0) + 1);
+  return new Map(everyone(draft).map(([, member]) => {
+    const name = member.name.trim();
+    const problem = !name ? t("Notify.Missing", { name: "?", field: t("Web.Name") })
+      : counts.get(name) > 1 ? t("Notify.Twice", { name }) : null;
+    return [member.id, problem];
+  }));
+}
 
 /** Render one combatant: his name, where he stands, every value the procedure reads of him, and a remove button */
-function combatantBox(combatant) {
+function combatantBox(combatant, nameProblem) {
   const nameId = idOf("name", combatant.id);
-  return el("fieldset", { class: `combatant place-${combatant.place}` },
-    el("legend", { text: combatant.name }),
-    el("div", { class: "field" }, el("label", { for: nameId, text: t("Web.Name") }),
-      el("input", { id: nameId, type: "text", value: combatant.name, "data-rename": combatant.id, autocomplete: "off" })),
-    control(combatant.placeField, t("Web.Place")),
+  const problemId = idOf("pn", combatant.id);
+  return h("fieldset", { key: `combatant ${combatant.id}`, class: `combatant place-${combatant.place}` },
+    h("legend", { text: combatant.name }),
+    h("div", { class: "field" }, h("label", { for: nameId, text: t("Web.Name") }),
+      h("input", { id: nameId, type: "text", value: combatant.name, "data-rename": combatant.id, autocomplete: "off",
+        "aria-describedby": problemId, "aria-invalid": nameProblem ? "true" : null }),
+      problemLine(problemId, nameProblem)),
+    control(combatant.placeField, t("Input.place")),
     combatant.fields.map((field) => control(field)),
-    el("div", { class: "buttons" }, el("button", { type: "button", "data-remove": combatant.id,
+    h("div", { class: "buttons" }, h("button", { type: "button", "data-remove": combatant.id,
       "aria-label": `${t("Web.Remove")}: ${combatant.name}`, text: t("Web.Remove") })));
 }
 
-/** Render the draft's form: procedure, file, encounter, opening attacks, sides, combatants */
-function renderForm(draft) {
-  const form = draftForm(draft, t, { openerRows: (draft.openers?.length ?? 0) + SPARE_OPENERS });
-  const procedures = PROCEDURES.map((procedure) => ({ value: procedure.id, label: t(`Procedure.${procedure.id}`) }));
-  const parts = [
-    el("h2", { text: t("Web.Prepare") }),
-    el("div", { class: "field field-wide" }, el("label", { for: "procedure", text: t("Dialog.ChooseProcedure") }),
-      select({ id: "procedure", "data-action": "procedure" }, procedures, draft.procedure)),
-    fileControls(),
-  ];
-  if (form.encounter.length) parts.push(el("div", { class: "group" }, form.encounter.map((field) => control(field))));
-  for (const [index, row] of (form.openers ?? []).entries()) {
-    parts.push(el("fieldset", { class: "group" }, el("legend", { text: t("Web.Opener", { number: index + 1 }) }),
-      row.map((field) => control(field))));
+/**
+ * Return a form renderer that remembers each combatant's description: a combatant whose fields, name and problems
+ * are as before gets the same description, which the page does not look at again
+ */
+function formRenderer() {
+  const boxes = new Map();
+
+  /** Describe a combatant, the same object as last time where nothing of his changed */
+  function box(combatant, nameProblem) {
+    const signature = JSON.stringify([language(), combatant, nameProblem]);
+    const kept = boxes.get(combatant.id);
+    if (kept?.signature === signature) return kept.vnode;
+    const vnode = combatantBox(combatant, nameProblem);
+    boxes.set(combatant.id, { signature, vnode });
+    return vnode;
   }
-  for (const side of form.sides) {
-    const nameId = `side-name-${side.key}`;
-    parts.push(el("fieldset", { class: `side side-${side.key}` }, el("legend", { text: side.label }),
-      el("div", { class: "field" }, el("label", { for: nameId, text: t("Web.SideName") }),
-        el("input", { id: nameId, type: "text", value: draft.sides[side.key].name ?? "", "data-side-name": side.key, autocomplete: "off" })),
-      side.fields.map((field) => control(field))));
-  }
-  parts.push(el("h3", { text: t("Web.Combatants") }));
-  parts.push(el("div", { class: "combatants" }, form.combatants.map(combatantBox)));
-  parts.push(el("div", { class: "buttons" }, SIDE_KEYS.map((key) => el("button", { type: "button", "data-add": key,
-    text: t("Web.AddTo", { side: t(`Dialog.Side.${key}`) }) }))));
-  return parts;
+
+  /** Render the draft's form: procedure, file, encounter, opening attacks, sides, combatants */
+  return function renderForm(draft) {
+    const form = draftForm(draft, t, { openerRows: (draft.openers?.length ?? 0) + SPARE_OPENERS });
+    const names = nameProblems(draft);
+    const present = new Set(form.combatants.map((combatant) => combatant.id));
+    for (const id of boxes.keys()) if (!present.has(id)) boxes.delete(id);
+    const procedures = PROCEDURES.map((procedure) => ({ value: procedure.id, label: t(`Procedure.${procedure.id}`) }));
+    return [
+      h("h2", { id: "prepare-title", text: t("Web.Prepare") }),
+      h("div", { class: "field field-wide" }, h("label", { for: "procedure", text: t("Dialog.ChooseProcedure") }),
+        select({ id: "procedure", "data-action": "procedure" }, procedures, draft.procedure)),
+      fileControls(),
+      form.encounter.length ? h("div", { class: "group" }, form.encounter.map((field) => control(field))) : null,
+      (form.openers ?? []).map((row, index) => h("fieldset", { key: `opener ${index}`, class: "group" },
+        h("legend", { text: t("Web.Opener", { number: index + 1 }) }), row.map((field) => control(field)))),
+      form.sides.map((side) => {
+        const nameId = `side-name-${side.key}`;
+        return h("fieldset", { key: `side ${side.key}`, class: `side side-${side.key}` }, h("legend", { text: side.label }),
+          h("div", { class: "field" }, h("label", { for: nameId, text: t("Web.SideName") }),
+            h("input", { id: nameId, type: "text", value: draft.sides[side.key].name ?? "", "data-side-name": side.key,
+              autocomplete: "off" })),
+          side.fields.map((field) => control(field)));
+      }),
+      h("h3", { text: t("Web.Combatants") }),
+      h("div", { class: "combatants" }, form.combatants.map((combatant) => box(combatant, names.get(combatant.id)))),
+      h("div", { class: "buttons" }, SIDE_KEYS.map((key) => h("button", { type: "button", "data-add": key,
+        text: t("Web.AddTo", { side: t(`Dialog.Side.${key}`) }) }))),
+    ];
+  };
 }
 
-/** Update what is wrong with each value without rendering the form again (the control being typed in keeps its focus) */
-function updateProblems(root, draft) {
-  const form = draftForm(draft, t, { openerRows: (draft.openers?.length ?? 0) + SPARE_OPENERS });
-  const fields = [...form.encounter, ...(form.openers ?? []).flat(), ...form.sides.flatMap((side) => side.fields),
-    ...form.combatants.flatMap((combatant) => [combatant.placeField, ...combatant.fields])];
-  for (const field of fields) {
-    const problem = root.ownerDocument.getElementById(idOf("p", field.path));
-    if (problem) problem.textContent = field.problem ?? "";
-    root.ownerDocument.getElementById(idOf("f", field.path))?.setAttribute("aria-invalid", field.problem ? "true" : "false");
-  }
+/** Return the first problem of a draft's names, or null: the rules' checks name the rest */
+function firstNameProblem(draft) {
+  for (const problem of nameProblems(draft).values()) if (problem) return problem;
+  return null;
 }
 
-/** Fill the odds box for a draft, timing the computation (performance.now(), kept on the box as data-ms) */
-function renderOdds(box, draft) {
-  const started = performance.now();
-  const lines = draftOddsLines(draft, t);
-  const took = performance.now() - started;
-  box.replaceChildren(el("h2", { text: t("Odds.Title") }), ...lines.map((line) => el("p", { text: line })));
-  box.dataset.ms = took.toFixed(3);
+/**
+ * Return an odds renderer: the odds of a draft, or what is wrong with it, computed once per draft (the draft is a
+ * new object after every edit) and timed (performance.now(), kept on the box as data-ms)
+ */
+function oddsRenderer() {
+  let last = { draft: null, language: null, lines: [], problem: null, ms: 0 };
+  return function renderOdds(draft) {
+    if (last.draft !== draft || last.language !== language()) {
+      const started = performance.now();
+      const problem = firstNameProblem(draft);
+      const lines = problem ? [problem] : draftOddsLines(draft, t);
+      last = { draft, language: language(), lines, ms: performance.now() - started };
+    }
+    return { ms: last.ms, nodes: [h("h2", { id: "odds-title", text: t("Odds.Title") }), ...last.lines.map((line) => h("p", { text: line }))] };
+  };
 }
 
-export { STRING_KEYS, readControl, renderForm, renderOdds, updateProblems };
+export { STRING_KEYS, firstNameProblem, formRenderer, oddsRenderer, readControl };

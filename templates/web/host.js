@@ -44,7 +44,7 @@ function webHost(state, { askDice, saved }) {
       const dice = message.dice ? rolled : [];
       if (message.dice) rolled = [];
       state.log.push({ title: message.title, lines: message.lines, gm: message.gm, dice, round: state.table.round,
-        records: message.records });
+        action: state.actions ?? 0, records: message.records });
     },
     load: () => (state.surprise ? JSON.parse(JSON.stringify(state.surprise)) : null),
     async save(surprise) {

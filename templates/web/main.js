@@ -1,24 +1,29 @@
-// The page: wiring only. It reads the kept state, renders the draft, the odds, the tracker and the log, and turns the
-// GM's clicks and edits into draft edits and session calls (common/session.js on the web host), keeping the state after
-// each. An action that fails or is cancelled leaves the state as it was before it.
+// The page: wiring only. It reads the kept state, describes the page from it (the draft and its odds before the roll;
+// the tracker and the cards once the fight runs, the draft folded away; the players' view with nothing of the GM's),
+// patches what changed into place (vdom.js), and turns the GM's clicks and edits into draft edits and session calls
+// (common/session.js on the web host), keeping the state after each. An action that fails or is cancelled leaves the
+// state as it was before it.
 import { PROCEDURES, SIDE_KEYS, TITLE } from "../common/config.js";
 import { applyEdits, everyone } from "../common/form.js";
-import { draftScenario, inputsAt } from "../common/inputs.js";
+import { buildScenario, draftScenario, inputsAt } from "../common/inputs.js";
 import { queued, scenarioText, tableSession } from "../common/session.js";
-import { download, el } from "./dom.js";
+import { typedFaces } from "./dice.js";
+import { download, idOf } from "./dom.js";
 import { readScenarioFile } from "./file.js";
-import { readControl, renderForm, renderOdds, updateProblems } from "./form-view.js";
+import { firstNameProblem, formRenderer, oddsRenderer, readControl } from "./form-view.js";
 import { webHost } from "./host.js";
 import { LANGUAGES, language, setLanguage, t } from "./i18n.js";
-import { freshState, newTable, readStored, settingOf, writeStored } from "./store.js";
-import { askDice, renderLog, renderTracker } from "./table-view.js";
-import { nextTurn, previousTurn } from "./tracker.js";
+import { DEFAULT_VIEW, freshState, newTable, readStored, settingOf, writeStored } from "./store.js";
+import { renderDice, renderLate, renderLog, renderTracker } from "./table-view.js";
+import { addLate, nameOf, nextTurn, previousTurn, takeOut } from "./tracker.js";
+import { h, patch, typing } from "./vdom.js";
 
 /** The catalogue keys this module shows, which the build ships (exporter/targets/strings.py) */
 const STRING_KEYS = [
-  "Dialog.Roll", "Settings.chatVisibility.*", "Settings.skipSurprisedTurns.Name", "Web.Damaged", "Web.DiceMode.*",
-  "Web.Error", "Web.Language", "Web.NewConfirm", "Web.NewEncounter", "Web.NewName", "Web.NotKept", "Web.Settings",
-  "Web.Stopped",
+  "Dialog.Roll", "Settings.chatVisibility.*", "Settings.skipSurprisedTurns.Name", "Web.CannotRoll", "Web.Damaged",
+  "Web.DiceMode.*", "Web.Dice.Bad", "Web.Dice.Cancelled", "Web.Error", "Web.Language", "Web.Late.*", "Web.NewConfirm",
+  "Web.NewEncounter", "Web.NewName", "Web.NotKept", "Web.Players.*", "Web.Reopen", "Web.RollConfirm", "Web.Settings",
+  "Web.Stopped", "Web.TakeOutConfirm",
 ];
 
 /** Each language's name in itself, for the language switch */
@@ -27,6 +32,12 @@ const LANGUAGE_NAMES = { en: "English", de: "Deutsch", "zh-CN": "简体中文" }
 let state;
 let notice = "";
 let busy = false;
+/** The roll the GM is asked to type the dice of: {number, count, sides, purpose, problem, resolve, reject}, or null */
+let asking = null;
+let asked = 0;
+let lateProblem = null;
+const renderForm = formRenderer();
+const renderOdds = oddsRenderer();
 const root = () => document.getElementById("app");
 const byId = (id) => document.getElementById(id);
 
@@ -45,77 +56,132 @@ function nextId() {
   return id;
 }
 
-const session = () => tableSession(webHost(state, {
-  askDice: (request) => askDice(byId("dice"), request, state.draft, null),
-  saved: keep,
-}));
+/** Ask the GM for the faces of one roll: the dice form, in view, its first die focused; resolves to the faces */
+function askDice(request) {
+  return new Promise((resolve, reject) => {
+    asked += 1;
+    asking = { ...request, number: asked, problem: null, resolve, reject };
+    update();
+    byId("dice")?.scrollIntoView({ block: "nearest" });
+    byId("die-0")?.focus();
+  });
+}
 
-/** Render the whole page from the state; the element that had the focus gets it back */
-function render() {
-  const focused = document.activeElement?.id;
-  document.documentElement.lang = language();
-  document.title = TITLE;
-  const header = el("header", { class: "top" },
-    el("h1", { text: TITLE }),
-    el("div", { class: "field" }, el("label", { for: "language", text: t("Web.Language") }),
-      el("select", { id: "language", "data-action": "language" }, LANGUAGES.map((code) => el("option", {
-        value: code, selected: code === language(), lang: code, text: LANGUAGE_NAMES[code] ?? code })))),
-    el("button", { type: "button", id: "new-encounter", "data-action": "new", text: t("Web.NewEncounter") }));
-  const settings = el("fieldset", { class: "settings" }, el("legend", { text: t("Web.Settings") }),
-    el("div", { class: "field", role: "radiogroup", "aria-label": t("Web.DiceMode.Label") },
-      ["page", "typed"].map((mode) => el("label", { class: "choice" }, el("input", {
+const session = () => tableSession(webHost(state, { askDice, saved: keep }));
+
+/** Describe the page's header: the title, the language, the players' view switch, a new encounter */
+function header(players) {
+  return h("header", { key: "header", class: "top" },
+    h("h1", { text: TITLE }),
+    h("div", { class: "field field-inline" }, h("label", { for: "language", text: t("Web.Language") }),
+      h("select", { id: "language", "data-action": "language", value: language() }, LANGUAGES.map((code) => h("option", {
+        value: code, lang: code, text: LANGUAGE_NAMES[code] ?? code })))),
+    h("button", { type: "button", id: "players-view", "data-action": "players", "aria-pressed": players ? "true" : "false",
+      text: players ? t("Web.Players.Back") : t("Web.Players.Show") }),
+    players ? null : h("button", { type: "button", id: "new-encounter", "data-action": "new", text: t("Web.NewEncounter") }));
+}
+
+/** Describe the table's settings: the dice, passing on turns, who sees the cards */
+function settings() {
+  return h("fieldset", { class: "settings" }, h("legend", { text: t("Web.Settings") }),
+    h("div", { class: "field", role: "radiogroup", "aria-label": t("Web.DiceMode.Label") },
+      ["page", "typed"].map((mode) => h("label", { class: "choice" }, h("input", {
         type: "radio", name: "dice-mode", value: mode, checked: state.dice === mode, "data-action": "dice-mode" }),
       t(`Web.DiceMode.${mode}`)))),
-    el("div", { class: "field" }, el("label", { class: "choice" }, el("input", { type: "checkbox", id: "skip",
+    h("div", { class: "field" }, h("label", { class: "choice" }, h("input", { type: "checkbox", id: "skip",
       "data-action": "skip", checked: state.settings.skip }), t("Settings.skipSurprisedTurns.Name"))),
-    el("div", { class: "field" }, el("label", { for: "cards", text: t("Settings.chatVisibility.Name") }),
-      el("select", { id: "cards", "data-action": "cards" }, settingOf("chatVisibility").choices.map((choice) => el("option", {
-        value: choice, selected: choice === state.settings.cards, text: t(`Settings.chatVisibility.Choices.${choice}`) })))));
-  const prepare = el("form", { id: "prepare", class: "prepare", novalidate: true }, renderForm(state.draft), settings,
-    el("div", { class: "buttons" }, el("button", { type: "submit", id: "roll", class: "primary", text: t("Dialog.Roll") })));
-  const odds = el("aside", { id: "odds", class: "odds" });
-  const table = el("section", { id: "table", class: "table", hidden: !state.surprise },
-    state.surprise ? renderTracker(state, session()) : []);
-  const dice = el("section", { id: "dice", class: "dice", hidden: true });
-  root().replaceChildren(header,
-    el("p", { id: "notice", class: "notice", role: "status", text: notice }),
-    el("main", { class: "layout" }, el("div", { class: "column" }, dice, table, prepare), el("div", { class: "column side-column" }, odds,
-      el("section", { class: "log-box" }, renderLog(state)))));
-  renderOdds(odds, state.draft);
-  if (focused) byId(focused)?.focus();
+    h("div", { class: "field" }, h("label", { for: "cards", text: t("Settings.chatVisibility.Name") }),
+      h("select", { id: "cards", "data-action": "cards", value: state.settings.cards },
+        settingOf("chatVisibility").choices.map((choice) => h("option", {
+          value: choice, text: t(`Settings.chatVisibility.Choices.${choice}`) })))));
 }
 
-/** Change the draft and show what changed: the whole form when its shape changed, else the odds and the problems */
-function setDraft(draft, whole) {
+/** Describe the draft being prepared: the form, its odds beside it, then the table's settings and Roll */
+function prepare() {
+  const odds = renderOdds(state.draft);
+  return [
+    h("form", { key: "prepare", id: "prepare", class: "prepare", novalidate: true, "aria-labelledby": "prepare-title" },
+      renderForm(state.draft)),
+    h("aside", { key: "odds", id: "odds", class: "odds", "data-ms": odds.ms.toFixed(3), tabindex: "0",
+      "aria-labelledby": "odds-title" }, odds.nodes),
+    h("div", { key: "roll-area", class: "roll-area" }, settings(),
+      h("div", { class: "buttons" }, h("button", { type: "submit", form: "prepare", id: "roll", class: "primary",
+        text: t("Dialog.Roll") }))),
+  ];
+}
+
+/** Describe the whole page from the state */
+function view() {
+  const players = state.view.players;
+  const fighting = Boolean(state.surprise);
+  const main = [];
+  if (fighting) {
+    main.push(h("section", { key: "table", id: "table", class: "table", "aria-labelledby": "tracker-title" },
+      renderTracker(state, session(), { players })));
+    main.push(h("section", { key: "cards", id: "cards", class: "log-box", "aria-labelledby": "log-title" },
+      renderLog(state, { players })));
+    if (!players) main.push(h("section", { key: "late", class: "late-box" }, renderLate(lateProblem)));
+  }
+  if (!players && fighting) {
+    main.push(h("details", { key: "prepare-box", id: "prepare-box", class: "prepare-box", open: state.view.form },
+      h("summary", { text: t("Web.Reopen") }), h("div", { class: "prepare-area" }, prepare())));
+  } else if (!players) main.push(h("div", { key: "prepare-area", class: "prepare-area" }, prepare()));
+  return [
+    header(players),
+    h("p", { key: "notice", id: "notice", class: "notice", role: "status", text: notice }),
+    h("section", { key: "dice", id: "dice", class: "dice", hidden: !asking, "aria-live": "polite" },
+      renderDice(asking, state.draft, { players })),
+    h("main", { key: "main", class: `layout ${fighting ? "fighting" : "preparing"}${players ? " players" : ""}` }, main),
+  ];
+}
+
+/** Show the state: only what changed reaches the page */
+function update() {
+  document.documentElement.lang = language();
+  document.title = TITLE;
+  patch(root(), view());
+}
+
+/** Change the draft and show it */
+function setDraft(draft) {
   state.draft = draft;
   keep();
-  if (whole) render();
-  else {
-    renderOdds(byId("odds"), draft);
-    updateProblems(byId("prepare"), draft);
-  }
+  update();
 }
 
-/** Apply one edit of a field; a value its field cannot take is said where the odds are, and the draft stays */
-function edit(element, whole) {
-  const { draft, problem } = applyEdits(state.draft, [[element.dataset.path, readControl(element)]], t);
+/**
+ * Apply one edit of a field. A value its field cannot take (a number typed as "1O") is kept as typed: the field
+ * shows it and says what is wrong beside it, and the odds and Roll wait for a value they can take.
+ */
+function edit(element) {
+  const { draft, problem } = applyEdits(state.draft, [[element.dataset.path, readControl(element)]], t, { keepTyped: true });
   if (problem) {
-    byId("odds").replaceChildren(el("p", { class: "problem", text: problem }));
+    notice = problem;
+    update();
     return;
   }
-  setDraft(draft, whole || element.dataset.type === "place");
+  setDraft(draft);
 }
 
-/** Rename a combatant, and every choice that named him */
+/**
+ * Rename a combatant, and every choice that named him. A name that is empty or another's is kept as typed (the
+ * field says what is wrong, Roll waits); the choices follow the last name that named him alone.
+ */
 function rename(id, raw) {
   const name = String(raw).trim();
   const draft = JSON.parse(JSON.stringify(state.draft));
   const found = everyone(draft).find(([, member]) => member.id === id);
-  if (!found || !name) return;
-  const old = found[1].name;
-  found[1].name = name;
-  renameReferences(draft, old, name);
-  setDraft(draft, true);
+  if (!found) return;
+  const member = found[1];
+  const named = member.named ?? member.name;
+  member.name = name;
+  const taken = everyone(draft).some(([, other]) => other !== member && other.name.trim() === name);
+  if (!name || taken) member.named = named;
+  else {
+    delete member.named;
+    if (named !== name) renameReferences(draft, named, name);
+  }
+  setDraft(draft);
 }
 
 /** Rewrite the choices that name a combatant (leaders, the attacker, the openers); null clears them, and his openers */
@@ -129,7 +195,7 @@ function renameReferences(draft, old, name) {
   }
 }
 
-/** Add a combatant to a side, with the rules' defaults and a name no other has */
+/** Add a combatant to a side, with the rules' defaults and a name no other has; his name field gets the focus */
 function addCombatant(side) {
   const draft = JSON.parse(JSON.stringify(state.draft));
   const taken = new Set(everyone(draft).map(([, member]) => member.name));
@@ -138,19 +204,24 @@ function addCombatant(side) {
   const member = { id: nextId(), name: t("Web.NewName", { number }) };
   for (const input of inputsAt(draft.procedure, "member")) member[input.key] = input.default;
   draft.sides[side].members.push(member);
-  setDraft(draft, true);
-  byId(`name-${member.id}`)?.focus();
+  setDraft(draft);
+  byId(idOf("name", member.id))?.focus();
+  byId(idOf("name", member.id))?.select(); // typing replaces the name given
 }
 
-/** Remove a combatant, and every choice that named him */
+/** Remove a combatant, and every choice that named him; the focus goes to the next combatant, or to adding one */
 function removeCombatant(id) {
   const draft = JSON.parse(JSON.stringify(state.draft));
-  const found = everyone(draft).find(([, member]) => member.id === id);
-  if (!found) return;
-  for (const key of SIDE_KEYS) draft.sides[key].members = draft.sides[key].members.filter((member) => member.id !== id);
-  draft.out = (draft.out ?? []).filter((member) => member.id !== id);
-  renameReferences(draft, found[1].name, null);
-  setDraft(draft, true);
+  const listed = everyone(draft);
+  const index = listed.findIndex(([, member]) => member.id === id);
+  if (index < 0) return;
+  const [place, member] = listed[index];
+  for (const key of SIDE_KEYS) draft.sides[key].members = draft.sides[key].members.filter((entry) => entry.id !== id);
+  draft.out = (draft.out ?? []).filter((entry) => entry.id !== id);
+  renameReferences(draft, member.named ?? member.name, null);
+  setDraft(draft);
+  const next = listed[index + 1]?.[1] ?? listed[index - 1]?.[1];
+  (next ? byId(idOf("name", next.id)) : document.querySelector(`[data-add="${place === "b" ? "b" : "a"}"]`))?.focus();
 }
 
 /** Draft the combatants again for another procedure: each keeps his place and the values the new one reads too */
@@ -161,7 +232,7 @@ function changeProcedure(procedure) {
   }));
   const draft = draftScenario(procedure, combatants);
   for (const key of SIDE_KEYS) draft.sides[key].name = state.draft.sides[key].name ?? "";
-  setDraft(draft, true);
+  setDraft(draft);
 }
 
 /** Read a scenario file's text into the draft; a bad file is one line, and the draft stays as it was */
@@ -173,7 +244,8 @@ function openFile(text, name) {
     byId("file-problem").textContent = problem;
     return;
   }
-  setDraft(draft, true);
+  byId("file-problem").textContent = "";
+  setDraft(draft);
 }
 
 /** Export the draft as a scenario file: downloaded, and shown in the paste box to copy */
@@ -190,17 +262,21 @@ function exportFile() {
 
 /**
  * Run one session action on the state: the table's work one task at a time, the buttons off meanwhile. A failure or a
- * cancelled roll puts the state back as it was before the action.
+ * cancelled roll puts the state back as it was before the action. Resolves true when the action went through.
  */
 function act(action) {
-  if (busy) return Promise.resolve();
+  if (busy) return Promise.resolve(false);
   busy = true;
   const before = JSON.stringify(state);
   document.body.classList.add("busy");
+  let done = false;
   return queued(async () => {
     notice = "";
+    lateProblem = null;
+    state.actions = (state.actions ?? 0) + 1;
     try {
       await action();
+      done = true;
     } catch (error) {
       state = JSON.parse(before);
       notice = t("Web.Error", { message: error?.message ?? String(error) });
@@ -208,25 +284,39 @@ function act(action) {
     keep();
   }, () => {}).finally(() => {
     busy = false;
+    asking = null;
     document.body.classList.remove("busy");
-    render();
-  });
+    update();
+  }).then(() => done);
 }
 
-/** Roll the draft: the members in the draft's order become the turn order, then the session resolves */
-function roll() {
-  return act(async () => {
+/**
+ * Roll the draft: asked first while a fight runs; refused, with the field named and focused, while a value cannot
+ * be taken. The members in the draft's order become the turn order, then the session resolves; the fight comes
+ * into view, the draft folds away.
+ */
+async function roll() {
+  const problem = firstNameProblem(state.draft) ?? buildScenario(state.draft, t).problem ?? null;
+  if (problem) {
+    notice = t("Web.CannotRoll", { problem });
+    update();
+    document.querySelector("#prepare [aria-invalid=true]")?.focus();
+    return;
+  }
+  if (state.surprise && !window.confirm(t("Web.RollConfirm"))) return;
+  const rolled = await act(async () => {
     const order = SIDE_KEYS.flatMap((key) => state.draft.sides[key].members.map((member) => member.id));
-    const previous = { table: state.table, turns: state.turns };
     state.table = newTable(order);
     state.turns = [];
-    const { problem } = await session().resolve(state.draft);
-    if (problem) {
-      Object.assign(state, previous);
-      notice = problem;
-      byId("odds").replaceChildren(el("p", { class: "problem", text: problem }));
-    }
+    state.log = [];
+    const { problem: refused } = await session().resolve(state.draft);
+    if (refused) throw new Error(refused);
+    state.view.form = false;
   });
+  if (rolled) {
+    window.scrollTo(0, 0);
+    byId("next")?.focus({ preventScroll: true });
+  }
 }
 
 /** Start a new encounter: the draft, the surprise, the order and the log go; the settings and the language stay */
@@ -235,15 +325,79 @@ function newEncounter() {
   state = freshState(emptyDraft(), state);
   notice = "";
   keep();
-  render();
+  update();
+}
+
+/** Take a combatant out of the fight, once the GM says yes; the focus goes to the next row's button, or to Next */
+function takeOutOf(id) {
+  if (!window.confirm(t("Web.TakeOutConfirm", { name: nameOf(state, id) }))) return;
+  const index = state.table.order.indexOf(id);
+  act(async () => {
+    if (!(await takeOut(session(), state, id))) notice = t("Web.Stopped");
+  }).then(() => {
+    const next = state.table.order[Math.min(index, state.table.order.length - 1)];
+    (next === undefined ? byId("next") : document.querySelector(`[data-take-out="${CSS.escape(next)}"]`))?.focus();
+  });
+}
+
+/** Add the combatant the late form names to the fight: at the end of the order, acting in turn, unsurprised */
+function joinLate() {
+  const name = byId("late-name").value.replace(/\s+/g, " ").trim();
+  const side = SIDE_KEYS.includes(byId("late-side").value) ? byId("late-side").value : SIDE_KEYS[0];
+  const taken = state.table.order.some((id) => nameOf(state, id) === name);
+  lateProblem = !name ? t("Web.Late.Missing") : taken ? t("Web.Late.Taken", { name }) : null;
+  if (lateProblem) {
+    update();
+    byId("late-name").focus();
+    return;
+  }
+  act(async () => addLate(state, nextId(), name, side)).then(() => {
+    byId("late-name").value = "";
+    byId("late-name").focus();
+  });
+}
+
+/** Read the faces the GM typed for the roll asked: on to the rules, or what is wrong beside the dice */
+function useDice() {
+  const inputs = [...byId("dice").querySelectorAll("input")];
+  const faces = typedFaces(inputs.map((input) => input.value), asking.count, asking.sides);
+  if (!faces) {
+    asking.problem = t("Web.Dice.Bad", { sides: asking.sides });
+    update();
+    inputs.find((input) => typedFaces([input.value], 1, asking.sides) === null)?.focus();
+    return;
+  }
+  const { resolve } = asking;
+  asking = null;
+  update();
+  resolve(faces);
+}
+
+/** The GM cancels the roll asked: the action is undone */
+function cancelDice() {
+  const { reject } = asking;
+  asking = null;
+  update();
+  reject(new Error(t("Web.Dice.Cancelled")));
+}
+
+/** Change how the page is shown, and keep it */
+function setView(change) {
+  state.view = { ...state.view, ...change };
+  keep();
+  update();
 }
 
 function onClick(event) {
   const target = event.target.closest("button, input[type=radio]");
-  if (!target || busy) return;
+  if (!target) return;
   const action = target.dataset.action;
+  if (action === "cancel-dice" && asking) cancelDice();
+  else if (action === "players") setView({ players: !state.view.players });
+  if (busy) return;
   if (target.dataset.add) addCombatant(target.dataset.add);
   else if (target.dataset.remove) removeCombatant(target.dataset.remove);
+  else if (target.dataset.takeOut) takeOutOf(target.dataset.takeOut);
   else if (action === "new") newEncounter();
   else if (action === "read-file") openFile(byId("file-text").value, "");
   else if (action === "export-file") exportFile();
@@ -258,15 +412,17 @@ function onClick(event) {
 function onChange(event) {
   const target = event.target;
   const action = target.dataset.action;
+  if (action === "show-gm") setView({ gmCards: target.checked });
   if (busy && action !== undefined) return;
   if (action === "language") {
     state.language = setLanguage(target.value);
     keep();
-    render();
+    update();
   } else if (action === "procedure") changeProcedure(target.value);
   else if (action === "dice-mode") {
     state.dice = target.value === "typed" ? "typed" : "page";
     keep();
+    update();
   } else if (action === "skip") {
     state.settings.skip = target.checked;
     keep();
@@ -280,19 +436,39 @@ function onChange(event) {
   else if (target.dataset.sideName) {
     const draft = JSON.parse(JSON.stringify(state.draft));
     draft.sides[target.dataset.sideName].name = target.value;
-    setDraft(draft, true);
-  } else if (target.dataset.path) edit(target, target.tagName === "SELECT" || target.type === "checkbox");
+    setDraft(draft);
+  } else if (target.dataset.path) edit(target);
 }
 
 function onInput(event) {
   const target = event.target;
-  if (target.dataset.path && target.tagName === "INPUT" && target.type === "text") edit(target, false);
+  if (target.dataset.path && target.tagName === "INPUT" && target.type === "text") typing(target, () => edit(target));
+}
+
+function onSubmit(event) {
+  event.preventDefault();
+  const form = event.target;
+  if (form.classList.contains("dice-form")) {
+    if (asking) useDice();
+  } else if (busy) return;
+  else if (form.id === "prepare") roll();
+  else if (form.id === "late") joinLate();
+}
+
+/** The draft folded away during a fight is opened or closed by the GM: the page keeps it so */
+function onToggle(event) {
+  if (event.target.id === "prepare-box" && event.target.open !== state.view.form) {
+    state.view = { ...state.view, form: event.target.open };
+    keep();
+    update();
+  }
 }
 
 /** Start the page: the kept state (a fresh one where none is kept, or what is kept cannot be read), then the page */
 function start() {
   const stored = readStored();
   state = stored.state ?? freshState(emptyDraft());
+  state.view = { ...DEFAULT_VIEW, ...(state.view ?? {}) };
   setLanguage(state.language);
   if (stored.damaged) notice = t("Web.Damaged");
   if (stored.unavailable) notice = t("Web.NotKept");
@@ -300,11 +476,9 @@ function start() {
   app.addEventListener("click", onClick);
   app.addEventListener("change", onChange);
   app.addEventListener("input", onInput);
-  app.addEventListener("submit", (event) => {
-    event.preventDefault();
-    if (event.target.id === "prepare" && !busy) roll();
-  });
-  render();
+  app.addEventListener("submit", onSubmit);
+  app.addEventListener("toggle", onToggle, true);
+  update();
 }
 
 export { start };

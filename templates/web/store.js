@@ -10,6 +10,9 @@ const SCHEMA = 1;
 
 const settingOf = (key) => SETTINGS.find((setting) => setting.key === key);
 
+/** How the page is shown, as the GM left it: the players' view, the GM's cards shown, the draft open during a fight */
+const DEFAULT_VIEW = { players: false, gmCards: false, form: false };
+
 /** A turn order before the fight: no round, no turn, nobody marked */
 const newTable = (order = []) => ({ order, started: false, round: 0, turn: 0, statuses: {} });
 
@@ -20,7 +23,9 @@ function freshState(draft, keep = {}) {
     language: keep.language ?? DEFAULT_LANGUAGE,
     settings: keep.settings ?? { skip: settingOf("skipSurprisedTurns").default, cards: settingOf("chatVisibility").default },
     dice: keep.dice ?? "page",
+    view: { ...DEFAULT_VIEW, ...(keep.view ?? {}) },
     nextId: 1,
+    actions: 0,
     draft,
     surprise: null,
     table: newTable(),
@@ -60,4 +65,4 @@ function writeStored(state) {
   }
 }
 
-export { STRING_KEYS, freshState, newTable, readStored, settingOf, writeStored };
+export { DEFAULT_VIEW, STRING_KEYS, freshState, newTable, readStored, settingOf, writeStored };

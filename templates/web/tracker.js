@@ -1,12 +1,27 @@
-// The page's turn tracker: the GM moves the turn on or back, the page shows the session each move (follow.js) and, as
-// the table setting says, passes on the turns of those who may not act. Every turn shown is kept in the state's
-// `turns`, with who showed which status then and whether it was passed on.
+// The page's turn tracker: the GM moves the turn on or back, takes a combatant out of the fight or adds one who arrives
+// late; the page shows the session each move (follow.js) and, as the table setting says, passes on the turns of those
+// who may not act. Every turn shown is kept in the state's `turns`, with who showed which status then and whether it
+// was passed on.
+//
+// The table counts its rounds one after another (`round`: the n-th round since the roll, what the session follows and
+// the turns record); the number the GM reads is the one the rules give it (session.js nextRoundNumber: AD&D's first
+// normal round after the surprise segments is round 1 again, as the card says), kept where it differs (`renumbered`).
+import { nextRoundNumber } from "../common/session.js";
 
 /** The catalogue keys this module shows, which the build ships (exporter/targets/strings.py) */
 const STRING_KEYS = [];
 
 /** The most turns one move passes on: past it, nobody in the order can act for a long while, and the page stops */
 const PASS_LIMIT = 1000;
+
+/** Return the number the GM reads for the table's round: the rules' renumbering from where it began, else its count */
+function roundNumber(table) {
+  const from = (table.renumbered ?? []).filter((entry) => entry.at <= table.round).at(-1);
+  return from ? from.number + table.round - from.at : table.round;
+}
+
+/** Name a row of the order: a member of the surprise by his label, one who came late by the name he was given */
+const nameOf = (state, id) => state.surprise?.labels[id] ?? state.table.late?.[id]?.name ?? id;
 
 /** Return what the page shows now, as the session reads it */
 const lookOf = (table, forward) => ({ order: [...table.order], current: table.started ? table.turn : -1,
@@ -15,11 +30,23 @@ const lookOf = (table, forward) => ({ order: [...table.order], current: table.st
 /** Return each combatant's statuses now */
 const statusesNow = (table) => Object.fromEntries(table.order.map((id) => [id, [...(table.statuses[id] ?? [])].sort()]));
 
+/** Begin the table's next round, numbered as the rules number it */
+function nextRound(state) {
+  const { table } = state;
+  const proposed = roundNumber(table) + 1;
+  const number = nextRoundNumber(state.surprise, table.round, proposed);
+  table.round += 1;
+  table.turn = 0;
+  const kept = (table.renumbered ?? []).filter((entry) => entry.at < table.round);
+  table.renumbered = number === proposed ? kept : [...kept, { at: table.round, number }];
+}
+
 /** Move the turn on by one: the next row, or the first row of the next round */
-function forwardOne(table) {
-  if (!table.started) Object.assign(table, { started: true, round: 1, turn: 0 });
+function forwardOne(state) {
+  const { table } = state;
+  if (!table.started) Object.assign(table, { started: true, round: 1, turn: 0, renumbered: [] });
   else if (table.turn + 1 < table.order.length) table.turn += 1;
-  else Object.assign(table, { turn: 0, round: table.round + 1 });
+  else nextRound(state);
 }
 
 /** Move the turn back by one; false when the fight is at its first turn */
@@ -39,7 +66,7 @@ async function follow(session, state, forward) {
   for (let passes = 0; passes < PASS_LIMIT; passes += 1) {
     const table = state.table;
     const step = await session.observe(lookOf(table, direction));
-    if (!table.started) return true;
+    if (!table.started || !table.order.length) return true;
     const turn = { round: table.round, id: table.order[table.turn], passed: false, statuses: statusesNow(table) };
     state.turns.push(turn);
     if (step.restart) {
@@ -48,7 +75,7 @@ async function follow(session, state, forward) {
       direction = null;
     } else if (step.skip) {
       turn.passed = true;
-      forwardOne(table);
+      forwardOne(state);
       direction = true;
     } else return true;
   }
@@ -58,7 +85,7 @@ async function follow(session, state, forward) {
 
 /** The GM moves the turn on: false when the page stopped passing turns on */
 async function nextTurn(session, state) {
-  forwardOne(state.table);
+  forwardOne(state);
   return follow(session, state, true);
 }
 
@@ -68,4 +95,40 @@ async function previousTurn(session, state) {
   return follow(session, state, false);
 }
 
-export { STRING_KEYS, nextTurn, previousTurn, statusesNow };
+/**
+ * The GM takes a combatant out of the fight: the session lets him go (his statuses go, the rules stop waiting for
+ * him), his row leaves the order, the others keep theirs. Where it was his turn, the turn passes to the next row, as a
+ * tracker's does when the current combatant is deleted. False when the page stopped passing turns on.
+ */
+async function takeOut(session, state, id) {
+  const { table } = state;
+  const index = table.order.indexOf(id);
+  if (index < 0) return true;
+  await session.left(id);
+  table.order.splice(index, 1);
+  delete table.statuses[id];
+  if (table.late) delete table.late[id];
+  if (!table.started || index > table.turn) return true;
+  if (index < table.turn) {
+    table.turn -= 1;
+    return true;
+  }
+  if (!table.order.length) {
+    table.turn = 0;
+    return true;
+  }
+  if (table.turn >= table.order.length) nextRound(state);
+  return follow(session, state, true);
+}
+
+/**
+ * Add a combatant who arrives late at the end of the order: no member of the surprise, so he acts in turn, unsurprised.
+ * Returns his id.
+ */
+function addLate(state, id, name, side) {
+  state.table.late = { ...(state.table.late ?? {}), [id]: { name, side } };
+  state.table.order.push(id);
+  return id;
+}
+
+export { STRING_KEYS, addLate, nameOf, nextTurn, previousTurn, roundNumber, statusesNow, takeOut };
