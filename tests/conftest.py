@@ -408,3 +408,36 @@ def browser():
         launched = driver.chromium.launch(executable_path=path, args=["--no-sandbox"])
         yield launched
         launched.close()
+
+
+@pytest.fixture(scope="module")
+def pages(tmp_path_factory):
+    """The GURPS web pages of tests/web_pages.py, built once per test module"""
+    from tests.web_pages import gurps_pages
+
+    return gurps_pages(tmp_path_factory.mktemp("web-pages"))
+
+
+@pytest.fixture(scope="module")
+def tab(browser):
+    """One tab for the tests that neither reload nor check what the browser keeps: each opens its page in it anew"""
+    from tests.browser import new_tab
+
+    page = new_tab(browser)
+    yield page
+    page.context.close()
+
+
+@pytest.fixture
+def fresh(browser):
+    """Open a page in a fresh context (its own, empty localStorage), closed when the test ends"""
+    from tests.browser import open_page
+
+    opened = []
+
+    def open_fresh(path, **context):
+        opened.append(open_page(browser, path, **context))
+        return opened[-1]
+    yield open_fresh
+    for page in opened:
+        page.context.close()

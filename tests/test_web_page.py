@@ -4,100 +4,19 @@ language, and is usable on a phone and by keyboard"""
 
 from __future__ import annotations
 
-import json
 import time
 import tomllib
 
 import pytest
 
-from exporter.lang import bundled_language
 from exporter.scenario import load_scenario
-from tests.browser import new_tab, open_page, show
+from tests.browser import show
 from tests.conftest import FIXTURES
-from tests.web_pages import build_pages, campaign_text
+from tests.web_pages import HOSTILE_NEXT, PARTIAL, catalogue, idle, rolled_partial, stored, type_dice
 
 pytestmark = pytest.mark.slow  # seconds of builds, subprocesses or Node: run early (conftest.py)
 
-PARTIAL = (FIXTURES / "scenarios" / "gurps-partial.toml").read_text(encoding="utf-8")
-# gurps-partial.toml's initiative: side A rolls 2 (total 6), side B 5 (total 7): Ava and Brom are stunned.
-INITIATIVE = [2, 5]
 HOSTILE_NAMES = ["<img src=x onerror=alert(1)>", "</script><script>alert(2)</script>", "__proto__", "\"'&amp;"]
-HOSTILE_NEXT = "</script><script>window.injected = 1</script><b>next</b>"
-
-
-def catalogue(language: str) -> dict[str, str]:
-    def flat(tree: dict, prefix: str = "") -> dict[str, str]:
-        out: dict[str, str] = {}
-        for key, value in tree.items():
-            out.update(flat(value, f"{prefix}{key}.") if isinstance(value, dict) else {f"{prefix}{key}": value})
-        return out
-    return flat(bundled_language(language))
-
-
-@pytest.fixture(scope="module")
-def pages(tmp_path_factory):
-    """The GURPS page in three languages (the example's options), and one whose strings a GM overrode with markup"""
-    root = tmp_path_factory.mktemp("web-pages")
-    options = {"stun_roll_timing": "start", "freeze_roll_scope": "side"}
-    hostile = ('id = "web-1"\ntitle = "</title><script>window.injected = 1</script>"\nversion = "1.0.0"\n'
-               'system = "gurps4e"\nlanguages = ["en"]\ntargets = ["web"]\n'
-               f'[strings.en]\n"Web.Next" = {json.dumps(HOSTILE_NEXT)}\n')
-    built = build_pages(root, [campaign_text(0, "gurps4e", options, ("en", "de", "zh-CN")), hostile])
-    return {"gurps": built[0], "hostile": built[1]}
-
-
-@pytest.fixture(scope="module")
-def tab(browser):
-    """One tab for the tests that neither reload nor check what the browser keeps: each opens its page in it anew"""
-    page = new_tab(browser)
-    yield page
-    page.context.close()
-
-
-@pytest.fixture
-def fresh(browser):
-    """Open a page in a fresh context, closed when the test ends"""
-    opened = []
-
-    def open_fresh(path, **context):
-        opened.append(open_page(browser, path, **context))
-        return opened[-1]
-    yield open_fresh
-    for page in opened:
-        page.context.close()
-
-
-def stored(page, key: str = "ambush:web-0") -> dict:
-    return page.evaluate("(key) => JSON.parse(localStorage.getItem(key))", key)
-
-
-def idle(page) -> None:
-    """Wait until the page has finished the action under way (its dice asked and typed in)"""
-    page.locator("body:not(.busy)").wait_for(state="attached")
-
-
-def type_dice(page, faces: list[int]) -> None:
-    """Type faces into the dice forms the page shows, in order: each empty die, then Use these dice once the last is"""
-    left = list(faces)
-    while left:
-        page.wait_for_selector("#dice:not([hidden]) input")
-        inputs = page.locator("#dice input")
-        values = inputs.evaluate_all("(inputs) => inputs.map((input) => input.value)")
-        empty = [index for index, value in enumerate(values) if not value][:len(left)]
-        for index in empty:
-            inputs.nth(index).fill(str(left.pop(0)))
-        if empty[-1] == len(values) - 1:
-            page.get_by_role("button", name="Use these dice").click()
-
-
-def rolled_partial(page) -> None:
-    """Paste gurps-partial.toml, type the dice in, roll: Ava and Brom are stunned"""
-    page.fill("#file-text", PARTIAL)
-    page.click("[data-action=read-file]")
-    page.check("input[name=dice-mode][value=typed]")
-    page.click("#roll")
-    type_dice(page, INITIATIVE)
-    idle(page)
 
 
 def test_the_page_works_offline_from_one_file(browser, pages):
@@ -120,6 +39,7 @@ def test_the_page_works_offline_from_one_file(browser, pages):
 def test_a_reload_mid_surprise_resumes_where_it_was(fresh, pages):
     page = fresh(pages["gurps"])
     rolled_partial(page)
+    page.check("#show-gm")  # the rolls are the GM's cards: shown, and the page keeps them shown
     page.click("#next")  # round 1: Ava's and Brom's IQ rolls fail (18), their turns are passed on: Krell's turn
     type_dice(page, [6, 6, 6, 6, 6, 6])
     idle(page)
@@ -249,7 +169,6 @@ def test_labels_keyboard_and_a_phone(fresh, pages):
     unlabelled = page.evaluate("""() => [...document.querySelectorAll("input, select, textarea")].filter((element) =>
         !(element.labels && element.labels.length) && !element.getAttribute("aria-label")).map((e) => e.outerHTML)""")
     assert unlabelled == []
-    assert page.get_attribute("#log", "aria-live") == "polite"
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
     page.focus("#procedure")
     for _ in range(60):  # the keyboard reaches Roll
@@ -268,6 +187,7 @@ def test_labels_keyboard_and_a_phone(fresh, pages):
     page.keyboard.press("Enter")
     page.wait_for_selector("#next")
     assert "Surprised" in page.inner_text("#order")
+    assert page.get_attribute("#log", "aria-live") == "polite"
 
 
 def test_odds_for_forty_combatants(tab, pages):
@@ -304,6 +224,8 @@ def test_the_page_rolls_shows_cards_as_the_setting_says_and_starts_anew(tab, pag
     assert rolled and all(face in "123456" for face in rolled)
     flags = [message["gm"] for message in log]
     assert {"some": any(flags) and not all(flags), "none": not any(flags), "all": all(flags)}[gm_messages]
+    assert page.locator("#log .card.gm").count() == 0  # the GM's cards are hidden until he shows them
+    page.check("#show-gm")
     assert page.locator("#log .card.gm").count() == flags.count(True)
     page.click("#new-encounter")
     state = stored(page)

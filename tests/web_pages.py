@@ -6,6 +6,14 @@ import json
 from pathlib import Path
 
 from exporter.build import build_campaigns
+from exporter.lang import bundled_language
+
+ROOT = Path(__file__).resolve().parents[1]
+PARTIAL = (ROOT / "fixtures" / "scenarios" / "gurps-partial.toml").read_text(encoding="utf-8")
+# gurps-partial.toml's initiative: side A rolls 2 (total 6), side B 5 (total 7): Ava and Brom are stunned.
+INITIATIVE = [2, 5]
+# A translation a GM overrode with markup: the page shows it as text
+HOSTILE_NEXT = "</script><script>window.injected = 1</script><b>next</b>"
 
 
 def toml_value(value) -> str:
@@ -63,3 +71,57 @@ def build_pages(root: Path, campaigns: list[str]) -> list[Path]:
         paths.append(path)
     build_campaigns(paths, root / "dist", make_zip=False)
     return [root / "dist" / f"web-{index}" / "web" / "index.html" for index in range(len(campaigns))]
+
+
+def gurps_pages(root: Path) -> dict[str, Path]:
+    """The GURPS page in three languages (the example's options), and one whose strings a GM overrode with markup"""
+    options = {"stun_roll_timing": "start", "freeze_roll_scope": "side"}
+    hostile = ('id = "web-1"\ntitle = "</title><script>window.injected = 1</script>"\nversion = "1.0.0"\n'
+               'system = "gurps4e"\nlanguages = ["en"]\ntargets = ["web"]\n'
+               f'[strings.en]\n"Web.Next" = {json.dumps(HOSTILE_NEXT)}\n')
+    built = build_pages(root, [campaign_text(0, "gurps4e", options, ("en", "de", "zh-CN")), hostile])
+    return {"gurps": built[0], "hostile": built[1]}
+
+
+def catalogue(language: str) -> dict[str, str]:
+    """Return a bundled language's strings by their flat keys"""
+    return bundled_language(language)
+
+
+def stored(page, key: str = "ambush:web-0") -> dict:
+    """Return the state the page keeps in the browser"""
+    return page.evaluate("(key) => JSON.parse(localStorage.getItem(key))", key)
+
+
+def idle(page) -> None:
+    """Wait until the page has finished the action under way (its dice asked and typed in)"""
+    page.locator("body:not(.busy)").wait_for(state="attached")
+
+
+def type_dice(page, faces: list[int]) -> None:
+    """Type faces into the dice forms the page shows, in order: each empty die, then Use these dice once the last is"""
+    left = list(faces)
+    while left:
+        page.wait_for_selector("#dice:not([hidden]) input")
+        inputs = page.locator("#dice input")
+        values = inputs.evaluate_all("(inputs) => inputs.map((input) => input.value)")
+        empty = [index for index, value in enumerate(values) if not value][:len(left)]
+        for index in empty:
+            inputs.nth(index).fill(str(left.pop(0)))
+        if empty[-1] == len(values) - 1:
+            page.get_by_role("button", name="Use these dice").click()
+
+
+def pasted(page, text: str = PARTIAL) -> None:
+    """Paste a scenario file into the page and read it"""
+    page.fill("#file-text", text)
+    page.click("[data-action=read-file]")
+
+
+def rolled_partial(page) -> None:
+    """Paste gurps-partial.toml, type the dice in, roll: Ava and Brom are stunned"""
+    pasted(page)
+    page.check("input[name=dice-mode][value=typed]")
+    page.click("#roll")
+    type_dice(page, INITIATIVE)
+    idle(page)

@@ -329,10 +329,13 @@ function tableSession(host) {
       return surprise ? runtime().statusLines(tableOf(host, surprise), surprise) : null;
     },
 
-    /** Name the table round being played where the rules name it (an AD&D surprise segment), else null */
-    roundName() {
+    /**
+     * Name the table round being played where the rules name it (an AD&D surprise segment), else null; or, given
+     * `rounds`, the round that many rounds after the roll (1 the first), for a table stepped back to it
+     */
+    roundName(rounds = undefined) {
       const surprise = host.load();
-      return surprise ? runtime().roundName(tableOf(host, surprise), surprise) : null;
+      return surprise ? runtime().roundName(tableOf(host, surprise), surprise, rounds) : null;
     },
   };
 }

@@ -103,6 +103,7 @@ function combatantBox(combatant, nameProblem) {
  */
 function formRenderer() {
   const boxes = new Map();
+  let last = { draft: null, language: null, nodes: [] };
 
   /** Describe a combatant, the same object as last time where nothing of his changed */
   function box(combatant, nameProblem) {
@@ -114,14 +115,15 @@ function formRenderer() {
     return vnode;
   }
 
-  /** Render the draft's form: procedure, file, encounter, opening attacks, sides, combatants */
+  /** Render the draft's form: procedure, file, encounter, opening attacks, sides, combatants (once per draft) */
   return function renderForm(draft) {
+    if (last.draft === draft && last.language === language()) return last.nodes;
     const form = draftForm(draft, t, { openerRows: (draft.openers?.length ?? 0) + SPARE_OPENERS });
     const names = nameProblems(draft);
     const present = new Set(form.combatants.map((combatant) => combatant.id));
     for (const id of boxes.keys()) if (!present.has(id)) boxes.delete(id);
     const procedures = PROCEDURES.map((procedure) => ({ value: procedure.id, label: t(`Procedure.${procedure.id}`) }));
-    return [
+    const nodes = [
       h("h2", { id: "prepare-title", text: t("Web.Prepare") }),
       h("div", { class: "field field-wide" }, h("label", { for: "procedure", text: t("Dialog.ChooseProcedure") }),
         select({ id: "procedure", "data-action": "procedure" }, procedures, draft.procedure)),
@@ -142,6 +144,8 @@ function formRenderer() {
       h("div", { class: "buttons" }, SIDE_KEYS.map((key) => h("button", { type: "button", "data-add": key,
         text: t("Web.AddTo", { side: t(`Dialog.Side.${key}`) }) }))),
     ];
+    last = { draft, language: language(), nodes };
+    return nodes;
   };
 }
 

@@ -14,7 +14,7 @@ import { firstNameProblem, formRenderer, oddsRenderer, readControl } from "./for
 import { webHost } from "./host.js";
 import { LANGUAGES, language, setLanguage, t } from "./i18n.js";
 import { DEFAULT_VIEW, freshState, newTable, readStored, settingOf, writeStored } from "./store.js";
-import { renderDice, renderLate, renderLog, renderTracker } from "./table-view.js";
+import { renderDice, renderGMTools, renderLog, renderTracker } from "./table-view.js";
 import { addLate, nameOf, nextTurn, previousTurn, takeOut } from "./tracker.js";
 import { h, patch, typing } from "./vdom.js";
 
@@ -30,8 +30,12 @@ const STRING_KEYS = [
 const LANGUAGE_NAMES = { en: "English", de: "Deutsch", "zh-CN": "简体中文" };
 
 let state;
+/** The state as last kept: what an action that fails goes back to */
+let kept = null;
 let notice = "";
 let busy = false;
+/** An action of the table under way: the session's saves go into the state, kept when it ends */
+let acting = false;
 /** The roll the GM is asked to type the dice of: {number, count, sides, purpose, problem, resolve, reject}, or null */
 let asking = null;
 let asked = 0;
@@ -46,7 +50,9 @@ const emptyDraft = () => draftScenario(PROCEDURES[0].id, []);
 
 /** Keep the state in the browser; say so when the browser refuses */
 function keep() {
-  if (!writeStored(state)) notice = t("Web.NotKept");
+  if (acting) return; // the action keeps its outcome once, at its end
+  kept = JSON.stringify(state);
+  if (!writeStored(kept)) notice = t("Web.NotKept");
 }
 
 /** Return the next id for a combatant of the page: c1, c2 ... */
@@ -73,7 +79,7 @@ const session = () => tableSession(webHost(state, { askDice, saved: keep }));
 function header(players) {
   return h("header", { key: "header", class: "top" },
     h("h1", { text: TITLE }),
-    h("div", { class: "field field-inline" }, h("label", { for: "language", text: t("Web.Language") }),
+    h("div", { class: "field field-inline" }, h("label", { for: "language", class: "narrow-hidden", text: t("Web.Language") }),
       h("select", { id: "language", "data-action": "language", value: language() }, LANGUAGES.map((code) => h("option", {
         value: code, lang: code, text: LANGUAGE_NAMES[code] ?? code })))),
     h("button", { type: "button", id: "players-view", "data-action": "players", "aria-pressed": players ? "true" : "false",
@@ -120,7 +126,7 @@ function view() {
       renderTracker(state, session(), { players })));
     main.push(h("section", { key: "cards", id: "cards", class: "log-box", "aria-labelledby": "log-title" },
       renderLog(state, { players })));
-    if (!players) main.push(h("section", { key: "late", class: "late-box" }, renderLate(lateProblem)));
+    if (!players) main.push(h("section", { key: "gm-tools", class: "late-box", "aria-labelledby": "late-title" }, renderGMTools(lateProblem)));
   }
   if (!players && fighting) {
     main.push(h("details", { key: "prepare-box", id: "prepare-box", class: "prepare-box", open: state.view.form },
@@ -267,12 +273,13 @@ function exportFile() {
 function act(action) {
   if (busy) return Promise.resolve(false);
   busy = true;
-  const before = JSON.stringify(state);
+  const before = kept ?? JSON.stringify(state);
   document.body.classList.add("busy");
   let done = false;
   return queued(async () => {
     notice = "";
     lateProblem = null;
+    acting = true;
     state.actions = (state.actions ?? 0) + 1;
     try {
       await action();
@@ -280,6 +287,8 @@ function act(action) {
     } catch (error) {
       state = JSON.parse(before);
       notice = t("Web.Error", { message: error?.message ?? String(error) });
+    } finally {
+      acting = false;
     }
     keep();
   }, () => {}).finally(() => {
@@ -469,6 +478,7 @@ function start() {
   const stored = readStored();
   state = stored.state ?? freshState(emptyDraft());
   state.view = { ...DEFAULT_VIEW, ...(state.view ?? {}) };
+  kept = JSON.stringify(state);
   setLanguage(state.language);
   if (stored.damaged) notice = t("Web.Damaged");
   if (stored.unavailable) notice = t("Web.NotKept");

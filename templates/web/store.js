@@ -13,8 +13,12 @@ const settingOf = (key) => SETTINGS.find((setting) => setting.key === key);
 /** How the page is shown, as the GM left it: the players' view, the GM's cards shown, the draft open during a fight */
 const DEFAULT_VIEW = { players: false, gmCards: false, form: false };
 
-/** A turn order before the fight: no round, no turn, nobody marked */
-const newTable = (order = []) => ({ order, started: false, round: 0, turn: 0, statuses: {} });
+/**
+ * A turn order before the fight: no round, no turn, nobody marked, nobody arrived late; rounds counted one after
+ * another, the number the rules give one where it differs (tracker.js)
+ */
+const newTable = (order = []) => ({ order, started: false, round: 0, turn: 0, reached: 0, renumbered: [], statuses: {},
+  late: {} });
 
 /** Return the state of a page that holds no encounter: the settings and the language stay as given */
 function freshState(draft, keep = {}) {
@@ -55,10 +59,10 @@ function readStored() {
   }
 }
 
-/** Keep the state; false when the browser refuses (storage full or off) */
-function writeStored(state) {
+/** Keep the state, given as its JSON text; false when the browser refuses (storage full or off) */
+function writeStored(text) {
   try {
-    window.localStorage.setItem(STORAGE_KEY, JSON.stringify(state));
+    window.localStorage.setItem(STORAGE_KEY, text);
     return true;
   } catch {
     return false;

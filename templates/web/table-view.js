@@ -48,7 +48,7 @@ function orderRow(state, id, index, { passed, sides, players }) {
 }
 
 /** Render the form for a combatant who arrives late: his name and side; he acts in turn, unsurprised */
-function renderLate(problem) {
+function lateForm(problem) {
   return h("form", { id: "late", class: "late", "aria-labelledby": "late-title", novalidate: true },
     h("h2", { id: "late-title", text: t("Web.Late.Title") }),
     h("div", { class: "field" }, h("label", { for: "late-name", text: t("Web.Late.Name") }),
@@ -59,6 +59,10 @@ function renderLate(problem) {
     h("div", { class: "buttons" }, h("button", { type: "submit", text: t("Web.Late.Add") })),
     h("span", { id: "late-problem", class: "problem", "aria-live": "polite", text: problem ?? "" }));
 }
+
+/** Render what else the GM does to a running fight: add a late arrival, or end the surprise */
+const renderGMTools = (lateProblem) => [lateForm(lateProblem),
+  h("div", { class: "buttons" }, h("button", { type: "button", id: "clear", "data-action": "clear", text: t("Web.Clear") }))];
 
 /**
  * Render the tracker of a surprise: round, whose turn, the turn buttons, the order with statuses, the lines of what
@@ -75,7 +79,7 @@ function renderTracker(state, session, { players = false } = {}) {
   for (const [id, late] of Object.entries(table.late ?? {})) sides.set(id, late.side);
   return [
     h("h2", { id: "tracker-title", text: t("Web.Tracker") }),
-    h("p", { id: "round", class: "round", "aria-live": "polite", text: roundHeading(table, session.roundName()) }),
+    h("p", { id: "round", class: "round", "aria-live": "polite", text: roundHeading(table, session.roundName(table.round)) }),
     currentId !== undefined ? h("p", { id: "turn-of", class: "turn-of", text: t("Web.TurnOf", { name: nameOf(state, currentId) }) }) : null,
     surprise.done ? h("p", { class: "over", text: t("Web.Over") }) : null,
     h("div", { class: "buttons turn-buttons" },
@@ -87,8 +91,6 @@ function renderTracker(state, session, { players = false } = {}) {
       table.order.map((id, index) => orderRow(state, id, index, { passed, sides, players }))),
     lines.length ? h("ul", { id: "tracked", class: "tracked", tabindex: "0", "aria-label": t("Web.Tracked") },
       lines.map((line) => h("li", { text: line }))) : null,
-    players ? null : h("div", { class: "buttons" },
-      h("button", { type: "button", id: "clear", "data-action": "clear", text: t("Web.Clear") })),
   ];
 }
 
@@ -111,12 +113,12 @@ function renderLog(state, { players = false } = {}) {
     if (groups.at(-1)?.action === action) groups.at(-1).entries.push(logEntry(message, index));
     else groups.push({ action, entries: [logEntry(message, index)] });
   });
-  const hidden = state.log.filter((message) => message.gm).length;
+  const hidden = showGM ? 0 : state.log.filter((message) => message.gm).length;
   return [
     h("h2", { id: "log-title", text: t("Web.Log") }),
     players ? null : h("div", { class: "field" }, h("label", { class: "choice" },
-      h("input", { type: "checkbox", id: "show-gm", "data-action": "show-gm", checked: showGM }), t("Web.GMCards.Show"))),
-    !showGM && hidden && !players ? h("p", { class: "hidden-cards", text: t("Web.GMCards.Hidden", { count: hidden }) }) : null,
+      h("input", { type: "checkbox", id: "show-gm", "data-action": "show-gm", checked: showGM }), t("Web.GMCards.Show"),
+      hidden ? h("span", { class: "hidden-cards", text: t("Web.GMCards.Hidden", { count: hidden }) }) : null)),
     h("ol", { id: "log", class: "log", tabindex: "0", "aria-labelledby": "log-title", "aria-live": "polite",
       "aria-relevant": "additions" }, groups.reverse().map((group) => group.entries)),
   ];
@@ -153,4 +155,4 @@ function renderDice(asking, draft, { players = false } = {}) {
       h("button", { type: "button", "data-action": "cancel-dice", text: t("Web.Dice.Cancel") })))];
 }
 
-export { STRING_KEYS, renderDice, renderLate, renderLog, renderTracker };
+export { STRING_KEYS, renderDice, renderGMTools, renderLog, renderTracker };

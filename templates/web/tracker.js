@@ -5,7 +5,8 @@
 //
 // The table counts its rounds one after another (`round`: the n-th round since the roll, what the session follows and
 // the turns record); the number the GM reads is the one the rules give it (session.js nextRoundNumber: AD&D's first
-// normal round after the surprise segments is round 1 again, as the card says), kept where it differs (`renumbered`).
+// normal round after the surprise segments is round 1 again, as the card says), kept where it differs (`renumbered`),
+// and the furthest round begun (`reached`), so that a round stepped back over and begun again keeps its number.
 import { nextRoundNumber } from "../common/session.js";
 
 /** The catalogue keys this module shows, which the build ships (exporter/targets/strings.py) */
@@ -30,21 +31,22 @@ const lookOf = (table, forward) => ({ order: [...table.order], current: table.st
 /** Return each combatant's statuses now */
 const statusesNow = (table) => Object.fromEntries(table.order.map((id) => [id, [...(table.statuses[id] ?? [])].sort()]));
 
-/** Begin the table's next round, numbered as the rules number it */
+/** Begin the table's next round, numbered as the rules number it; a round begun before keeps its number */
 function nextRound(state) {
   const { table } = state;
   const proposed = roundNumber(table) + 1;
   const number = nextRoundNumber(state.surprise, table.round, proposed);
   table.round += 1;
   table.turn = 0;
-  const kept = (table.renumbered ?? []).filter((entry) => entry.at < table.round);
-  table.renumbered = number === proposed ? kept : [...kept, { at: table.round, number }];
+  if (table.round <= table.reached) return;
+  table.reached = table.round;
+  if (number !== proposed) table.renumbered = [...(table.renumbered ?? []), { at: table.round, number }];
 }
 
 /** Move the turn on by one: the next row, or the first row of the next round */
 function forwardOne(state) {
   const { table } = state;
-  if (!table.started) Object.assign(table, { started: true, round: 1, turn: 0, renumbered: [] });
+  if (!table.started) Object.assign(table, { started: true, round: 1, turn: 0, reached: 1, renumbered: [] });
   else if (table.turn + 1 < table.order.length) table.turn += 1;
   else nextRound(state);
 }

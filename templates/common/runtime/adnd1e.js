@@ -121,9 +121,11 @@ async function left(table, surprise, id) {
   delete surprise.frozen?.[id];
 }
 
-/** Name the table round being played after the surprise segment it plays; null once the segments are over */
-function roundName(table, surprise) {
-  const segment = segmentOf(surprise);
+/**
+ * Name a table round after the surprise segment it plays: the round being played, or the segment-th round after the
+ * roll; null outside the segments
+ */
+function roundName(table, surprise, segment = segmentOf(surprise)) {
   const count = surprise.outcome.timeline.length;
   return segment >= 1 && segment <= count ? table.t("Tracking.Segment", { segment, count }) : null;
 }
