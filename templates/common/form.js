@@ -167,18 +167,18 @@ function target(draft, path, t) {
   const [head, ...rest] = String(path).split(".");
   if (head === "place" && rest.length === 1) {
     const { member } = placeOf(draft, rest[0]);
-    return member ? { place: rest[0], type: "place", who: member.name, input: PLACE_INPUT } : invalid(rest[0]);
+    return member ? { place: rest[0], type: "place", who: member.name, field: t("Input.place") } : invalid(rest[0]);
   }
   if (head === "members" && rest.length === 2) {
     const { member } = placeOf(draft, rest[0]);
     const input = inputNamed(draft, "member", rest[1]);
-    return member && input ? { holder: member, key: input.key, type: input.type, who: member.name, input }
+    return member && input ? { holder: member, key: input.key, type: input.type, who: member.name, field: t(labelKey(input)) }
       : invalid(member ? rest[1] : rest[0]);
   }
   if (head === "sides" && rest.length === 2) {
     const side = SIDE_KEYS.includes(rest[0]) ? draft.sides[rest[0]] : null;
     const input = inputNamed(draft, "side", rest[1]);
-    return side && input ? { holder: side, key: input.key, type: input.type, input,
+    return side && input ? { holder: side, key: input.key, type: input.type, field: t(labelKey(input)),
       who: String(side.name ?? "").trim() || t(`Dialog.Side.${rest[0]}`) } : invalid(side ? rest[1] : rest[0]);
   }
   if (head === "openers" && rest.length === 2 && inputNamed(draft, "scenario", "openers")) {
@@ -192,11 +192,11 @@ function target(draft, path, t) {
     }
     if (!rows[index]) rows[index] = Object.fromEntries(openerFields(draft.procedure).map((input) => [input.key, null]));
     draft.openers = rows;
-    return { holder: rows[index], key: spec.key, type: spec.type, input: spec, who: t("Dialog.Encounter") };
+    return { holder: rows[index], key: spec.key, type: spec.type, field: t(labelKey(spec)), who: t("Dialog.Encounter") };
   }
   const input = rest.length === 0 ? inputNamed(draft, "scenario", head) : undefined;
-  return input && input.type !== "openers" ? { holder: draft, key: input.key, type: input.type, input, who: t("Dialog.Encounter") }
-    : invalid(head);
+  return input && input.type !== "openers"
+    ? { holder: draft, key: input.key, type: input.type, field: t(labelKey(input)), who: t("Dialog.Encounter") } : invalid(head);
 }
 
 /** Put combatants where the edits place them, each place keeping the draft's order */
@@ -209,7 +209,7 @@ function placeAll(draft, places) {
 
 /** Say that a value does not fit its field, naming whose field it is, the field and the value */
 function misfit(t, found, value) {
-  const data = { name: found.who, field: t(labelKey(found.input)), value: String(value) };
+  const data = { name: found.who, field: found.field, value: String(value) };
   return t(found.type === "number" ? "Notify.NotWhole" : "Notify.Invalid", data);
 }
 

@@ -302,9 +302,16 @@ test("text typed in chat becomes the value a field wants", async () => {
     form.parseValue("member", "")], [12, -3, null, null]);
   assert.deepEqual(["0x10", "1e2", "12.5", "twelve"].map((text) => form.parseValue("number", text)), ["0x10", "1e2", "12.5", "twelve"]);
   const draft = await gurpsDraft();
-  for (const [path, text, type] of [["members.ava.iq", "0x10", "number"], ["members.ava.combat_reflexes", "maybe", "boolean"]]) {
-    const { problem } = form.applyEdits(draft, [[path, form.parseValue(type, text)]], (key) => key);
-    assert.equal(problem, "Notify.Invalid", `${path} = ${text}`);
+  const t = (key, data) => (data ? `${key} ${JSON.stringify(data)}` : key);
+  for (const [path, text, type, said] of [
+    ["members.ava.iq", "0x10", "number", 'Notify.NotWhole {"name":"Ava","field":"Input.iq","value":"0x10"}'],
+    ["members.ava.combat_reflexes", "maybe", "boolean", 'Notify.Invalid {"name":"Ava","field":"Input.combat_reflexes","value":"maybe"}'],
+  ]) {
+    const { problem } = form.applyEdits(draft, [[path, form.parseValue(type, text)]], t);
+    assert.equal(problem, said, `${path} = ${text}`);
+    // The page keeps what was typed for its field to show, and the draft's checks name it
+    const kept = form.applyEdits(draft, [[path, form.parseValue(type, text)]], t, { keepTyped: true });
+    assert.equal(kept.problem, undefined);
   }
 });
 
