@@ -266,6 +266,11 @@ function exportFile() {
   }
 }
 
+/** Bring the row whose turn it is into the order's view, and the order into the window's, moving as little as can be */
+function showCurrentTurn() {
+  document.querySelector("#order li.current")?.scrollIntoView({ block: "nearest" });
+}
+
 /**
  * Run one session action on the state: the table's work one task at a time, the buttons off meanwhile. A failure or a
  * cancelled roll puts the state back as it was before the action. Resolves true when the action went through.
@@ -413,8 +418,8 @@ function onClick(event) {
   else if (action === "next") {
     act(async () => {
       if (!(await nextTurn(session(), state))) notice = t("Web.Stopped");
-    });
-  } else if (action === "previous") act(() => previousTurn(session(), state));
+    }).then(showCurrentTurn);
+  } else if (action === "previous") act(() => previousTurn(session(), state)).then(showCurrentTurn);
   else if (action === "clear") act(() => session().clear());
 }
 
