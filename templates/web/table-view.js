@@ -11,7 +11,7 @@ import { nameOf, roundNumber } from "./tracker.js";
 const STRING_KEYS = [
   "Chat.ForGM", "Dialog.Side.*", "Web.Clear", "Web.Dice.*", "Web.GM", "Web.GMCards.*", "Web.Late.*", "Web.Log",
   "Web.Next", "Web.NoStatus", "Web.NotStarted", "Web.Over", "Web.Passed", "Web.Previous", "Web.Round", "Web.Start",
-  "Web.TakeOut", "Web.TakeOutShort", "Web.Tracked", "Web.Tracker", "Web.Turn", "Web.TurnOf", "{status}",
+  "Web.TakeOut", "Web.Tracked", "Web.Tracker", "Web.Turn", "Web.TurnOf", "{status}",
 ];
 
 /** The kinds of roll the rules ask for, each with a name the GM reads (the purpose's kind, rules/<system>.js) */
@@ -44,7 +44,7 @@ function orderRow(state, id, index, { passed, sides, players }) {
       h("span", { class: "statuses", text: statuses.length ? statuses.join(", ") : t("Web.NoStatus") }),
       passed.has(id) ? h("span", { class: "passed", text: t("Web.Passed") }) : null),
     players ? null : h("button", { type: "button", class: "small", "data-take-out": id,
-      "aria-label": t("Web.TakeOut", { name }), text: t("Web.TakeOutShort") })));
+      "aria-label": `${t("Web.TakeOut")}: ${name}`, text: t("Web.TakeOut") })));
 }
 
 /** Render the form for a combatant who arrives late: his name and side; he acts in turn, unsurprised */
