@@ -3,7 +3,7 @@
 // file is taken whole or not at all: any problem is one line, and the draft before it stays.
 import { DEFAULT_OPTIONS, SIDE_KEYS, SYSTEM } from "../common/config.js";
 import { buildScenario, inputsAt, procedureDef } from "../common/inputs.js";
-import { parseToml } from "./toml.js";
+import { decodeUtf8, parseToml } from "./toml.js";
 
 /** The catalogue keys this module shows, which the build ships (exporter/targets/strings.py) */
 const STRING_KEYS = ["Web.File.*"];
@@ -93,14 +93,15 @@ function openersOf(data) {
 }
 
 /**
- * Read a scenario file's text into a draft whose members get ids from `nextId()`: {draft}, or {problem}, one translated
- * line naming the file's line or field. A draft the rules would refuse is refused here, as `ambush odds` refuses the file.
+ * Read a scenario file, its text pasted or its bytes opened, into a draft whose members get ids from `nextId()`:
+ * {draft}, or {problem}, one translated line naming the file's line or field. A draft the rules would refuse is
+ * refused here, as `ambush odds` refuses the file.
  */
-function readScenarioFile(text, name, nextId, t) {
+function readScenarioFile(source, name, nextId, t) {
   const file = name || t("Web.File.Pasted");
   let data;
   try {
-    data = parseToml(text);
+    data = parseToml(typeof source === "string" ? source : decodeUtf8(source));
   } catch (error) {
     if (error.line === undefined) throw error;
     return { problem: t("Web.File.Syntax", { file, line: error.line, what: error.what }) };
