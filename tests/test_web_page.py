@@ -191,7 +191,7 @@ def test_hostile_names_and_strings_stay_text(tab, pages):
 
 @pytest.mark.parametrize("text, says", [
     ('system = "gurps4e"\nprocedure = "partial"\n[sides.a\nname = "x"\n', "line 3"),
-    (PARTIAL.replace('tactics = 2 ', 'charisma = 2 '), "sides.a.members.1.charisma"),
+    (PARTIAL.replace('tactics = 2 ', 'charisma = 2 '), "sides.a.members[0].charisma"),
     (PARTIAL + '\n[options]\nfreeze_roll_scope = "member"\n', "options.freeze_roll_scope"),
     (PARTIAL.replace('system = "gurps4e"', 'system = "adnd1e"'), "system"),
     (PARTIAL.replace("iq = 12", "iq = 12.5"), "line"),
