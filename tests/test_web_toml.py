@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime
 import json
+import random
 import re
 from pathlib import Path
 from typing import Any
@@ -71,6 +72,11 @@ OWN_INVALID = {
     "leading-zero": b'a = 012\n',
 }
 OWN_LINES = {"bad-utf8-in-a-comment-line-3": 3, "bad-utf8-overlong": 2, "bad-utf8-cut-short-at-the-end": 3}
+# Mutants of the suite's cases (lines dropped, doubled, swapped or borrowed; bytes put in; CRLF; a BOM): files no
+# case was written for, which the page must read as tomllib reads them or refuse
+MUTANTS = 2000
+MUTANT_BYTES = [b"[", b"]", b"[[", b"]]", b"{", b"}", b"=", b".", b",", b'"', b"'", b'"""', b"'''", b"#", b"\\", b"\n",
+                b"\r\n", b"\r", b" ", b"a", b"1", b"_", b"-", b"+", b"\x00", b"\x7f", b"\xc3", b"\xff", b"\xef\xbb\xbf"]
 
 
 def tagged(value: Any) -> Any:
@@ -175,11 +181,43 @@ def own_files(tmp_path_factory) -> dict[str, Path]:
     return paths
 
 
+def mutant(texts: list[bytes], rng: random.Random) -> bytes:
+    """One of the texts changed in one to three places"""
+    data = rng.choice(texts)
+    for _ in range(rng.randrange(1, 4)):
+        lines = data.split(b"\n")
+        at, other = sorted((rng.randrange(len(lines)), rng.randrange(len(lines))))
+        cut = rng.randrange(len(data) + 1)
+        data = rng.choice([
+            b"\n".join(lines[:at] + lines[at + 1:]),
+            b"\n".join(lines[:at] + [lines[at]] + lines[at:]),
+            b"\n".join(lines[:at] + [lines[other]] + lines[at + 1:other] + [lines[at]] + lines[other + 1:])
+            if at < other else data,
+            b"\n".join(lines[:at] + [rng.choice(rng.choice(texts).split(b"\n"))] + lines[at:]),
+            data[:cut] + rng.choice(MUTANT_BYTES) + data[cut + rng.randrange(2):],
+            data.replace(b"\n", b"\r\n"),
+            b"\xef\xbb\xbf" + data,
+        ])
+    return data
+
+
 @pytest.fixture(scope="module")
-def page_read(own_files, tmp_path_factory) -> dict:
+def mutants(tmp_path_factory) -> list[Path]:
+    folder = tmp_path_factory.mktemp("toml-mutants")
+    valid = [(SUITE_ROOT / name).read_bytes() for name in SUITE if name.startswith("valid/")]
+    texts = valid * 3 + [(SUITE_ROOT / name).read_bytes() for name in SUITE]  # most mutants near a valid file
+    rng = random.Random(27)
+    paths = [folder / f"{index}.toml" for index in range(MUTANTS)]
+    for path in paths:
+        path.write_bytes(mutant(texts, rng))
+    return paths
+
+
+@pytest.fixture(scope="module")
+def page_read(own_files, mutants, tmp_path_factory) -> dict:
     """Every file read by the page's reader in one Node process: {results: {path: result}, prototypeClean}"""
     listing = tmp_path_factory.mktemp("toml-list") / "list.json"
-    paths = [str(SUITE_ROOT / name) for name in SUITE] + [str(path) for path in own_files.values()]
+    paths = [str(SUITE_ROOT / name) for name in SUITE] + [str(path) for path in [*own_files.values(), *mutants]]
     listing.write_text(json.dumps(paths), encoding="utf-8")
     done = run_node(str(DRIVER), str(listing))
     assert done.returncode == 0, done.stderr
@@ -226,6 +264,19 @@ def test_an_invalid_file_of_our_own_is_refused_on_its_line(page_read, own_files,
     if name in OWN_LINES:
         assert result["refused"] == {"line": OWN_LINES[name], "what": "not UTF-8 text; save the file as UTF-8",
                                      "kind": None}
+
+
+def test_a_mutant_is_read_as_tomllib_reads_it_or_refused(page_read, mutants):
+    found: dict[str, int] = {}
+    wrong = []
+    for path in mutants:
+        said = verdict(page_read["results"][str(path)], cli_reads(path))
+        found[said] = found.get(said, 0) + 1
+        if said not in ("read the same", "refused by design", "refused"):
+            wrong.append(f"{path.name} {path.read_bytes()[:200]!r}: {said}")
+    print(f"{MUTANTS} mutants through the page's reader:", json.dumps(found, sort_keys=True))
+    assert wrong == []
+    assert found["read the same"] > MUTANTS // 10 and found["refused"] > MUTANTS // 10  # both kinds are tried
 
 
 def test_no_key_of_a_file_reaches_object_prototype(page_read):

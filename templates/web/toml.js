@@ -34,9 +34,9 @@ const PLAIN_LINES = /[^"\\\u0000-\u0008\u000b-\u001f\u007f]*/y; // the same in a
 const WORD = /[0-9A-Za-z_+.:-]+/y; // a number, a date or time, true or false, up to what follows the value
 const LINE_END_ESCAPE = /\\[ \t]*\n[ \t\n]*/y;
 // The forms of a whole number, and those of the values refused by design
-const WHOLE = /^(?:[+-]?(?:0|[1-9](?:_?[0-9])*)|0x[0-9A-Fa-f](?:_?[0-9A-Fa-f])*|0o[0-7](?:_?[0-7])*|0b[01](?:_?[01])*)$/;
-const FLOAT = /^[+-]?(?:(?:0|[1-9](?:_?[0-9])*)(?:\.[0-9](?:_?[0-9])*)?(?:[eE][+-]?[0-9](?:_?[0-9])*)?|inf|nan)$/;
-const DATE_OR_TIME = /^(?:[0-9]{4}-[0-9]{2}-[0-9]{2}|[0-9]{2}:[0-9]{2})/;
+const WHOLE = /^(?:[+-]?(?:0|[1-9](?:_?\d)*)|0x[\dA-Fa-f](?:_?[\dA-Fa-f])*|0o[0-7](?:_?[0-7])*|0b[01](?:_?[01])*)$/;
+const FLOAT = /^[+-]?(?:(?:0|[1-9](?:_?\d)*)(?:\.\d(?:_?\d)*)?(?:[eE][+-]?\d(?:_?\d)*)?|inf|nan)$/;
+const DATE_OR_TIME = /^(?:\d{4}-\d{2}-\d{2}|\d{2}:\d{2})/;
 
 const own = (object, key) => Object.prototype.hasOwnProperty.call(object, key);
 const isTable = (value) => value !== null && typeof value === "object" && !Array.isArray(value);
@@ -51,18 +51,15 @@ function decodeUtf8(bytes) {
   try {
     return decoder.decode(view);
   } catch {
-    // A newline byte is never part of a UTF-8 sequence: the first line that does not decode holds the bad byte.
-    const decodes = (part) => {
-      try {
-        return decoder.decode(part) !== undefined;
-      } catch {
-        return false;
-      }
-    };
+    // A newline byte is never part of a UTF-8 sequence: the bad byte is on the first line that does not decode.
     let line = 1;
     for (let start = 0; start < view.length; line += 1) {
       const end = view.indexOf(10, start) < 0 ? view.length : view.indexOf(10, start);
-      if (!decodes(view.subarray(start, end))) break;
+      try {
+        decoder.decode(view.subarray(start, end));
+      } catch {
+        break;
+      }
       start = end + 1;
     }
     throw new TomlError(line, "not UTF-8 text; save the file as UTF-8");
@@ -173,7 +170,9 @@ function parseToml(text) {
       fail("a control character in a string");
     }
     at = end;
-    return multiLine ? out + closing("'") : (at += 1, out);
+    if (multiLine) return out + closing("'");
+    at += 1;
+    return out;
   }
 
   /** Pass the """ or ''' that closes a multi-line string: up to two more quotes before it are the string's */
@@ -212,13 +211,9 @@ function parseToml(text) {
     const word = take(WORD);
     if (word === "true") return true;
     if (word === "false") return false;
-    if (WHOLE.test(word)) {
-      const whole = BigInt(word.replace(/_/g, "").replace(/^\+/, ""));
-      if (whole <= MAX_WHOLE && whole >= -MAX_WHOLE) return Number(whole);
-      at -= word.length;
-      fail(`${word} is too large: this page reads whole numbers up to ${MAX_WHOLE} either side of 0`, "large");
-    }
-    at -= word.length;
+    const whole = WHOLE.test(word) ? BigInt(word.replace(/_/g, "").replace(/^\+/, "")) : null;
+    if (whole !== null && whole <= MAX_WHOLE && whole >= -MAX_WHOLE) return Number(whole);
+    if (whole !== null) fail(`${word} is too large: this page reads whole numbers to ±${MAX_WHOLE}`, "large");
     if (FLOAT.test(word)) fail(`${word}: only whole numbers are read in a scenario file`, "float");
     if (DATE_OR_TIME.test(word)) fail(`${word}: dates and times are not read in a scenario file`, "datetime");
     return fail(word ? `${JSON.stringify(word)} is no value` : "a value is missing");
