@@ -22,7 +22,6 @@ class TomlError extends Error {
   }
 }
 
-const MAX_WHOLE = BigInt(Number.MAX_SAFE_INTEGER);
 const ESCAPES = { b: "\b", t: "\t", n: "\n", f: "\f", r: "\r", '"': '"', "\\": "\\" };
 const CONTROL = /[\u0000-\u0008\u000a-\u001f\u007f]/; // control characters other than tab: in no string or comment
 // Sticky patterns (each matches at `at`): the longest runs the reader takes in one step
@@ -211,9 +210,12 @@ function parseToml(text) {
     const word = take(WORD);
     if (word === "true") return true;
     if (word === "false") return false;
-    const whole = WHOLE.test(word) ? BigInt(word.replace(/_/g, "").replace(/^\+/, "")) : null;
-    if (whole !== null && whole <= MAX_WHOLE && whole >= -MAX_WHOLE) return Number(whole);
-    if (whole !== null) fail(`${word} is too large: this page reads whole numbers to ±${MAX_WHOLE}`, "large");
+    if (WHOLE.test(word)) {
+      // Number() reads 0x, 0o and 0b too; beyond 2^53 - 1 it rounds, and the result is no safe integer.
+      const whole = Number(word.replace(/_/g, ""));
+      if (!Number.isSafeInteger(whole)) fail(`${word} is beyond ±${Number.MAX_SAFE_INTEGER}, this page's largest`, "large");
+      return whole === 0 ? 0 : whole; // -0 is 0
+    }
     if (FLOAT.test(word)) fail(`${word}: only whole numbers are read in a scenario file`, "float");
     if (DATE_OR_TIME.test(word)) fail(`${word}: dates and times are not read in a scenario file`, "datetime");
     return fail(word ? `${JSON.stringify(word)} is no value` : "a value is missing");
