@@ -14,7 +14,6 @@ import json
 import random
 import re
 from fractions import Fraction
-from pathlib import Path
 
 import pytest
 
@@ -23,21 +22,12 @@ from exporter.lang import bundled_language, flatten
 from exporter.lang.messages import Choice, MessageError, Placeholder, arguments, choice_counts, fill, parse, walk
 from exporter.lang.placeholders import EXCEPTIONS, kind
 from exporter.lang.plurals import plural_category
-from tests.conftest import CAMPAIGNS, ROOT, roll20_configurations, run_node
+from tests.conftest import CAMPAIGNS, ROOT, roll20_configurations, run_node, run_node_on
 
 LANGUAGES = ("en", "de", "zh-CN")
 CATALOGUE = {language: bundled_language(language) for language in LANGUAGES}
 FORMAT_JS = (ROOT / "templates" / "common" / "format.js").as_uri()
 COUNTS = (0, 1, 2, 21)
-
-
-def run_js(script: str, data: object, folder: Path) -> list:
-    """Run a Node script on data (its first argument names the JSON file), and read the JSON it prints"""
-    file = folder / "cases.json"
-    file.write_text(json.dumps(data), encoding="utf-8")
-    done = run_node("--input-type=module", "-e", script, str(file))
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout)
 
 
 # --- the rules: Python against Node's Intl.PluralRules ------------------------------------------------------------
@@ -57,7 +47,7 @@ def test_the_python_rules_agree_with_nodes_intl(tmp_path):
     values += [generator.choice([1, -1]) * generator.random() * 10 ** generator.randint(-3, 4) for _ in range(200)]
     values += [float(Fraction(generator.randint(0, 400), generator.randint(1, 200))) for _ in range(200)]
     cases = [[value, digits, language] for value in values for digits in (0, 1, 2, 3) for language in LANGUAGES]
-    intl = run_js(PLURAL_RULES, cases, tmp_path)
+    intl = run_node_on(PLURAL_RULES, cases, tmp_path)
     assert {category for category in intl} == {"one", "other"}  # what en, de and zh-CN have
     python = [plural_category(value, language, digits) for value, digits, language in cases]
     assert [(case, a, b) for case, a, b in zip(cases, intl, python, strict=True) if a != b] == []
@@ -112,13 +102,13 @@ def fill_cases() -> list[list]:
 
 def test_javascript_and_python_fill_every_string_alike(tmp_path):
     cases = fill_cases()
-    js = run_js(FILL, cases, tmp_path)
+    js = run_node_on(FILL, cases, tmp_path)
     wrong = [(case, out, fill(*case)) for case, out in zip(cases, js, strict=True) if fill(*case) != out]
     assert wrong == []
 
 
 def test_javascript_and_python_refuse_the_same_broken_choices(tmp_path):
-    js = run_js(FILL, [[text, {"n": 1}, "en"] for text in BROKEN], tmp_path)
+    js = run_node_on(FILL, [[text, {"n": 1}, "en"] for text in BROKEN], tmp_path)
     assert [text for text, out in zip(BROKEN, js, strict=True) if not isinstance(out, dict)] == []
     for text in BROKEN:
         with pytest.raises(MessageError):
@@ -338,7 +328,7 @@ def test_the_built_targets_write_each_count_as_the_language_does(examples, tmp_p
                 cases.append([format_js, strings[key], data, language])
                 expected.append((where, key, text))
     assert {(key, target) for key in BY_HAND for target in ("foundry", "roll20")} <= seen
-    out = run_js(SHIPPED, cases, tmp_path)
+    out = run_node_on(SHIPPED, cases, tmp_path)
     assert [(where, key, got) for (where, key, _), got in zip(expected, out, strict=True)] == expected
 
 
