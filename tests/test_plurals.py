@@ -181,13 +181,14 @@ BY_HAND = {
                "Orc ist für 2 Sekunden erstarrt.", "Orc ist für 21 Sekunden erstarrt."],
         "zh-CN": ["Orc惊呆0秒。", "Orc惊呆1秒。", "Orc惊呆2秒。", "Orc惊呆21秒。"]}),
     "Gurps.FrozenTurn": ("left", {"name": "Orc"}, {
-        "en": ["Orc is frozen and does nothing (0 more seconds).", "Orc is frozen and does nothing (1 more second).",
+        "en": ["Orc is frozen and does nothing (the freeze's last second).",
+               "Orc is frozen and does nothing (1 more second).",
                "Orc is frozen and does nothing (2 more seconds).", "Orc is frozen and does nothing (21 more seconds)."],
-        "de": ["Orc ist erstarrt und tut nichts (noch 0 Sekunden).",
+        "de": ["Orc ist erstarrt und tut nichts (die letzte Sekunde der Erstarrung).",
                "Orc ist erstarrt und tut nichts (noch 1 Sekunde).",
                "Orc ist erstarrt und tut nichts (noch 2 Sekunden).",
                "Orc ist erstarrt und tut nichts (noch 21 Sekunden)."],
-        "zh-CN": ["Orc处于惊呆状态，不做任何行动（还剩0秒）。", "Orc处于惊呆状态，不做任何行动（还剩1秒）。",
+        "zh-CN": ["Orc处于惊呆状态，不做任何行动（惊呆的最后一秒）。", "Orc处于惊呆状态，不做任何行动（还剩1秒）。",
                   "Orc处于惊呆状态，不做任何行动（还剩2秒）。",
                   "Orc处于惊呆状态，不做任何行动（还剩21秒）。"]}),
     "Adnd.SideRoll": ("segments", {"side": "Elves", "threshold": 3, "roll": 2}, {
