@@ -87,7 +87,7 @@ function parseParts(text, start, inBranch) {
       flush();
       if (argument[2] === "}") {
         parts.push({ name: argument[1] });
-        at = at + argument[0].length;
+        at += argument[0].length;
       } else {
         const [choice, end] = parseChoice(text, at, argument);
         parts.push(choice);
@@ -167,4 +167,4 @@ const fill = (text, data, language) => render(parse(text), data, language, null)
 /** Say a yes-or-no value in words, in the language `t` translates to */
 const yesNo = (value, t) => t(value ? "Dialog.Yes" : "Dialog.No");
 
-export { STRING_KEYS, decimal, fill, formatNumber, percent, pluralCategory, signed, yesNo };
+export { STRING_KEYS, decimal, fill, formatNumber, percent, signed, yesNo };
