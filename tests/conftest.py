@@ -26,6 +26,8 @@ SCENARIOS = sorted((FIXTURES / "scenarios").glob("*.toml"))
 VECTORS = sorted((FIXTURES / "vectors").glob("*.json"))
 CAMPAIGNS = sorted((FIXTURES / "campaigns").glob("*.toml"))
 NODE = shutil.which("node")
+# How a text for a GM names each target (exporter.campaign.TARGETS) where it tells what ambush builds
+TARGET_NAMES = {"foundry": "Foundry", "roll20": "Roll20", "web": "web page"}
 
 LEVELDB_FILES = {"CURRENT", "LOCK", "LOG", "LOG.old"}
 BINARY_SUFFIXES = {".zip", ".ldb", ".log"}

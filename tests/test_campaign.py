@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import itertools
+import re
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
-from exporter.campaign import load_campaign
+from exporter.campaign import TARGETS, load_campaign
 from exporter.cli import main
 from exporter.definitions import build_definitions
 from exporter.rules.shared import SIDE_KEYS, TAIL_CUT
@@ -191,6 +193,18 @@ def test_init_writes_a_campaign_that_validates_and_builds(system, tmp_path):
     assert "# House rules" in path.read_text(encoding="utf-8")
     assert run("validate", str(path))[0] == 0
     assert run("build", str(path), "--out", str(tmp_path / "dist"))[0] == 0
+    campaign = load_campaign(path)
+    assert campaign.targets == list(TARGETS)
+    assert {"web/index.html", "web/README.md"} <= set(relative_files(tmp_path / "dist" / campaign.id))
+
+
+def test_the_comment_on_the_targets_init_writes_names_each_one(tmp_path):
+    path = tmp_path / "campaign.toml"
+    assert run("init", "--system", "gurps4e", str(path))[0] == 0
+    lines = path.read_text(encoding="utf-8").splitlines()
+    at = next(index for index, line in enumerate(lines) if line.startswith("targets = "))
+    comment = " ".join(itertools.takewhile(lambda line: line.startswith("#"), reversed(lines[:at])))
+    assert [target for target in TARGETS if not re.search(rf"\b{target} \(", comment)] == [], comment
 
 
 def test_init_refuses_to_overwrite(tmp_path):
