@@ -125,6 +125,15 @@ BAD = {
     "bad-url": (GOOD + '[foundry]\nmanifest = "javascript:alert(1)"\n', "foundry.manifest: must be an http(s) URL"),
     "unknown-string": (GOOD + '[strings.de]\n"Nope.Key" = "x"\n',
                        "strings.de.Nope.Key: is not a string the module shows"),
+    "plural-by-a-text": (GOOD + '[strings.en]\n"Gurps.Freeze" = "{name, plural, one {x} other {y}} {seconds}"\n',
+                         "strings.en.Gurps.Freeze: chooses a plural form by {name}, which is a text, not a number"),
+    "plural-branch-twice": (GOOD + '[strings.de]\n"Tracking.Stunned" = "{turns, plural, one {a} one {b} other {c}}"\n',
+                            "strings.de.Tracking.Stunned: {turns, plural, ...} gives one twice"),
+    "plural-not-plural": (GOOD + '[strings.de]\n"Tracking.Stunned" = "{turns, select, other {c}}"\n',
+                          "strings.de.Tracking.Stunned: {turns, ...} is no plural choice"),
+    "placeholder-not-given": (GOOD + '[strings.en]\n"Dialog.Title" = "{{x}}"\n',
+                              "strings.en.Dialog.Title: has the placeholder {x}, which the string it overrides has "
+                              "not (none)"),
     "toml": ('id = "x\n', "not valid TOML"),
     "missing-title": (GOOD.replace('title = "My Campaign"\n', ""), "title: missing"),
 }
