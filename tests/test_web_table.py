@@ -334,3 +334,44 @@ name = "Gnoll chief"
 [[sides.b.members]]
 name = "Gnoll"
 """
+
+
+FOCUSED_IN_SIGHT = """() => {
+    const element = document.activeElement;
+    if (!element || element === document.body) return { id: null, seen: false };
+    const box = element.getBoundingClientRect();
+    const x = Math.min(Math.max(box.left + box.width / 2, 0), window.innerWidth - 1);
+    const y = Math.min(Math.max(box.top + box.height / 2, 0), window.innerHeight - 1);
+    const top = document.elementFromPoint(x, y);
+    const inside = box.bottom > 0 && box.top < window.innerHeight && box.right > 0 && box.left < window.innerWidth;
+    return { id: element.id || element.dataset.action || element.dataset.takeOut || element.outerHTML.slice(0, 60),
+             seen: inside && (top === element || element.contains(top) || Boolean(element.labels?.[0]?.contains(top))) };
+}"""
+REACHABLE = """() => [...document.querySelectorAll("#app button, #app input, #app select, #app textarea, #app summary")]
+    .filter((element) => element.checkVisibility() && !element.disabled)
+    .map((element) => element.id || element.dataset.action || element.dataset.takeOut || element.outerHTML.slice(0, 60))"""
+
+
+@pytest.mark.parametrize("viewport", [LAPTOP, PHONE], ids=["laptop", "phone"])
+@pytest.mark.parametrize("fight", [False, True], ids=["preparing", "fighting"])
+def test_every_control_is_reached_by_the_keyboard_and_in_sight_when_focused(fresh, pages, viewport, fight):
+    page = fresh(pages["gurps"], viewport=viewport, has_touch=viewport is PHONE)
+    pasted(page)
+    if fight:
+        page.click("#roll")
+        idle(page)
+        page.click("#next")
+        idle(page)
+        page.click("#prepare-box summary")
+    wanted = set(page.evaluate(REACHABLE))
+    page.evaluate("() => { document.activeElement?.blur(); window.scrollTo(0, 0); }")
+    reached, hidden = set(), []
+    for _ in range(3 * len(wanted)):
+        page.keyboard.press("Tab")
+        focused = page.evaluate(FOCUSED_IN_SIGHT)
+        if focused["id"] is None:
+            continue
+        reached.add(focused["id"])
+        if not focused["seen"]:
+            hidden.append(focused["id"])
+    assert wanted - reached == set() and hidden == []
