@@ -46,9 +46,11 @@ function webHost(state, { askDice, saved }) {
       state.log.push({ title: message.title, lines: message.lines, gm: message.gm, dice, round: state.table.round,
         action: state.actions ?? 0, records: message.records });
     },
-    load: () => (state.surprise ? JSON.parse(JSON.stringify(state.surprise)) : null),
+    // The surprise lives in the page's state, which no one else writes: the session's changes go to it as they are
+    // made, and an action that fails puts the whole state back (main.js act), so no copy is needed either way.
+    load: () => state.surprise ?? null,
     async save(surprise) {
-      state.surprise = surprise ? JSON.parse(JSON.stringify(surprise)) : null;
+      state.surprise = surprise ?? null;
       saved();
       return true;
     },
