@@ -58,8 +58,8 @@ function readControl(element) {
   return parseValue(type, element.value);
 }
 
-/** Render the scenario file's controls: open a file, paste one, export the draft as one */
-const fileControls = () => h("fieldset", { class: "file" }, h("legend", { text: t("Web.File.Title") }),
+/** Render the scenario file's controls: open a file, paste one, export the draft as one; what was wrong with the last */
+const fileControls = (problem) => h("fieldset", { class: "file" }, h("legend", { text: t("Web.File.Title") }),
   h("div", { class: "field" }, h("label", { for: "file-open", text: t("Web.File.Choose") }),
     h("input", { id: "file-open", type: "file", accept: ".toml,text/plain", "data-action": "open-file" })),
   h("div", { class: "field field-wide" }, h("label", { for: "file-text", text: t("Web.File.Paste") }),
@@ -67,7 +67,7 @@ const fileControls = () => h("fieldset", { class: "file" }, h("legend", { text: 
   h("div", { class: "buttons" },
     h("button", { type: "button", "data-action": "read-file", text: t("Web.File.Read") }),
     h("button", { type: "button", "data-action": "export-file", text: t("Export.Button") })),
-  h("p", { id: "file-problem", class: "problem", role: "alert" }));
+  h("p", { id: "file-problem", class: "problem", role: "alert", text: problem }));
 
 /** Return what is wrong with each combatant's name: none given, or given to another too */
 function nameProblems(draft) {
@@ -103,7 +103,7 @@ function combatantBox(combatant, nameProblem) {
  */
 function formRenderer() {
   const boxes = new Map();
-  let last = { draft: null, language: null, nodes: [] };
+  let last = { draft: null, language: null, parts: null };
 
   /** Describe a combatant, the same object as last time where nothing of his changed */
   function box(combatant, nameProblem) {
@@ -115,19 +115,23 @@ function formRenderer() {
     return vnode;
   }
 
-  /** Render the draft's form: procedure, file, encounter, opening attacks, sides, combatants (once per draft) */
+  /**
+   * Render the draft's form, once per draft: {top} the title and the procedure, {rest} the encounter, the opening
+   * attacks, the sides and the combatants (the scenario file's controls go between them, fileControls)
+   */
   return function renderForm(draft) {
-    if (last.draft === draft && last.language === language()) return last.nodes;
+    if (last.draft === draft && last.language === language()) return last.parts;
     const form = draftForm(draft, t, { openerRows: (draft.openers?.length ?? 0) + SPARE_OPENERS });
     const names = nameProblems(draft);
     const present = new Set(form.combatants.map((combatant) => combatant.id));
     for (const id of boxes.keys()) if (!present.has(id)) boxes.delete(id);
     const procedures = PROCEDURES.map((procedure) => ({ value: procedure.id, label: t(`Procedure.${procedure.id}`) }));
-    const nodes = [
+    const top = [
       h("h2", { id: "prepare-title", text: t("Web.Prepare") }),
       h("div", { class: "field field-wide" }, h("label", { for: "procedure", text: t("Dialog.ChooseProcedure") }),
         select({ id: "procedure", "data-action": "procedure" }, procedures, draft.procedure)),
-      fileControls(),
+    ];
+    const rest = [
       form.encounter.length ? h("div", { class: "group" }, form.encounter.map((field) => control(field))) : null,
       (form.openers ?? []).map((row, index) => h("fieldset", { key: `opener ${index}`, class: "group" },
         h("legend", { text: t("Web.Opener", { number: index + 1 }) }), row.map((field) => control(field)))),
@@ -144,8 +148,8 @@ function formRenderer() {
       h("div", { class: "buttons" }, SIDE_KEYS.map((key) => h("button", { type: "button", "data-add": key,
         text: t("Web.AddTo", { side: t(`Dialog.Side.${key}`) }) }))),
     ];
-    last = { draft, language: language(), nodes };
-    return nodes;
+    last = { draft, language: language(), parts: { top, rest } };
+    return last.parts;
   };
 }
 
@@ -172,4 +176,4 @@ function oddsRenderer() {
   };
 }
 
-export { STRING_KEYS, firstNameProblem, formRenderer, oddsRenderer, readControl };
+export { STRING_KEYS, fileControls, firstNameProblem, formRenderer, oddsRenderer, readControl };

@@ -10,7 +10,7 @@ import { queued, scenarioText, tableSession } from "../common/session.js";
 import { typedFaces } from "./dice.js";
 import { download, idOf } from "./dom.js";
 import { readScenarioFile } from "./file.js";
-import { firstNameProblem, formRenderer, oddsRenderer, readControl } from "./form-view.js";
+import { fileControls, firstNameProblem, formRenderer, oddsRenderer, readControl } from "./form-view.js";
 import { webHost } from "./host.js";
 import { LANGUAGES, language, setLanguage, t } from "./i18n.js";
 import { DEFAULT_VIEW, freshState, newTable, readStored, settingOf, writeStored } from "./store.js";
@@ -40,6 +40,8 @@ let acting = false;
 let asking = null;
 let asked = 0;
 let lateProblem = null;
+/** What was wrong with the last scenario file opened, pasted or exported */
+let fileProblem = "";
 const renderForm = formRenderer();
 const renderOdds = oddsRenderer();
 const root = () => document.getElementById("app");
@@ -105,9 +107,10 @@ function settings() {
 /** Describe the draft being prepared: the form, its odds beside it, then the table's settings and Roll */
 function prepare() {
   const odds = renderOdds(state.draft);
+  const { top, rest } = renderForm(state.draft);
   return [
     h("form", { key: "prepare", id: "prepare", class: "prepare", novalidate: true, "aria-labelledby": "prepare-title" },
-      renderForm(state.draft)),
+      top, fileControls(fileProblem), rest),
     h("aside", { key: "odds", id: "odds", class: "odds", "data-ms": odds.ms.toFixed(3), tabindex: "0",
       "aria-labelledby": "odds-title" }, odds.nodes),
     h("div", { key: "roll-area", class: "roll-area" }, settings(),
@@ -245,12 +248,12 @@ function changeProcedure(procedure) {
 function openFile(text, name) {
   const before = state.nextId;
   const { draft, problem } = readScenarioFile(text, name, nextId, t);
+  fileProblem = problem ?? "";
   if (problem) {
     state.nextId = before;
-    byId("file-problem").textContent = problem;
+    update();
     return;
   }
-  byId("file-problem").textContent = "";
   setDraft(draft);
 }
 
@@ -259,11 +262,12 @@ function exportFile() {
   try {
     const text = scenarioText(state.draft, t);
     byId("file-text").value = text;
-    byId("file-problem").textContent = "";
+    fileProblem = "";
     download("scenario.toml", text, "application/toml");
   } catch (error) {
-    byId("file-problem").textContent = error.message;
+    fileProblem = error.message;
   }
+  update();
 }
 
 /** Bring the row whose turn it is into the order's view, and the order into the window's, moving as little as can be */

@@ -12,7 +12,8 @@ const PROPERTIES = new Set(["value", "checked"]);
 
 /**
  * Describe an element: attributes (true present, false or null absent), `key` to follow it when the list it is in
- * changes, `text` for its text, `value` and `checked` as properties; children are descriptions, text or lists of them.
+ * changes, `text` for its text (none when empty, so that :empty matches), `value` and `checked` as properties;
+ * children are descriptions, text or lists of them.
  */
 function h(tag, props = {}, ...children) {
   const attributes = {};
@@ -20,7 +21,9 @@ function h(tag, props = {}, ...children) {
   const kids = [];
   for (const [name, value] of Object.entries(props ?? {})) {
     if (name === "key") key = value;
-    else if (name === "text") kids.push({ tag: TEXT, text: String(value) });
+    else if (name === "text") {
+      if (value !== "" && value !== null && value !== undefined) kids.push({ tag: TEXT, text: String(value) });
+    }
     else if (value !== false && value !== null && value !== undefined) attributes[name] = value;
   }
   flatten(children, kids);
