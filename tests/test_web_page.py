@@ -140,7 +140,8 @@ def test_an_opened_file_is_read_as_ambush_odds_reads_its_bytes(tab, pages, data,
     page = show(tab, pages["gurps"])
     page.set_input_files("#file-open", files=[{"name": "scenario.toml", "mimeType": "application/toml", "buffer": data}])
     if says:
-        page.wait_for_function("document.querySelector('#file-problem').textContent !== ''")
+        # A locator, not wait_for_function: a polled predicate is evaluated as a string, which the page's CSP refuses.
+        page.locator("#file-problem:not(:empty)").wait_for()
         problem = page.inner_text("#file-problem")
         assert problem.startswith(f"scenario.toml, {says}") and "\n" not in problem.strip()
         assert page.locator("[data-rename]").count() == 0
