@@ -12,7 +12,7 @@ import pytest
 from exporter.scenario import load_scenario
 from tests.browser import show
 from tests.conftest import FIXTURES
-from tests.web_pages import HOSTILE_NEXT, PARTIAL, catalogue, idle, rolled_partial, stored, type_dice
+from tests.web_pages import HOSTILE_NEXT, PARTIAL, catalogue, idle, reload_kept, rolled_partial, stored, type_dice
 
 pytestmark = pytest.mark.slow  # seconds of builds, subprocesses or Node: run early (conftest.py)
 
@@ -45,7 +45,7 @@ def test_a_reload_mid_surprise_resumes_where_it_was(fresh, pages):
     idle(page)
     before = (page.inner_text("#table"), page.inner_text("#log"), stored(page))
     assert "Round 1" in before[0] and before[2]["table"]["turn"] == 2
-    page.reload()
+    reload_kept(page)
     page.wait_for_selector("#next")
     assert (page.inner_text("#table"), page.inner_text("#log"), stored(page)) == before
     for _ in range(3):  # Scab, Dog, then round 2: Ava rolls again, and so does Brom; nothing of round 1 again
@@ -177,7 +177,7 @@ def test_each_language(fresh, pages, language):
     assert page.inner_text("#roll") == strings["Dialog.Roll"]
     assert page.inner_text("#odds h2") == strings["Odds.Title"]
     assert page.inner_text("label[for=language]") == strings["Web.Language"]
-    page.reload()
+    reload_kept(page)
     page.wait_for_selector("#roll")
     assert page.inner_text("#roll") == strings["Dialog.Roll"]
 
@@ -257,7 +257,7 @@ def test_the_page_rolls_shows_cards_as_the_setting_says_and_starts_anew(tab, pag
 def test_a_damaged_kept_state_is_said_and_the_page_starts_afresh(fresh, pages):
     page = fresh(pages["gurps"])
     page.evaluate("() => localStorage.setItem('ambush:web-0', '{\"schema\": 1, \"draft\": ')")
-    page.reload()
+    reload_kept(page)
     page.wait_for_selector("#roll")
     assert page.inner_text("#notice") == catalogue("en")["Web.Damaged"]
     assert page.locator("[data-rename]").count() == 0 and page.errors == []

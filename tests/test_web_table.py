@@ -15,6 +15,7 @@ from tests.web_pages import (
     catalogue,
     idle,
     pasted,
+    reload_kept,
     rolled_partial,
     stored,
     type_dice,
@@ -171,7 +172,7 @@ def test_after_the_roll_the_fight_is_in_view_and_the_form_folded_away(fresh, pag
     assert covered_buttons(page) == []
     page.click("#prepare-box summary")  # the form opens again, and stays open
     assert page.locator("#prepare").is_visible()
-    page.reload()
+    reload_kept(page)
     page.wait_for_selector("#next")
     assert page.locator("#prepare").is_visible()
     assert page.errors == []
@@ -261,7 +262,7 @@ def test_the_gm_cards_stay_hidden_until_shown_and_the_players_view_shows_only_th
     assert str(gm) in page.inner_text("#cards")
     page.check("#show-gm")
     assert page.locator("#log .card.gm").count() == gm
-    page.reload()
+    reload_kept(page)
     page.wait_for_selector("#next")
     assert page.locator("#log .card.gm").count() == gm  # the page remembers
     page.click("#players-view")
@@ -275,7 +276,7 @@ def test_the_gm_cards_stay_hidden_until_shown_and_the_players_view_shows_only_th
     assert page.locator("#dice-what").is_visible() and page.locator("#dice-target").count() == 0
     type_dice(page, [6, 6, 6, 6, 6, 6])
     idle(page)
-    page.reload()
+    reload_kept(page)
     page.wait_for_selector("#next")
     assert page.locator("#prepare, #odds, #log .card.gm").count() == 0  # still the players' view
     page.click("#players-view")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 
 from exporter.build import build_campaigns
@@ -125,3 +126,26 @@ def rolled_partial(page) -> None:
     page.click("#roll")
     type_dice(page, INITIATIVE)
     idle(page)
+
+
+def reload_kept(page) -> None:
+    """Reload the page once what it keeps has reached the browser, as another tab of the page reads it back
+
+    Chromium's renderer hands a localStorage write to the browser process asynchronously, and a reload moments after
+    it can race it (seen here: the page back in English right after a language was picked); a GM never reloads within
+    milliseconds, a test does. The page writes nothing as it starts, so the other tab only reads.
+    """
+    entries = "() => JSON.stringify(Object.entries(localStorage).sort())"
+    kept = page.evaluate(entries)
+    other = page.context.new_page()
+    try:
+        other.goto(page.url)
+        for _ in range(200):
+            if other.evaluate(entries) == kept:
+                break
+            time.sleep(0.05)
+        else:
+            raise AssertionError("what the page kept never reached another tab of it")
+    finally:
+        other.close()
+    page.reload()

@@ -407,6 +407,12 @@ function setView(change) {
 }
 
 function onClick(event) {
+  // The folded form opens and closes by the state, at once: a reload a moment later finds it as the GM left it.
+  if (event.target.closest("#prepare-box > summary")) {
+    event.preventDefault();
+    setView({ form: !state.view.form });
+    return;
+  }
   const target = event.target.closest("button, input[type=radio]");
   if (!target) return;
   const action = target.dataset.action;
@@ -473,15 +479,6 @@ function onSubmit(event) {
   else if (form.id === "late") joinLate();
 }
 
-/** The draft folded away during a fight is opened or closed by the GM: the page keeps it so */
-function onToggle(event) {
-  if (event.target.id === "prepare-box" && event.target.open !== state.view.form) {
-    state.view = { ...state.view, form: event.target.open };
-    keep();
-    update();
-  }
-}
-
 /** Start the page: the kept state (a fresh one where none is kept, or what is kept cannot be read), then the page */
 function start() {
   const stored = readStored();
@@ -496,7 +493,6 @@ function start() {
   app.addEventListener("change", onChange);
   app.addEventListener("input", onInput);
   app.addEventListener("submit", onSubmit);
-  app.addEventListener("toggle", onToggle, true);
   update();
 }
 
