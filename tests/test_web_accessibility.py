@@ -114,6 +114,8 @@ def test_axe_finds_nothing_serious(system_pages, viewport_tabs, system, language
         page.select_option("#language", language)
         state(page, system)
         found = scan(page)
-        if found:
-            failures[state.__name__] = found
+        twice = page.evaluate("""() => { const ids = [...document.querySelectorAll("[id]")].map((e) => e.id);
+            return [...new Set(ids.filter((id, index) => ids.indexOf(id) !== index))]; }""")
+        if found or twice:
+            failures[state.__name__] = found + [f"id given twice: {id_}" for id_ in twice]
     assert failures == {}

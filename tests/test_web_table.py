@@ -259,7 +259,7 @@ def test_the_gm_cards_stay_hidden_until_shown_and_the_players_view_shows_only_th
     rolled_partial(page)
     gm = sum(message["gm"] for message in stored(page)["log"])
     assert gm and page.locator("#log .card.gm").count() == 0
-    assert str(gm) in page.inner_text("#cards")
+    assert str(gm) in page.inner_text("#log-box")
     page.check("#show-gm")
     assert page.locator("#log .card.gm").count() == gm
     reload_kept(page)

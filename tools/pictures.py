@@ -43,14 +43,17 @@ ROLL20_WIDTH = 300
 FOUNDRY_DIALOG_WIDTH = 620
 FOUNDRY_CHAT_WIDTH = 300
 WEB_WIDTH = 1000
-# The web page's pictures: what each shows, the element taken (its box, at most MAX_HEIGHT tall) and the scene played
-# before: gurps-partial.toml pasted, then Roll with the dice typed in (initiative 2 and 5: side A is stunned), then Next
-# turn with Ava's and Brom's IQ rolls (18 and 9).
+# The web page's pictures: what each shows, the element taken (its box, at most the window's height: MAX_HEIGHT unless
+# the scene names a phone's window) and the scene played before: gurps-partial.toml pasted, then Roll with the dice
+# typed in (initiative 2 and 5: side A is stunned), then Next turn with Ava's and Brom's IQ rolls (18 and 9); the GM's
+# cards shown, or the players' view.
 WEB_MAX_HEIGHT = 1200
 WEB_SCENES = {
     "web-form.png": {"element": "main", "steps": ["paste"]},
-    "web-card.png": {"element": "#log", "steps": ["paste", "roll"]},
-    "web-tracker.png": {"element": "#table", "steps": ["paste", "roll", "next"]},
+    "web-card.png": {"element": "#log-box", "steps": ["paste", "roll", "show-gm"]},
+    "web-tracker.png": {"element": "main", "steps": ["paste", "roll", "next"]},
+    "web-phone.png": {"element": "#app", "steps": ["paste", "roll", "next"], "width": 390, "height": 844},
+    "web-players.png": {"element": "main", "steps": ["paste", "roll", "next", "players"]},
 }
 WEB_DICE = {"roll": [2, 5], "next": [6, 6, 6, 3, 3, 3]}
 ROLL20_NOTE = "The script's chat HTML as it sends it, rendered in Chromium outside Roll20."
@@ -163,7 +166,8 @@ def sources(build: Path) -> dict[str, Source]:
     scenario = (ROOT / "fixtures" / "scenarios" / "gurps-partial.toml").read_text(encoding="utf-8")
     for name, scene in WEB_SCENES.items():
         played = {**scene, "dice": {step: WEB_DICE.get(step, []) for step in scene["steps"]}, "scenario": scenario}
-        found[name] = Source("web", json.dumps({"scene": played, "page": page_html}, ensure_ascii=False), WEB_WIDTH)
+        found[name] = Source("web", json.dumps({"scene": played, "page": page_html}, ensure_ascii=False),
+                             scene.get("width", WEB_WIDTH))
     for name, scenario in CHARTS.items():
         found[f"{name}.png"] = Source("svg", odds_svg(load_scenario(ROOT / "fixtures" / "scenarios" / scenario)))
     return dict(sorted(found.items()))
@@ -233,6 +237,10 @@ def web_scene(page, scene: dict) -> None:
             page.fill("#file-text", scene["scenario"])
             page.click("[data-action=read-file]")
             page.check("input[name=dice-mode][value=typed]")
+        elif step == "show-gm":
+            page.check("#show-gm")
+        elif step == "players":
+            page.click("#players-view")
         else:
             page.click("#roll" if step == "roll" else "#next")
             for face in scene["dice"][step]:
@@ -255,12 +263,13 @@ def render_web(source: Source, target: Path, folder: Path) -> None:
     page_file.write_text(data["page"], encoding="utf-8")
     with sync_playwright() as driver:
         browser = driver.chromium.launch(executable_path=chromium()[0], args=["--no-sandbox", "--hide-scrollbars"])
-        page = browser.new_page(viewport={"width": source.width, "height": WEB_MAX_HEIGHT}, device_scale_factor=1)
+        height = data["scene"].get("height", WEB_MAX_HEIGHT)
+        page = browser.new_page(viewport={"width": source.width, "height": height}, device_scale_factor=1)
         page.goto(page_file.as_uri())
         web_scene(page, data["scene"])
         page.evaluate("() => { document.activeElement?.blur(); window.scrollTo(0, 0); }")
         box = page.locator(data["scene"]["element"]).bounding_box()  # the window at the top: page coordinates
-        clip = {"x": box["x"], "y": box["y"], "width": box["width"], "height": min(box["height"], WEB_MAX_HEIGHT)}
+        clip = {"x": box["x"], "y": box["y"], "width": box["width"], "height": min(box["height"], height)}
         page.screenshot(path=str(target), full_page=True, clip=clip)
         browser.close()
 

@@ -127,7 +127,7 @@ function view() {
   if (fighting) {
     main.push(h("section", { key: "table", id: "table", class: "table", "aria-labelledby": "tracker-title" },
       renderTracker(state, session(), { players })));
-    main.push(h("section", { key: "cards", id: "cards", class: "log-box", "aria-labelledby": "log-title" },
+    main.push(h("section", { key: "cards", id: "log-box", class: "log-box", "aria-labelledby": "log-title" },
       renderLog(state, { players })));
     if (!players) main.push(h("section", { key: "gm-tools", class: "late-box", "aria-labelledby": "late-title" }, renderGMTools(lateProblem)));
   }
