@@ -190,7 +190,7 @@ def test_labels_keyboard_and_a_phone(fresh, pages):
         !(element.labels && element.labels.length) && !element.getAttribute("aria-label")).map((e) => e.outerHTML)""")
     assert unlabelled == []
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
-    page.focus("#procedure")
+    page.focus("input[name=procedure]:checked")
     for _ in range(60):  # the keyboard reaches Roll
         page.keyboard.press("Tab")
         if page.evaluate("document.activeElement.id") == "roll":
@@ -233,7 +233,7 @@ def test_the_page_rolls_shows_cards_as_the_setting_says_and_starts_anew(tab, pag
     page = show(tab, pages["gurps"])
     page.set_input_files("#file-open", FIXTURES / "scenarios" / "gurps-partial.toml")
     page.wait_for_selector("[data-rename='c5']")
-    page.select_option("#cards", cards)
+    page.check(f"input[name=cards][value={cards}]")
     page.click("#roll")  # the page's own dice
     idle(page)
     for _ in range(6):

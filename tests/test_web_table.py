@@ -350,6 +350,7 @@ FOCUSED_IN_SIGHT = """() => {
 }"""
 REACHABLE = """() => [...document.querySelectorAll("#app button, #app input, #app select, #app textarea, #app summary")]
     .filter((element) => element.checkVisibility() && !element.disabled)
+    .filter((element) => element.type !== "radio" || element.checked)  // a radio group is one Tab stop: its choice
     .map((element) => element.id || element.dataset.action || element.dataset.takeOut || element.outerHTML.slice(0, 60))"""
 
 
@@ -376,3 +377,33 @@ def test_every_control_is_reached_by_the_keyboard_and_in_sight_when_focused(fres
         if not focused["seen"]:
             hidden.append(focused["id"])
     assert wanted - reached == set() and hidden == []
+
+
+SELECTS_TOO_NARROW = """() => [...document.querySelectorAll("#app select")].filter((select) => select.checkVisibility())
+    .filter((select) => {
+        const style = getComputedStyle(select);
+        const probe = document.createElement("span");
+        probe.style.font = style.font;
+        probe.style.whiteSpace = "pre";
+        probe.style.position = "absolute";
+        document.body.append(probe);
+        const widest = Math.max(...[...select.options].map((option) => { probe.textContent = option.text; return probe.getBoundingClientRect().width; }));
+        probe.remove();
+        const room = select.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 16;
+        return widest > room;  // 16 px: the arrow
+    }).map((select) => select.id)"""
+
+
+@pytest.mark.parametrize("viewport", [LAPTOP, PHONE], ids=["laptop", "phone"])
+@pytest.mark.parametrize("language", ["en", "de", "zh-CN"])
+def test_nothing_overflows_the_window_and_no_choice_is_cut_off(fresh, pages, viewport, language):
+    page = fresh(pages["gurps"], viewport=viewport, has_touch=viewport is PHONE)
+    page.select_option("#language", language)
+    pasted(page)
+    for step in ("prepared", "rolled"):
+        if step == "rolled":
+            page.click("#roll")
+            idle(page)
+            page.click("#prepare-box summary")
+        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), step
+        assert page.evaluate(SELECTS_TOO_NARROW) == [], step

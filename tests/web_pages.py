@@ -136,12 +136,11 @@ def reload_kept(page) -> None:
     milliseconds, a test does. The page writes nothing as it starts, so the other tab only reads.
     """
     entries = "() => JSON.stringify(Object.entries(localStorage).sort())"
-    kept = page.evaluate(entries)
     other = page.context.new_page()
     try:
         other.goto(page.url)
-        for _ in range(200):
-            if other.evaluate(entries) == kept:
+        for _ in range(200):  # what the page keeps now: an action it was finishing may have kept more since
+            if other.evaluate(entries) == page.evaluate(entries):
                 break
             time.sleep(0.05)
         else:

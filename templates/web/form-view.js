@@ -126,10 +126,13 @@ function formRenderer() {
     const present = new Set(form.combatants.map((combatant) => combatant.id));
     for (const id of boxes.keys()) if (!present.has(id)) boxes.delete(id);
     const procedures = PROCEDURES.map((procedure) => ({ value: procedure.id, label: t(`Procedure.${procedure.id}`) }));
+    // Radio buttons, not a select: every way to begin in sight, and a long name wraps on a phone rather than cut off.
     const top = [
       h("h2", { id: "prepare-title", text: t("Web.Prepare") }),
-      h("div", { class: "field field-wide" }, h("label", { for: "procedure", text: t("Dialog.ChooseProcedure") }),
-        select({ id: "procedure", "data-action": "procedure" }, procedures, draft.procedure)),
+      h("fieldset", { class: "procedures" }, h("legend", { text: t("Dialog.ChooseProcedure") }),
+        procedures.map((procedure) => h("label", { class: "choice" }, h("input", { type: "radio", name: "procedure",
+          id: `procedure-${procedure.value}`, value: procedure.value, checked: procedure.value === draft.procedure,
+          "data-action": "procedure" }), procedure.label))),
     ];
     const rest = [
       form.encounter.length ? h("div", { class: "group" }, form.encounter.map((field) => control(field))) : null,

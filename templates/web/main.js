@@ -98,10 +98,11 @@ function settings() {
       t(`Web.DiceMode.${mode}`)))),
     h("div", { class: "field" }, h("label", { class: "choice" }, h("input", { type: "checkbox", id: "skip",
       "data-action": "skip", checked: state.settings.skip }), t("Settings.skipSurprisedTurns.Name"))),
-    h("div", { class: "field" }, h("label", { for: "cards", text: t("Settings.chatVisibility.Name") }),
-      h("select", { id: "cards", "data-action": "cards", value: state.settings.cards },
-        settingOf("chatVisibility").choices.map((choice) => h("option", {
-          value: choice, text: t(`Settings.chatVisibility.Choices.${choice}`) })))));
+    // Radio buttons, not a select: a long choice wraps on a phone rather than cut off.
+    h("fieldset", { class: "choices" }, h("legend", { text: t("Settings.chatVisibility.Name") }),
+      settingOf("chatVisibility").choices.map((choice) => h("label", { class: "choice" }, h("input", {
+        type: "radio", name: "cards", value: choice, checked: state.settings.cards === choice, "data-action": "cards" }),
+      t(`Settings.chatVisibility.Choices.${choice}`)))));
 }
 
 /** Describe the draft being prepared: the form, its odds beside it, then the table's settings and Roll */
@@ -442,7 +443,7 @@ function onChange(event) {
     state.language = setLanguage(target.value);
     keep();
     update();
-  } else if (action === "procedure") changeProcedure(target.value);
+  } else if (action === "procedure" && target.checked) changeProcedure(target.value);
   else if (action === "dice-mode") {
     state.dice = target.value === "typed" ? "typed" : "page";
     keep();
@@ -450,9 +451,10 @@ function onChange(event) {
   } else if (action === "skip") {
     state.settings.skip = target.checked;
     keep();
-  } else if (action === "cards") {
+  } else if (action === "cards" && target.checked) {
     state.settings.cards = target.value;
     keep();
+    update();
   } else if (action === "open-file" && target.files?.[0]) {
     const file = target.files[0];
     file.arrayBuffer().then((bytes) => openFile(bytes, file.name)); // bytes: bad UTF-8 refused, not replaced
