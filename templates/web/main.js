@@ -92,13 +92,13 @@ function header(players) {
 /** Describe the table's settings: the dice, passing on turns, who sees the cards */
 function settings() {
   return h("fieldset", { class: "settings" }, h("legend", { text: t("Web.Settings") }),
-    h("div", { class: "field", role: "radiogroup", "aria-label": t("Web.DiceMode.Label") },
+    h("fieldset", { class: "choices" }, h("legend", { text: t("Web.DiceMode.Label") }),
       ["page", "typed"].map((mode) => h("label", { class: "choice" }, h("input", {
         type: "radio", name: "dice-mode", value: mode, checked: state.dice === mode, "data-action": "dice-mode" }),
       t(`Web.DiceMode.${mode}`)))),
     h("div", { class: "field" }, h("label", { class: "choice" }, h("input", { type: "checkbox", id: "skip",
       "data-action": "skip", checked: state.settings.skip }), t("Settings.skipSurprisedTurns.Name"))),
-    // Radio buttons, not a select: a long choice wraps on a phone rather than cut off.
+    // Radio buttons, not a select: a long choice wraps on a phone rather than being cut off.
     h("fieldset", { class: "choices" }, h("legend", { text: t("Settings.chatVisibility.Name") }),
       settingOf("chatVisibility").choices.map((choice) => h("label", { class: "choice" }, h("input", {
         type: "radio", name: "cards", value: choice, checked: state.settings.cards === choice, "data-action": "cards" }),
