@@ -389,7 +389,7 @@ test("the dialog's input is checked as a scenario file is: a leader of the other
     };
     const offSide = api.draft(combat, "partial");
     offSide.sides.a.leader = orc.name;
-    await warned(offSide, /is not on Side A/);
+    await warned(offSide, /Side A \(friendly\): Leader Orc is not on this side/);
     const twice = api.draft(combat, "total");
     twice.sides.b.members.push({ ...twice.sides.a.members[0] });
     await warned(twice, /Ava is listed more than once/);

@@ -209,7 +209,9 @@ test("chat input cannot hurt: no key reaches a prototype, numbers are decimal, s
   ]) {
     const from = sb.chat.length;
     await commands(sb, line);
-    assert.ok(whispers(sb, from).some((c) => /not a valid value/.test(c.content)), `${line}: the GM is told`);
+    // Whose field, which field and what was typed, where the command named a field of a combatant
+    const told = /--iq/.test(line) && !/__proto__/.test(line) ? /Ava: IQ is “[^”]+”, not a whole number/ : /not a valid value/;
+    assert.ok(whispers(sb, from).some((c) => told.test(c.content)), `${line}: the GM is told`);
   }
   assert.equal(JSON.stringify(draft()), before, "the draft is unchanged");
   assert.equal(sb.read("({}).animals"), undefined, "no key reached Object.prototype");

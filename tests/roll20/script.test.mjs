@@ -308,7 +308,7 @@ test("the draft refuses a leader who is not on his side and an opener declared t
     { name: "Orc", side: "b", attributes: { intelligence: 10 } },
   ]);
   await commands(sb, "!surprise resolve --procedure partial", `!surprise set --side a --leader ${tokens[1].id}`, "!surprise roll");
-  assert.match(whispers(sb).at(-1).content, /is not on Side A/);
+  assert.match(whispers(sb).at(-1).content, /Side A \(friendly\): Leader Orc is not on this side/);
   assert.equal(sb.read(`state.${GURPS.name}.surprise`), null);
   const fallout = await table(FALLOUT, [{ name: "Vex", side: "a" }, { name: "Mark", side: "b" }]);
   const vex = fallout.tokens[0].id;
@@ -352,7 +352,7 @@ test("the GM sets the sides with the draft's buttons: a token moved out or acros
   // A leader moved to the other side, then a side left empty: a clear whisper, nothing rolled.
   await commands(sb, "!surprise clear", "!surprise resolve --procedure partial", `!surprise set --side a --leader ${ava.id}`,
     `!surprise set --token ${ava.id} --join b`, "!surprise roll");
-  assert.match(whispers(sb).at(-1).content, /not on Side A/);
+  assert.match(whispers(sb).at(-1).content, /Side A \(friendly\): Leader Ava is not on this side/);
   await commands(sb, `!surprise set --side a --leader none`, `!surprise set --token ${cat.id} --join b`, "!surprise roll");
   assert.match(whispers(sb).at(-1).content, /Side A \(friendly\) has no combatants/);
   assert.equal(sb.read(`state.${GURPS.name}.surprise`), null);
