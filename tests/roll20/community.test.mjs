@@ -53,7 +53,8 @@ on("ready", function () {
 // Installing
 
 test("the models load like any script, in either order, from their paths or by name", () => {
-  assert.deepEqual(Object.keys(COMMUNITY_SCRIPTS), ["turnmarker1", "combatmaster", "groupinitiative"]);
+  assert.deepEqual(Object.keys(COMMUNITY_SCRIPTS), ["turnmarker1", "combatmaster", "groupinitiative", "roundmaster",
+    "initmaster", "gaslight", "conditiontracker"]);
   const sb = game();
   sb.load(COMMUNITY_SCRIPTS.groupinitiative).loadCommunity("combatmaster").loadCommunity("turnmarker1");
   sb.ready();
@@ -545,8 +546,9 @@ test("ambush's script beside each model, loaded in either order: their handlers 
       sb.loadCommunity(model);
       if (!ambushFirst) sb.load(GURPS.file);
       sb.ready();
-      const expected = model === "groupinitiative" ? [`${GURPS.name}.js`] // it listens to no turn order event
-        : ambushFirst ? [`${GURPS.name}.js`, `${model}.js`] : [`${model}.js`, `${GURPS.name}.js`];
+      const expected = ["groupinitiative", "initmaster"].includes(model) ? [`${GURPS.name}.js`] // no turn order event
+        : model === "conditiontracker" ? [`${model}.js`, `${GURPS.name}.js`] // it binds as it loads, before any ready
+          : ambushFirst ? [`${GURPS.name}.js`, `${model}.js`] : [`${model}.js`, `${GURPS.name}.js`];
       assert.deepEqual(sb.handlersOf("change:campaign:turnorder"), expected);
       sb.user.setTurnorder([row(a, "2"), row(b, "1"), ...sb.turnorder()]);
       sb.user.openTurnTracker();
