@@ -36,6 +36,9 @@ const STRING_KEYS = ["Chat.ForGM", "Follow.PassedOver", "Follow.Title"];
  * The turn order as the session reads it when a surprise is resolved.
  * @typedef {object} TurnOrder
  * @property {number | null} round  the round the table counts (0 before the fight starts), null where it counts none
+ * @property {number | null} [shown]  where the table counts no rounds but another script shows a count the session
+ *   cannot renumber (Roll20 beside RoundMaster): the number it shows for the round being played, from which every round
+ *   the surprise plays is numbered as one of that count
  */
 
 /**
@@ -268,9 +271,9 @@ function tableSession(host) {
       if (previous) await clearMarks(tableOf(host, previous), previous);
       const surprise = { ...newSurprise(scenario), ...extra(scenario) };
       // The surprise comes before round 1, or before the next round of a fight already running.
-      const { round } = host.turnOrder();
+      const { round, shown = null } = host.turnOrder();
       surprise.follow = newRecord(round);
-      await runtime().resolve(tableOf(host, surprise), surprise, (round ?? 0) + 1);
+      await runtime().resolve(tableOf(host, surprise), surprise, shown ?? (round ?? 0) + 1, shown !== null);
       await keep(surprise);
       return { surprise };
     },

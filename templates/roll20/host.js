@@ -7,7 +7,7 @@
 import { COMMAND, SCRIPT_NAME } from "../common/config.js";
 import { queued, tableSession } from "../common/session.js";
 import { setMarker } from "./markers.js";
-import { passingWay } from "./neighbours.js";
+import { passingWay, shownRound } from "./neighbours.js";
 import { rowKey, rowsOf } from "./rows.js";
 import { isRecord, store } from "./state.js";
 import { card, language, notice, number, t, textLines, toAll, toGM } from "./text.js";
@@ -63,8 +63,9 @@ function roll20Host() {
       if (!surprise || surprise.done) dropRoundRow();
       return true;
     },
-    // A Roll20 turn order counts no rounds (docs/dev/roll20.md §4): the session counts them as the order comes round.
-    turnOrder: () => ({ round: null }),
+    // A Roll20 turn order counts no rounds (docs/dev/roll20.md §4): the session counts them as the order comes round;
+    // beside RoundMaster, whose count it cannot change, it numbers the rounds as RoundMaster shows them.
+    turnOrder: () => ({ round: null, shown: shownRound() }),
     settings: () => ({ automation: store().config.automation, skip: store().config.skip, cards: store().config.cards }),
   };
 }

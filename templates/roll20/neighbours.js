@@ -103,6 +103,16 @@ export function scriptsUsing(tag) {
     .map((script) => script.name);
 }
 
+/**
+ * The round RoundMaster shows for the round being played (state.roundMaster.round, kept as its round row's label), or
+ * null without RoundMaster. It counts a round each time a click brings its row to the top, and no other script can
+ * renumber it: its statuses count down by it (RoundMaster 5.052 updateStatusDisplay, lines 1659-1705).
+ */
+export function shownRound() {
+  const round = typeof RoundMaster !== "undefined" ? Number.parseInt(state.roundMaster?.round, 10) : Number.NaN;
+  return Number.isInteger(round) && round >= 0 ? round : null;
+}
+
 /** InitMaster's party, the tokens it gives a row each under standard initiative (state.initMaster.playerChars) */
 export const initMasterParty = () => (typeof initMaster !== "undefined"
   ? new Set(listIn(state.initMaster?.playerChars).map((entry) => entry.id)) : null);

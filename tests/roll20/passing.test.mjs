@@ -303,3 +303,221 @@ for (const load of bothOrders(["conditiontracker"])) {
     assert.deepEqual(sb.takeErrors(), []);
   });
 }
+
+// ---------------------------------------------------------------------------------------------
+// 2. Rows that stand for several tokens
+
+for (const load of bothOrders(["roundmaster", "initmaster"])) {
+  test(`InitMaster's standard initiative beside RoundMaster (${load.join(", ")}): the "Foes" row stands for the surprised monsters, the GM is told, and the segments end in the round RoundMaster shows`, async () => {
+    const dex = { dexterity: 10 };
+    const { sb, tokens } = await game(ADND, [{ name: "Fighter", side: "a", attributes: dex },
+      { name: "Cleric", side: "a", attributes: dex }, { name: "Orc", side: "b", attributes: dex },
+      { name: "Goblin", side: "b", attributes: dex }], load);
+    const [, , orc, goblin] = tokens;
+    sb.user.openTurnTracker();
+    await commands(sb, "!rounds --start", "!init --type standard", "!init --roll 3|5");
+    assert.deepEqual(shown(sb), ["⏵ Round 1", "Cleric", "Fighter", "Foes"], "a row each for the party, one for the foes");
+    await commands(sb, `!surprise resolve --procedure roll --ids ${tokens.map((t) => t.id).join(",")}`);
+    sb.scriptDice(6, 1); // the party is not surprised, the foes for two segments... for the one segment the rules give
+    let from = sb.chat.length;
+    await commands(sb, "!surprise roll");
+    const timeline = surpriseOf(sb, ADND).outcome.timeline;
+    assert.ok(timeline.length >= 1);
+    const card = posted(sb, ADND, from).map((c) => c.content).join("\n");
+    assert.match(card, new RegExp(`the first normal round after (it|them) is round ${1 + timeline.length}\\.`), "numbered as RoundMaster will show it");
+    assert.deepEqual(whispers(sb, from).filter((text) => /row of their own/.test(text)),
+      ["Surprise Orc, Goblin have no row of their own in the turn order: their turns are played with the row “Foes”."]);
+    await clicksLeftAlone(sb, 2, "RoundMaster");
+    from = sb.chat.length;
+    await clicksLeftAlone(sb, 1, "RoundMaster");
+    assert.deepEqual(shown(sb)[0], "Foes");
+    assert.deepEqual(whispers(sb, from).filter((text) => /may not act/.test(text)),
+      ["Surprise Orc, Goblin may not act this turn: pass it with the turn order's Next button."]);
+    for (let segment = 2; !surpriseOf(sb, ADND).done && segment < 6; segment += 1) {
+      await clicksLeftAlone(sb, 1, "RoundMaster"); // RoundMaster's row: a new round, the order cleared
+      assert.deepEqual(shown(sb), [`⏵ Round ${segment}`]);
+      await commands(sb, "!init --roll 4|2");
+      await clicksLeftAlone(sb, 3, "RoundMaster");
+    }
+    const over = posted(sb, ADND).map((c) => c.content).find((text) => /The surprise is over/.test(text));
+    assert.match(over, new RegExp(`this is round ${1 + timeline.length}, the first normal round`));
+    assert.equal(sb.read("state.roundMaster.round"), 1 + timeline.length, "the round RoundMaster shows");
+    assert.ok([orc, goblin].every((token) => token.get("statusmarkers") === ""), "their markers went");
+    assert.deepEqual(sb.takeErrors(), []);
+  });
+}
+
+test("a custom row named after the tokens' character stands for them: passed only while none of them may act; a surprised token named by no row is told of", async () => {
+  const sb = createSandbox({ players });
+  const avaSheet = sb.createCharacter({ name: "Ava", controlledby: PLAYER, attributes: iq(12) });
+  const ava = sb.createToken({ name: "Ava", represents: avaSheet.id, controlledby: PLAYER });
+  const wolf = sb.createCharacter({ name: "Wolf", attributes: iq(10) });
+  const wolves = ["Wolf 1", "Wolf 2"].map((name) => sb.createToken({ name, represents: wolf.id }));
+  const dire = sb.createToken({ name: "Fang", represents: sb.createCharacter({ name: "Dire wolf", attributes: iq(10) }).id });
+  sb.load(GURPS.file);
+  sb.ready();
+  await sb.settle();
+  sb.user.setTurnorder([row(ava, 2), { id: "-1", pr: "1", custom: "Wolf" }]);
+  sb.user.openTurnTracker();
+  await sb.settle();
+  await commands(sb, `!surprise resolve --procedure total --ids ${[ava, ...wolves, dire].map((t) => t.id).join(",")}`);
+  // Frozen for a second; then Wolf 1 rolls 9 and Wolf 2 18 (their IQ rolls in row order), and again
+  sb.scriptDice(1, 3, 3, 3, 6, 6, 6, 6, 6, 6);
+  let from = sb.chat.length;
+  await commands(sb, "!surprise roll");
+  assert.deepEqual(whispers(sb, from).filter((text) => /row/.test(text)), [
+    "Surprise Wolf 1, Wolf 2 have no row of their own in the turn order: their turns are played with the row “Wolf”.",
+    "Surprise Fang is surprised and has no row in the turn order, so their turn is never played: add the token to the turn order, or select it and play the turn with !surprise turn.",
+  ]);
+  const turns = () => surpriseOf(sb, GURPS).tracks.map((track) => track.turns.length);
+  await next(sb); // the wolves' row: both frozen, passed by the script; Ava's turn
+  assert.equal(sb.turnorder()[0].id, ava.id);
+  assert.deepEqual(turns().slice(0, 2), [1, 1]);
+  await next(sb); // both roll and stay stunned this turn: passed
+  assert.equal(sb.turnorder()[0].id, ava.id);
+  await next(sb); // Wolf 1 has recovered, Wolf 2 rolls again and stays stunned: the row is not passed
+  assert.equal(sb.turnorder()[0].custom, "Wolf", "one of the wolves may act: the row waits");
+  assert.deepEqual(turns().slice(0, 2), [2, 3]);
+  assert.equal(turns()[2], 0, "the wolf with no row never had a turn");
+  assert.deepEqual(sb.takeErrors(), []);
+});
+
+// ---------------------------------------------------------------------------------------------
+// 3. Only its own markers
+
+for (const load of bothOrders(["roundmaster"])) {
+  test(`a yellow marker RoundMaster sets on a surprised token (${load.join(", ")}) stays RoundMaster's: its count is never rewritten and it is not removed when the surprise ends`, async () => {
+    const { sb, tokens } = await game(GURPS, [{ name: "Ava", side: "a", attributes: iq(12) },
+      { name: "Orc", side: "b", attributes: iq(10) }], load);
+    const [ava, orc] = tokens;
+    await commands(sb, "!rounds --clearonround off", "!rounds --sortorder nosort");
+    sb.user.setTurnorder([row(orc, 2), row(ava, 1), ...sb.turnorder()]);
+    sb.user.openTurnTracker();
+    await commands(sb, "!rounds --start", "!surprise resolve --procedure total", "!surprise set --scenario --surprising b");
+    sb.scriptDice(3, 6, 6, 6, 3, 3, 3); // Ava frozen for three seconds, then an IQ roll of 18 and one of 9
+    await commands(sb, "!surprise roll");
+    assert.equal(ava.get("statusmarkers"), "yellow@3", "the script's marker: three seconds frozen");
+    sb.user.chat(GM, "!rounds --addstatus webbed|6|-1|Caught in a web|yellow", { selected: [ava] });
+    await sb.settle();
+    assert.equal(ava.get("statusmarkers"), "yellow@6", "RoundMaster's web: six rounds");
+    for (let click = 1; click <= 30 && !surpriseOf(sb, GURPS).done; click += 1) {
+      await next(sb);
+      const web = sb.read(`state.roundMaster.effects["${ava.id}"]`)[0];
+      assert.equal(ava.get("statusmarkers"), `yellow@${web.duration}`, `click ${click}: the badge is RoundMaster's count`);
+    }
+    assert.equal(surpriseOf(sb, GURPS).done, true);
+    assert.match(ava.get("statusmarkers"), /^yellow@\d$/, "the web's marker stays when the surprise ends");
+    assert.deepEqual(sb.takeErrors(), []);
+  });
+}
+
+for (const [model, seed, scripts] of [
+  ["roundmaster", (sb) => { sb.state.roundMaster = { round: 1, effects: {}, statuses: [{ name: "webbed", marker: "yellow", tag: "yellow", refc: 1 }] }; }, "RoundMaster"],
+  ["conditiontracker", (sb) => { sb.state.ConditionTracker = { version: "1.1.0", config: { gameSystem: "dnd5e", useMarkers: true, markers: { Dazed: "yellow" } }, active: [], runtime: {} }; }, "ConditionTracker"],
+]) {
+  for (const ambushFirst of [true, false]) {
+    test(`at ready the GM is told that ${scripts} also sets the marker for surprised tokens (${ambushFirst ? "ambush loaded first" : "ambush loaded second"})`, async () => {
+      const sb = createSandbox({ players });
+      seed(sb);
+      if (ambushFirst) sb.load(GURPS.file);
+      sb.loadCommunity(model);
+      if (!ambushFirst) sb.load(GURPS.file);
+      sb.ready();
+      await sb.settle();
+      assert.deepEqual(whispers(sb).filter((text) => /also set by/.test(text)), [`Surprise The marker “yellow” for surprised tokens is also set by ${scripts}. The script never removes or renumbers a marker another script set, but on a token the two look alike: choose another with !surprise config --marker.`]);
+      const from = sb.chat.length;
+      await commands(sb, "!surprise config --marker purple");
+      assert.deepEqual(whispers(sb, from).filter((text) => /also set by/.test(text)), [], "purple is nobody else's");
+      assert.deepEqual(sb.takeErrors(), []);
+    });
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// 4. One click plays each turn at most once
+
+for (const seed of [1, 2, 3]) {
+  test(`seed ${seed}: !surprise roll with nobody in the order able to act (two wolves, GURPS total surprise) plays each wolf once and says so once`, async () => {
+    const { sb, tokens } = await game(GURPS, [{ name: "Ava", side: "a", attributes: iq(12) },
+      { name: "Wolf 1", side: "b", attributes: iq(4) }, { name: "Wolf 2", side: "b", attributes: iq(4) }], ["ambush"]);
+    const [ava, ...wolves] = tokens;
+    sb.user.setTurnorder(wolves.map((wolf, index) => row(wolf, 2 - index)));
+    sb.user.openTurnTracker();
+    await sb.settle();
+    await commands(sb, `!surprise resolve --procedure total --ids ${[ava, ...wolves].map((t) => t.id).join(",")}`);
+    let x = seed * 7919;
+    sb.scriptDice(Array.from({ length: 400 }, () => { x = (x * 48271) % 2147483647; return (x % 6) + 1; }));
+    const turns = () => surpriseOf(sb, GURPS).tracks.map((track) => track.turns.length);
+    let from = sb.chat.length;
+    await commands(sb, "!surprise roll");
+    for (let click = 0; click <= 3; click += 1) {
+      if (click) {
+        from = sb.chat.length;
+        await next(sb);
+      }
+      const messages = posted(sb, GURPS, from);
+      assert.ok(messages.length <= 2 * sb.turnorder().length, `click ${click}: ${messages.length} messages for ${sb.turnorder().length} rows`);
+      assert.deepEqual(turns(), [click + 1, click + 1], `click ${click}: each wolf's turn played once a click`);
+      assert.equal(whispers(sb, from).filter((text) => /Nobody in the turn order may act this round/.test(text)).length, 1);
+    }
+    assert.deepEqual(sb.takeErrors(), []);
+  });
+}
+
+for (const [script, procedure, set, dice] of [
+  [GURPS, "total", [], [2, ...Array(300).fill(6)]],
+  [GURPS, "partial", [], [6, 1, ...Array(300).fill(6)]],
+  [ADND, "roll", ["--side b --surprised_on 6"], [6, 6]],
+  [FALLOUT, "world-map", ["--scenario --dc 12"], Array(60).fill(1)],
+]) {
+  test(`${script.name} ${procedure}, nobody in the order able to act: every click posts at most two messages per row of the order, and says once that nobody can act`, async () => {
+    const people = [{ name: "Ava", side: "a", attributes: { ...iq(12), dexterity: 10 } },
+      ...[1, 2, 3].map((n) => ({ name: `Wolf ${n}`, side: "b", attributes: { ...iq(4), dexterity: 10 } }))];
+    const { sb, tokens } = await game(script, people, ["ambush"]);
+    const [ava, ...wolves] = tokens;
+    sb.user.setTurnorder(wolves.map((token, index) => row(token, 9 - index)));
+    sb.user.openTurnTracker();
+    await commands(sb, `!surprise resolve --procedure ${procedure} --ids ${[ava, ...wolves].map((t) => t.id).join(",")}`,
+      ...set.map((line) => `!surprise set ${line}`));
+    const draft = sb.read(`state.${script.name}.draft`);
+    for (const member of [...draft.sides.a.members, ...draft.sides.b.members]) {
+      const missing = Object.keys(member).filter((key) => member[key] === null && key !== "surprise_adjustment");
+      if (missing.length) await commands(sb, `!surprise set --token ${member.id} ${missing.map((key) => `--${key} 10`).join(" ")}`);
+    }
+    sb.scriptDice(dice);
+    let from = sb.chat.length;
+    await commands(sb, "!surprise roll");
+    assert.ok(surpriseOf(sb, script), "rolled");
+    for (let click = 0; click <= 4; click += 1) {
+      if (click) {
+        from = sb.chat.length;
+        await next(sb);
+      }
+      const messages = posted(sb, script, from).length;
+      assert.ok(messages <= 2 * sb.turnorder().length, `click ${click}: ${messages} messages for ${sb.turnorder().length} rows`);
+      assert.ok(whispers(sb, from).filter((text) => /Nobody in the turn order may act this round/.test(text)).length <= 1);
+    }
+    assert.equal(sb.takeErrors().filter((e) => e.kind !== "dice").length, 0);
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// The help card says which way turns are passed in this game
+
+for (const [load, expected] of [
+  [["ambush"], "Turns of those who may not act: the script passes them."],
+  [["ambush", "groupinitiative"], "Turns of those who may not act: the script passes them."],
+  [["turnmarker1", "ambush"], "Turns of those who may not act: the script passes them and tells TurnMarker1."],
+  [["ambush", "roundmaster", "initmaster"], "Turns of those who may not act: only a click on the turn order's Next button reaches RoundMaster, so the script passes none itself; it tells you whose turn to pass."],
+  [["combatmaster", "ambush", "turnmarker1"], "Turns of those who may not act: only a click on the turn order's Next button reaches CombatMaster, so the script passes none itself; it tells you whose turn to pass."],
+  [["ambush", "conditiontracker"], "Turns of those who may not act: only a click on the turn order's Next button reaches ConditionTracker, so the script passes none itself; it tells you whose turn to pass."],
+  [["ambush", "gaslight"], "Turns of those who may not act: the script passes them."],
+]) {
+  test(`the help card beside ${load.filter((name) => name !== "ambush").join(", ") || "no other script"} says how turns are passed`, async () => {
+    const { sb } = await game(GURPS, [], load);
+    await commands(sb, "!surprise help");
+    const help = sb.chat.at(-1).content.replace(/<[^>]*>/g, " ").replace(/&#39;/g, "'").replace(/\s+/g, " ");
+    assert.ok(help.includes(expected), help);
+    assert.deepEqual(sb.takeErrors(), []);
+  });
+}
