@@ -89,10 +89,13 @@ function placeRoundRow(session) {
   writeTurnorder([...readTurnorder().filter((row) => !isRoundRow(row)), roundRow(session.roundName(), surprise.follow.round)]);
 }
 
-/** The order after the tracker's Next (the top row to the end), then past the script's own round row */
+/** The order after the tracker's Next: the top row to the end */
+const rotated = (order) => [...order.slice(1), order[0]];
+
+/** The order after the tracker's Next, then past the script's own round row, as play goes on */
 function passed(order) {
-  let next = [...order.slice(1), order[0]];
-  for (let turns = 0; isRoundRow(next[0]) && next.length > 1 && turns < next.length; turns += 1) next = [...next.slice(1), next[0]];
+  let next = rotated(order);
+  for (let turns = 0; isRoundRow(next[0]) && next.length > 1 && turns < next.length; turns += 1) next = rotated(next);
   return next;
 }
 
@@ -141,7 +144,7 @@ async function play(session, fresh = true) {
   for (let moves = 0; ; moves += 1) {
     const order = readTurnorder();
     if (way.by !== "clicks" && isRoundRow(order[0]) && order.length > 1) {
-      writeTurnorder(passed(order));
+      writeTurnorder(rotated(order));
       if (way.by === "observer") return tellAndGoOn(way);
       continue;
     }
@@ -166,7 +169,8 @@ async function play(session, fresh = true) {
       notice(t("Roll20.NobodyCanAct"));
       return;
     }
-    writeTurnorder(next);
+    // One row at a time, as a click moves it: the script's own round row is passed at the top of the loop
+    writeTurnorder(rotated(readTurnorder()));
     if (way.by === "observer") return tellAndGoOn(way);
   }
 }
