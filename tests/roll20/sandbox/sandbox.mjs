@@ -456,8 +456,10 @@ export class Sandbox {
   }
 
   /**
-   * Load the model of a community script (COMMUNITY_SCRIPTS: "turnmarker1", "combatmaster", "groupinitiative"). Like
-   * any script, before ready(): the load order is the order their ready handlers, and so their other handlers, run.
+   * Load the model of a community script (COMMUNITY_SCRIPTS: "turnmarker1", "combatmaster", "groupinitiative",
+   * "roundmaster", "initmaster", "gaslight", "conditiontracker"; "roundmaster@5.052" for a model that plays several
+   * versions). Like any script, before ready(): the load order is the order their ready handlers, and so their other
+   * handlers, run.
    */
   loadCommunity(name) {
     const [model, version] = String(name).split("@");
