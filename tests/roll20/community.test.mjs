@@ -672,14 +672,22 @@ function assertOnlyCopyRowWarnings(sb) {
   assert.ok(warnings.length > 0 && warnings.every((w) => /token rows carry custom: ""/.test(w.message)), JSON.stringify(warnings));
 }
 
-/** A game with Gaslight and a split group: the Orc on the master page, his copy on Pat's page, linked */
-async function gaslightGame() {
+/** A script standing for any other that moves the order through the API at its "!move": one row, as a Next does */
+const MOVER = `on("ready", function () { on("chat:message", function (msg) { if (msg.content !== "!move") return;
+  var rows = JSON.parse(Campaign().get("turnorder")); rows.push(rows.shift()); Campaign().set("turnorder", JSON.stringify(rows)); }); });`;
+
+/**
+ * A game with Gaslight and a split group: the Orc on the master page, his copy on Pat's page, linked; the scripts
+ * named in `after` loaded after Gaslight
+ */
+async function gaslightGame(after = []) {
   const sb = game();
   const copies = sb.createPage("Pat's page");
   const [ava, orc] = ["Ava", "Orc"].map((name) => sb.createToken({ name }));
   const copy = sb.createToken({ name: "Orc", _pageid: copies.id });
   sb.state.Gaslight = { activeGroups: { pat: { masterPageId: sb.page.id, linkedTokens: { [orc.id]: [copy.id], [copy.id]: [orc.id] } } } };
   sb.loadCommunity("gaslight");
+  for (const [source, name] of after) sb.loadSource(source, name);
   sb.ready();
   await sb.settle();
   return { sb, ava, orc, copy };
@@ -702,16 +710,7 @@ test("Gaslight adds a token's copies below it when its row is added, and a click
 });
 
 test("Gaslight hears no script's move: a copy a script's rotation brings to the top stays there", async () => {
-  const mover = `on("ready", function () { on("chat:message", function (msg) { if (msg.content !== "!move") return;
-    var rows = JSON.parse(Campaign().get("turnorder")); rows.push(rows.shift()); Campaign().set("turnorder", JSON.stringify(rows)); }); });`;
-  const sb = game();
-  const copies = sb.createPage("Pat's page");
-  const [ava, orc] = ["Ava", "Orc"].map((name) => sb.createToken({ name }));
-  const copy = sb.createToken({ name: "Orc", _pageid: copies.id });
-  sb.state.Gaslight = { activeGroups: { pat: { masterPageId: sb.page.id, linkedTokens: { [orc.id]: [copy.id], [copy.id]: [orc.id] } } } };
-  sb.loadCommunity("gaslight");
-  sb.loadSource(mover, "Mover.js");
-  sb.ready();
+  const { sb, ava, orc, copy } = await gaslightGame([[MOVER, "Mover.js"]]);
   sb.user.setTurnorder([row(orc, "2"), row(ava, "1")]);
   sb.user.chat(GM, "!move");
   assert.deepEqual(sb.turnorder().map((r) => r.id), [copy.id, ava.id, orc.id]);
@@ -753,12 +752,10 @@ test("ConditionTracker binds as it loads, puts a condition's row below its targe
 });
 
 test("ConditionTracker ends only the turn it saw: a turn a script passes silently is never ended", async () => {
-  const mover = `on("ready", function () { on("chat:message", function (msg) { if (msg.content !== "!move") return;
-    var rows = JSON.parse(Campaign().get("turnorder")); rows.push(rows.shift()); Campaign().set("turnorder", JSON.stringify(rows)); }); });`;
   const sb = game({ campaign: { token_markers: OLD_ICONS } });
   const [ava, orc, bob] = ["Ava", "Orc", "Bob"].map((name) => sb.createToken({ name }));
   sb.loadCommunity("conditiontracker");
-  sb.loadSource(mover, "Mover.js");
+  sb.loadSource(MOVER, "Mover.js");
   sb.ready();
   sb.user.setTurnorder([row(ava, "3"), row(orc, "2"), row(bob, "1")]);
   sb.user.chat(GM, `!condition-tracker --source ${ava.id} --target ${bob.id} --condition Dazed --duration 1 round`);

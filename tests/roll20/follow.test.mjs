@@ -4,7 +4,7 @@
 // ambush script answering the same command. SCRIPTS_DIR holds <id>/roll20/<Name>.js for the three example campaigns.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { ADND, GM, GURPS, PLAYER, players } from "./examples.mjs";
+import { ADND, commands, GM, GURPS, next, PLAYER, players, row } from "./examples.mjs";
 import { COMMUNITY_SCRIPTS, createSandbox } from "./harness.mjs";
 
 const MODELS = Object.keys(COMMUNITY_SCRIPTS);
@@ -12,8 +12,6 @@ const MODELS = Object.keys(COMMUNITY_SCRIPTS);
 /** The models of scripts that hear a turn change only from a click: beside them the GM passes every turn himself */
 const HEAR_ONLY_CLICKS = ["combatmaster", "roundmaster", "conditiontracker"];
 
-/** A token row of the order */
-const row = (token, pr) => ({ id: token.id, pr: String(pr), custom: "", _pageid: token.get("_pageid") });
 
 /** The GM's whispers since an index */
 const whispers = (sb, from = 0) => sb.chat.slice(from).filter((c) => c.whisperTo?.toLowerCase?.() === "gm");
@@ -41,21 +39,6 @@ async function game(script, people, { model = null, ambushFirst = true, pr = (in
   return { sb, tokens };
 }
 
-/** Send GM commands one after another */
-async function commands(sb, ...lines) {
-  for (const line of lines) {
-    sb.user.chat(GM, line);
-    await sb.settle();
-  }
-}
-
-/** Press the tracker's Next */
-async function next(sb, times = 1) {
-  for (let click = 0; click < times; click += 1) {
-    sb.user.advanceTurn();
-    await sb.settle();
-  }
-}
 
 const iq = (value) => ({ intelligence: value, perception: value });
 const surpriseOf = (sb, script) => sb.read(`state.${script.name}.surprise`);

@@ -6,13 +6,11 @@
 // example scripts.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { ADND, FALLOUT, GM, GURPS, PLAYER, players } from "./examples.mjs";
+import { ADND, commands, FALLOUT, GM, GURPS, next, PLAYER, players, row } from "./examples.mjs";
 import { createSandbox } from "./harness.mjs";
 
 const TM_IMAGE = "https://s3.amazonaws.com/files.d20.io/images/4095816/086YSl3v0Kz3SlDAu245Vg/thumb.png?1400535580";
 
-/** A token row of the order */
-const row = (token, pr) => ({ id: token.id, pr: String(pr), custom: "", _pageid: token.get("_pageid") });
 
 /** The GM's whispers since an index, as text */
 const whispers = (sb, from = 0) => sb.chat.slice(from).filter((c) => c.whisperTo?.toLowerCase?.() === "gm")
@@ -47,19 +45,6 @@ async function game(script, people, load) {
   return { sb, tokens };
 }
 
-/** Send GM commands one after another */
-async function commands(sb, ...lines) {
-  for (const line of lines) {
-    sb.user.chat(GM, line);
-    await sb.settle();
-  }
-}
-
-/** Press the tracker's Next */
-async function next(sb) {
-  sb.user.advanceTurn();
-  await sb.settle();
-}
 
 /** Both load orders of the example script beside these models */
 const bothOrders = (models) => [["ambush", ...models], [...models, "ambush"]];
