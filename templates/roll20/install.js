@@ -2,6 +2,7 @@
 import { COMMAND, LAST_UPDATE, MACRO_NAME, PROCEDURES, SCRIPT_NAME, VERSION } from "../common/config.js";
 import { newRecord } from "../common/follow.js";
 import { warnSharedMarker, warnUnknownMarkers } from "./markers.js";
+import { knownScripts, passingWay } from "./neighbours.js";
 import { CARDS, defaultConfig, isDraft, isRecord, isSurprise, SCHEMA_VERSION } from "./state.js";
 import { DEFAULT_LANGUAGE, LANGUAGES, notice, promptText, t } from "./text.js";
 
@@ -88,8 +89,12 @@ export function checkInstall() {
   }
   createMacros();
   warnUnknownMarkers();
-  // Once every script's ready handler has run: some keep their markers in a state they make on ready
-  setTimeout(warnSharedMarker, 0);
+  // Once every script's ready handler has run: some make on ready the state they are known by
+  setTimeout(() => {
+    const way = passingWay();
+    log(`${SCRIPT_NAME}: beside ${knownScripts().join(", ") || "no script it knows"}; passing turns: ${way.by}`);
+    warnSharedMarker();
+  }, 0);
 }
 
 /**

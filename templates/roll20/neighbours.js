@@ -92,6 +92,12 @@ export function passingWay() {
   };
 }
 
+/** The scripts beside this one that it knows: those that follow the order, and GroupInitiative and InitMaster */
+export function knownScripts() {
+  const others = [["GroupInitiative", typeof GroupInitiative !== "undefined"], ["InitMaster", typeof initMaster !== "undefined"]];
+  return [...followers().map((script) => script.name), ...others.filter(([, present]) => present).map(([name]) => name)];
+}
+
 /** Tell whether another script keeps this marker (a tag, with or without a badge) on a token */
 export function claimedByOthers(tokenId, tag) {
   return followers().some((script) => (script.tags?.(tokenId) ?? []).some((other) => markerBase(other) === markerBase(tag)));

@@ -503,6 +503,8 @@ for (const [load, expected] of [
     await commands(sb, "!surprise help");
     const help = sb.chat.at(-1).content.replace(/<[^>]*>/g, " ").replace(/&#39;/g, "'").replace(/\s+/g, " ");
     assert.ok(help.includes(expected), help);
+    const way = expected.includes("click") ? "clicks" : expected.includes("tells") ? "observer" : "script";
+    assert.ok(sb.logs.some((line) => line.startsWith(`${GURPS.name}: beside `) && line.endsWith(`; passing turns: ${way}`)), sb.logs.join("\n"));
     assert.deepEqual(sb.takeErrors(), []);
   });
 }

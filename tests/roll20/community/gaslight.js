@@ -28,7 +28,8 @@
 //     (the row that was first is now last), it rotates on past counterparts until a master, an unlinked token, a custom
 //     row or the row it started from is on top; one step back rotates back the same way; any other move regroups.
 //     So a GM's click onto the copies of a creature whose turn just ended passes them;
-//   - a custom row with a formula that the rotation brought to the top gets its formula applied (lines 3574-3588);
+//   - a custom row with a formula that the rotation brought to the top gets its formula applied (lines 3574-3588; the
+//     script takes it back for a step back, which the model does not);
 //   - the initiative HUD on the players' pages is redrawn (updateInitiativeHud; not modelled).
 
 var Gaslight = Gaslight || (function () {
