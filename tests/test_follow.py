@@ -1,6 +1,7 @@
-"""Following a real table: random sequences of table events (next, a step back, skips and sorts by other scripts,
-combatants leaving and rows joining, initiative re-rolled as a round begins) through the table session on a fake table,
-linear (Foundry) and rotating (Roll20), and the invariants checked after each (tests/js/follow_cases.mjs)"""
+"""Following a real table: random sequences of table events (next, a step back, skips and sorts by other scripts, a
+turn another script passes through its own command, combatants leaving and rows joining, initiative re-rolled as a
+round begins) through the table session on a fake table, linear (Foundry) and rotating (Roll20), some of its rows
+standing for several members (a group's row), and the invariants checked after each (tests/js/follow_cases.mjs)"""
 
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ EVENTS = st.one_of(
     st.just(("next", 1)), st.just(("next", 1)), st.just(("next", 1)), st.just(("back", 1)), st.just(("back", 0)),
     st.tuples(st.just("reroll"), st.integers(1, 4)),
     st.tuples(st.just("skip"), st.integers(2, 4)), st.tuples(st.just("sort"), st.integers(1, 6)),
-    st.just(("remove", 1)), st.just(("add", 1)),
+    st.just(("remove", 1)), st.just(("add", 1)), st.just(("command", 1)),
 )
 
 
@@ -59,8 +60,16 @@ def collect(system: str) -> list[dict]:
         ids = [m["id"] for key in "ab" for m in draft["sides"][key]["members"]]
         premarked = data.draw(st.dictionaries(st.sampled_from(ids), st.lists(st.sampled_from(statuses), max_size=1,
                                                                              unique=True), max_size=2))
+        # One row may stand for several members of a side (InitMaster's "Foes"): the first `size` of it
+        grouped = data.draw(st.sampled_from(["", "a", "b"]))
+        side = [m["id"] for m in draft["sides"][grouped]["members"]] if grouped else []
+        size = data.draw(st.integers(2, len(side))) if len(side) >= 2 else 0
+        groups = {f"g{grouped}": side[:size]} if size else {}
+        # A member who never recovers (GURPS, lost null) keeps the surprise from ever ending
+        endless = any(member.get("lost", 0) is None for member in vector["expected"].get("members", {}).values())
         cases.append({"name": f"{system}-{len(cases)}", "rotating": rotating, "draft": draft, "dice": vector["dice"],
-                      "premarked": premarked, "events": [list(event) for event in events]})
+                      "premarked": premarked, "groups": groups, "endless": endless,
+                      "events": [list(event) for event in events]})
 
     draw()
     return cases

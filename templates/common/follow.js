@@ -6,7 +6,8 @@
 // order, GMs step back, combatants leave. So the session never counts events: at every look it compares what the table
 // shows with its record, and plays what the rules say should have happened.
 //   1. A member of the surprise gets exactly one start of his turn per round: at his turn, or, when his row was jumped
-//      over or sorted behind the current one, as soon as the session sees it (a late start, which the card says).
+//      over or sorted behind the current one, as soon as the session sees it (a late start, which the card says). A row
+//      may stand for several members (a group's row, "Foes"): its turn is the turn of each of them.
 //   2. Stepping back never starts a turn again and never begins a round; going forward again to where the table was
 //      replays nothing. A step back is what the table says it is, or, where it does not say, a round counter that went
 //      down.
@@ -29,6 +30,7 @@
  * @property {boolean} back  the table shows an earlier round than the session's, stepped back to
  * @property {string[]} started  the members whose turn started this round, in that order
  * @property {string | null} active  the member whose turn is in progress
+ * @property {string[]} [together]  the other members of the row whose turn is in progress (a row standing for several)
  * @property {string[]} seen  the members the turn order showed, so that one who leaves it can be told
  * @property {string[]} gone  the members who left the order
  * @property {string | null} row  the row whose turn the table showed at the last look, member or not
@@ -43,6 +45,8 @@
  * @property {boolean | null} forward  the direction of the change where the table tells it: true forward, false back
  * @property {boolean} rotating  the order turns round (Roll20): the current row is the top, passed rows go last
  * @property {string[]} [unplaced]  the rows without a place in the order yet (no initiative rolled)
+ * @property {Record<string, string[]>} [stands]  the members a row stands for, by the row's id, where that is not the
+ *   member of the row's own id: a row of a group ("Foes"), or a copy of a member's token; other rows stand for their id
  */
 
 /**
@@ -53,7 +57,7 @@
 
 /** Return a fresh record, the table's round counter as it stands when the surprise is resolved */
 const newRecord = (tableRound = null) => ({
-  round: 0, tableRound, back: false, started: [], active: null, seen: [], gone: [], row: null,
+  round: 0, tableRound, back: false, started: [], active: null, together: [], seen: [], gone: [], row: null,
 });
 
 /** Return the rows a rotating table passed this round: those from the first member started this round to the end */
@@ -70,7 +74,31 @@ function passedRotating(order, record) {
 }
 
 /** Copy a record: its lists are changed in the copy, never in the record given */
-const copied = (record) => ({ ...record, started: [...record.started], seen: [...record.seen], gone: [...record.gone] });
+const copied = (record) => ({
+  ...record, started: [...record.started], together: [...(record.together ?? [])], seen: [...record.seen], gone: [...record.gone],
+});
+
+/** Tell whether a row stands for others than the member of its own id */
+const standsFor = (stands, id) => Object.prototype.hasOwnProperty.call(stands, id) && stands[id].length > 0;
+
+/**
+ * Return a look with each row that stands for several members replaced by them, in place, the current row's members
+ * as `group` (null when no row stands for others: the look as it is)
+ */
+function expanded(seen) {
+  const stands = seen.stands ?? {};
+  if (!seen.order.some((id) => standsFor(stands, id))) return { ...seen, group: null };
+  const order = [];
+  let current = -1;
+  let group = [];
+  seen.order.forEach((id, index) => {
+    const ids = standsFor(stands, id) ? stands[id] : [id];
+    if (index === seen.current) [current, group] = [order.length, ids];
+    order.push(...ids);
+  });
+  const unplaced = (seen.unplaced ?? []).flatMap((id) => (standsFor(stands, id) ? stands[id] : [id]));
+  return { ...seen, order, current, group, unplaced };
+}
 
 /** Tell whether two lists hold the same ids in the same order, or the first `length` of each do */
 const sameIds = (one, other, length = null) => {
@@ -87,7 +115,9 @@ const sameIds = (one, other, length = null) => {
  * this case (1, 3, 5), as comparisons of ids in place. Returns null for any other look, which plan works out in full.
  */
 function steadyPlan(given, seen, done) {
-  if (given.gone.length || !sameIds(seen.order, given.seen) || (seen.unplaced ?? []).length) return null;
+  if (given.gone.length || (given.together ?? []).length || !sameIds(seen.order, given.seen) || (seen.unplaced ?? []).length) {
+    return null;
+  }
   if (done) return { steps: [], record: copied(given), waiting: [] };
   const { order, current } = seen;
   // where the last look's row is: most often the row before this one (order has each id once here)
@@ -123,8 +153,9 @@ function steadyPlan(given, seen, done) {
  * @param {Observation} seen
  * @returns {{steps: Step[], record: FollowRecord, waiting: string[]}}  waiting: the rows the order waits for (6)
  */
-function plan(given, members, seen, done = false) {
-  const steady = steadyPlan(given, seen, done);
+function plan(given, members, look, done = false) {
+  const seen = expanded(look);
+  const steady = seen.group ? null : steadyPlan(given, seen, done);
   if (steady) return steady;
   const record = copied(given);
   const steps = [];
@@ -141,8 +172,9 @@ function plan(given, members, seen, done = false) {
     started.add(id);
   };
   const endActive = () => {
-    if (record.active !== null) steps.push({ kind: "end", id: record.active });
+    for (const id of [record.active, ...record.together].filter((id) => id !== null)) steps.push({ kind: "end", id });
     record.active = null;
+    record.together = [];
   };
   const beginRound = () => {
     steps.push({ kind: "round" });
@@ -157,6 +189,7 @@ function plan(given, members, seen, done = false) {
     record.started = record.started.filter((other) => other !== id);
     started.delete(id);
     if (record.active === id) record.active = null;
+    record.together = record.together.filter((other) => other !== id);
   }
   const same = record.seen.length === present.length && record.seen.every((id, index) => id === present[index]);
   if (present.length && !same) {
@@ -167,8 +200,10 @@ function plan(given, members, seen, done = false) {
   const waiting = unplaced.size ? seen.order.filter((id) => unplaced.has(id)) : [];
   const outcome = () => ({ steps, record, waiting });
   if (done) return { steps, record, waiting: [] };
-  const onRow = seen.current >= 0 ? seen.order[seen.current] : null;
-  const current = inFight.has(onRow) ? onRow : null;
+  // The current row's members in the fight; a row standing for several shows its first one
+  const rowMembers = (seen.group ?? (seen.current >= 0 ? [seen.order[seen.current]] : [])).filter((id) => inFight.has(id));
+  const onRow = rowMembers[0] ?? (seen.current >= 0 ? seen.order[seen.current] : null);
+  const current = rowMembers[0] ?? null;
   const before = record.row === null ? -1 : seen.order.indexOf(record.row);
   record.row = onRow;
   if (record.active !== null && record.active !== onRow) endActive();
@@ -209,6 +244,11 @@ function plan(given, members, seen, done = false) {
   if (current !== null && !started.has(current)) {
     start("start", current);
     record.active = current;
+  }
+  // 1: the others the current row stands for start with the first
+  for (const id of rowMembers.slice(1).filter((id) => !started.has(id))) {
+    start("start", id);
+    record.together.push(id);
   }
   return outcome();
 }

@@ -36,6 +36,9 @@ const STRING_KEYS = ["Chat.ForGM", "Follow.PassedOver", "Follow.Title"];
  * The turn order as the session reads it when a surprise is resolved.
  * @typedef {object} TurnOrder
  * @property {number | null} round  the round the table counts (0 before the fight starts), null where it counts none
+ * @property {number | null} [shown]  where the table counts no rounds but another script shows a count the session
+ *   cannot renumber (Roll20 beside RoundMaster): the number it shows for the round being played, from which every round
+ *   the surprise plays is numbered as one of that count
  */
 
 /**
@@ -61,8 +64,10 @@ const STRING_KEYS = ["Chat.ForGM", "Follow.PassedOver", "Follow.Title"];
  * What a look at the table asks of the host afterwards.
  * @typedef {object} Followed
  * @property {boolean} restart  the rules put the order in another order as the round began: look again
- * @property {boolean} skip  the combatant whose turn began may not act, and the table passes such turns on
+ * @property {boolean} skip  the combatants whose turn began (all those the current row stands for) may not act, and
+ *   the table passes such turns on
  * @property {string[]} waiting  the rows not placed in the order yet, before which no turn starts (follow.js, 6)
+ * @property {string[]} started  the members whose turn started at this look, late or at their row, in order
  */
 
 let queue = Promise.resolve();
@@ -217,7 +222,9 @@ function tableSession(host) {
   async function carryOut(surprise, steps) {
     let holding = false;
     const table = tableOf(host, surprise, () => holding);
-    let skip = false;
+    // The current row passes when every member it stands for may not act
+    let starts = 0;
+    let passes = 0;
     for (const step of steps) {
       if (step.kind === "left") await runtime().left(table, surprise, step.id);
       else if (step.kind === "end") await runtime().turnEnded(table, surprise, step.id);
@@ -225,7 +232,7 @@ function tableSession(host) {
         await table.flush();
         if (await runtime().roundStarted(table, surprise)) {
           // The rules put the order in another order under the round's first turn: nothing of the round has started.
-          Object.assign(surprise.follow, { started: [], active: null });
+          Object.assign(surprise.follow, { started: [], active: null, together: [] });
           await keep(surprise);
           return { restart: true, skip: false };
         }
@@ -236,10 +243,14 @@ function tableSession(host) {
           await table.post({ title: host.t("Follow.Title"), lines: [host.t("Follow.PassedOver", { name })] });
           await runtime().turnStarted(table, surprise, step.id);
           await runtime().turnEnded(table, surprise, step.id);
-        } else skip = (await runtime().turnStarted(table, surprise, step.id)) && host.settings().skip;
+        } else {
+          starts += 1;
+          if (await runtime().turnStarted(table, surprise, step.id)) passes += 1;
+        }
         holding = false;
       }
     }
+    const skip = starts > 0 && passes === starts && host.settings().skip;
     if (!skip || surprise.done) await table.flush();
     await keep(surprise);
     return { restart: false, skip };
@@ -260,9 +271,9 @@ function tableSession(host) {
       if (previous) await clearMarks(tableOf(host, previous), previous);
       const surprise = { ...newSurprise(scenario), ...extra(scenario) };
       // The surprise comes before round 1, or before the next round of a fight already running.
-      const { round } = host.turnOrder();
+      const { round, shown = null } = host.turnOrder();
       surprise.follow = newRecord(round);
-      await runtime().resolve(tableOf(host, surprise), surprise, (round ?? 0) + 1);
+      await runtime().resolve(tableOf(host, surprise), surprise, shown ?? (round ?? 0) + 1, shown !== null);
       await keep(surprise);
       return { surprise };
     },
@@ -293,13 +304,26 @@ function tableSession(host) {
      */
     async observe(seen) {
       const surprise = host.load();
-      if (!surprise) return { restart: false, skip: false, waiting: [] };
+      if (!surprise) return { restart: false, skip: false, waiting: [], started: [] };
       const idle = surprise.done || !host.settings().automation;
       const members = { has: (id) => isMember(surprise, id) }; // by key: the labels are the surprise's members
       const { steps, record, waiting } = plan(surprise.follow, members, seen, idle);
       surprise.follow = record;
       const followed = await carryOut(surprise, steps);
-      return { ...followed, waiting };
+      const started = steps.filter((step) => step.kind === "start" || step.kind === "late").map((step) => step.id);
+      return { ...followed, waiting, started };
+    },
+
+    /**
+     * Return the members whose turn a look at the table would start, late or at their row, without playing anything:
+     * a host that moves the order itself asks before it moves
+     * @param {import("./follow.js").Observation} seen
+     */
+    wouldStart(seen) {
+      const surprise = host.load();
+      if (!surprise || surprise.done || !host.settings().automation) return [];
+      const { steps } = plan(surprise.follow, { has: (id) => isMember(surprise, id) }, seen);
+      return steps.filter((step) => step.kind === "start" || step.kind === "late").map((step) => step.id);
     },
 
     /** Send the cards held back for a summary now: the host passes no more turns on in this action */

@@ -5,7 +5,8 @@ import { yesNo } from "../common/format.js";
 import { procedureDef } from "../common/inputs.js";
 import { draftCard, editDraft, exportCard, memberCard, oddsCard, PAGE_SIZE, present, startDraft } from "./draft.js";
 import { gameSession, resolveDraft, serialized } from "./host.js";
-import { warnUnknownMarkers } from "./markers.js";
+import { warnSharedMarker, warnUnknownMarkers } from "./markers.js";
+import { passingWay } from "./neighbours.js";
 import { CARDS, store } from "./state.js";
 import { after, button, card, COMMAND, HE, LANGUAGES, notice, promptText, t, textLines, toGM, toPlayer } from "./text.js";
 import { readTurnorder, turnorderTokens } from "./turnorder.js";
@@ -14,7 +15,7 @@ import { readTurnorder, turnorderTokens } from "./turnorder.js";
 export const STRING_KEYS = [
   "Dialog.Roll", "Dialog.Title", "Export.Button", "Export.Help", "Notify.GMOnly", "Notify.Invalid", "Notify.NoSurprise", "Odds.Help",
   "Odds.Title", "Procedure.{procedure}", "Roll20.Cleared", "Roll20.Config.*", "Roll20.Help.*", "Roll20.NoDraft",
-  "Roll20.NoTokens", "Roll20.ShowDraft", "Settings.chatVisibility.Choices.*"
+  "Roll20.NoTokens", "Roll20.Passing.*", "Roll20.ShowDraft", "Settings.chatVisibility.Choices.*"
 ];
 
 /** Names a key from chat may not take: they are an object's own machinery, never data */
@@ -44,9 +45,15 @@ const switchValue = (text) => ({ true: true, false: false })[String(text).trim()
 const withInlineRolls = (msg) =>
   (msg.inlinerolls ?? []).reduce((text, roll, index) => text.replaceAll(`$[[${index}]]`, String(roll.results?.total ?? 0)), msg.content);
 
+/** Say how the script passes the turns of those who may not act in this game, and which scripts that concerns */
+function passingLine() {
+  const way = passingWay();
+  return t(`Roll20.Passing.${way.by}`, { scripts: way.scripts.join(", ") });
+}
+
 /** The help card, headed by the campaign's title (docs/campaign.md), with a button per command */
 const helpCard = () => card(`${TITLE} ${VERSION}`, [
-  ...textLines([t("Roll20.Help.Intro")]),
+  ...textLines([t("Roll20.Help.Intro"), passingLine()]),
   ...PROCEDURES.map((p) => button(t(`Procedure.${p.id}`), `${COMMAND} resolve --procedure ${p.id}`)),
   ...after(button(t("Roll20.Help.Draft"), `${COMMAND} draft`), t("Roll20.Help.DraftText")),
   ...after(button(t("Dialog.Roll"), `${COMMAND} roll`), t("Roll20.Help.RollText")),
@@ -144,6 +151,7 @@ async function handleCommand(msg) {
       if (args.marker) saved.config.marker = args.marker.trim();
       if (LANGUAGES.includes(args.language)) saved.config.language = args.language;
       toGM(configCard());
+      warnSharedMarker();
       return warnUnknownMarkers();
     }
     case "turn":

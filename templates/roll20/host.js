@@ -2,16 +2,22 @@
 // chat messages with the dice written out, the turn order is the Campaign's, and the surprise lives in the script's
 // state. A Roll20 turn order counts no rounds and turns round; other scripts move it without telling anyone, and the
 // script's own changes fire no events either (docs/dev/roll20.md §4): so the script looks at the order as it is after
-// every change and lets the session reconcile (common/follow.js), and plays on as long as it moves the order itself.
+// every change and lets the session reconcile (common/follow.js), and passes on the turns of those who may not act in
+// the way the other scripts that follow the order hear (neighbours.js).
 import { COMMAND, SCRIPT_NAME } from "../common/config.js";
 import { queued, tableSession } from "../common/session.js";
 import { setMarker } from "./markers.js";
-import { store } from "./state.js";
+import { passingWay, shownRound } from "./neighbours.js";
+import { rowKey, rowsOf } from "./rows.js";
+import { isRecord, store } from "./state.js";
 import { card, language, notice, number, t, textLines, toAll, toGM } from "./text.js";
 import { arrangeTurnorder, dropRoundRow, isRoundRow, readTurnorder, roundRow, writeTurnorder } from "./turnorder.js";
 
 /** The catalogue keys this module shows, which the build ships (exporter/targets/strings.py) */
-export const STRING_KEYS = ["Roll20.Dice", "Roll20.DiceRoll", "Roll20.Error", "Roll20.NobodyCanAct"];
+export const STRING_KEYS = [
+  "Roll20.Dice", "Roll20.DiceRoll", "Roll20.Error", "Roll20.NobodyCanAct", "Roll20.NoOwnRow", "Roll20.NoRow",
+  "Roll20.PassByClick",
+];
 
 /** Write the dice of a message as text: 3d6 (4, 2, 6), or 3W6 (4, 2, 6) in German */
 const diceText = (rolls) => rolls.map((roll) => t("Roll20.DiceRoll", { count: roll.count, sides: roll.sides,
@@ -33,9 +39,12 @@ function roll20Host() {
       rolls.push({ count, sides, faces });
       return faces;
     },
-    // Only what ambush set: a marker the token already showed stays the GM's (docs/dev/roll20.md §5).
-    mark: async (id, status, on, lasts, surprise) =>
-      setMarker(id, status, on, lasts ? lasts.left : null, (surprise.applied[id] ?? []).includes(status)),
+    // Only what the script set, by marker: one the token showed before, or another script set or changed, is not its
+    // own (docs/dev/roll20.md §5). A surprise kept by an older version has no record of what it wrote yet.
+    async mark(id, status, on, lasts, surprise) {
+      if (!isRecord(surprise.marks)) surprise.marks = {};
+      return setMarker(id, status, on, lasts ? lasts.left : null, surprise.marks, (surprise.applied[id] ?? []).includes(status));
+    },
     async arrange(order) {
       arrangeTurnorder(order);
       return false; // the script looks at the order again itself
@@ -54,8 +63,9 @@ function roll20Host() {
       if (!surprise || surprise.done) dropRoundRow();
       return true;
     },
-    // A Roll20 turn order counts no rounds (docs/dev/roll20.md §4): the session counts them as the order comes round.
-    turnOrder: () => ({ round: null }),
+    // A Roll20 turn order counts no rounds (docs/dev/roll20.md §4): the session counts them as the order comes round;
+    // beside RoundMaster, whose count it cannot change, it numbers the rounds as RoundMaster shows them.
+    turnOrder: () => ({ round: null, shown: shownRound() }),
     settings: () => ({ automation: store().config.automation, skip: store().config.skip, cards: store().config.cards }),
   };
 }
@@ -63,10 +73,13 @@ function roll20Host() {
 /** Return the session of the game's table */
 export const gameSession = () => tableSession(roll20Host());
 
-/** Look at the turn order as the session reads it: the rows' ids, the top one's turn, no round counter */
-function lookAt() {
-  const order = readTurnorder();
-  return { order: order.map((row) => String(row.id)), current: order.length ? 0 : -1, round: null, forward: null, rotating: true };
+/**
+ * Look at a turn order as the session reads it: the rows' keys (a custom row's label with its "-1"), the top one's turn,
+ * no round counter, and what the rows stand for (rows.js)
+ */
+function lookAt(order, surprise) {
+  const { stands } = rowsOf(order, new Set(Object.keys(surprise?.labels ?? {})));
+  return { order: order.map(rowKey), current: order.length ? 0 : -1, round: null, forward: null, rotating: true, stands };
 }
 
 /** Put the script's round row at the end of the turn order, named for the round being played */
@@ -76,45 +89,96 @@ function placeRoundRow(session) {
   writeTurnorder([...readTurnorder().filter((row) => !isRoundRow(row)), roundRow(session.roundName(), surprise.follow.round)]);
 }
 
-/** Move the top row to the end, as the tracker's Next does (a script's change: nobody else hears it) */
-const rotate = () => {
-  const order = readTurnorder();
-  writeTurnorder([...order.slice(1), order[0]]);
-};
+/** The order after the tracker's Next: the top row to the end */
+const rotated = (order) => [...order.slice(1), order[0]];
 
-/** What the rules keep and what the GM sees, with the order: when it comes round unchanged, nothing moves on */
-function progress(session) {
-  const kept = { ...session.current(), follow: undefined, log: undefined, held: undefined };
-  return JSON.stringify([readTurnorder().map((row) => row.id), kept, session.statusLines()]);
+/** The order after the tracker's Next, then past the script's own round row, as play goes on */
+function passed(order) {
+  let next = rotated(order);
+  for (let turns = 0; isRoundRow(next[0]) && next.length > 1 && turns < next.length; turns += 1) next = rotated(next);
+  return next;
+}
+
+/** The members whose turn started since the GM's last change: one action plays each turn at most once */
+let played = new Set();
+
+/** The labels of the members the top row of an order stands for */
+function topMembers(look, surprise) {
+  const top = look.order[0];
+  const ids = Object.prototype.hasOwnProperty.call(look.stands, top) ? look.stands[top] : [top];
+  return ids.filter((id) => Object.prototype.hasOwnProperty.call(surprise.labels, id)).map((id) => surprise.labels[id]);
 }
 
 /**
- * Let the session follow the turn order as it is, and go on as long as the script itself moves it (its changes fire
- * no events): past its own round row, which takes no turn, and past every member the rules do not let act. When the
- * order comes round to the same top row with nothing changed in the rules, nobody left in it can ever act: the GM is
- * told, and the script stops.
+ * Tell the GM, once each, of a member the rules mark who has no row of his own in the turn order: which row plays his
+ * turn, or that none does (rows.js)
  */
-async function play(session) {
-  const seen = new Set();
-  for (;;) {
-    if (isRoundRow(readTurnorder()[0]) && readTurnorder().length > 1) {
-      rotate();
+function tellRowless(surprise, order) {
+  if (!surprise || surprise.done) return;
+  const { rowless, via } = rowsOf(order, new Set(Object.keys(surprise.labels)));
+  const told = new Set(Array.isArray(surprise.rowless) ? surprise.rowless : []);
+  const fresh = rowless.filter((id) => !told.has(id) && (surprise.applied[id] ?? []).length);
+  if (!fresh.length) return;
+  surprise.rowless = [...told, ...fresh];
+  const rows = new Map();
+  for (const id of fresh) rows.set(via.get(id) ?? null, [...(rows.get(via.get(id) ?? null) ?? []), surprise.labels[id]]);
+  for (const [row, names] of rows) {
+    const data = { names: names.join(", "), count: names.length, row: row ?? "", command: COMMAND };
+    notice(t(row === null ? "Roll20.NoRow" : "Roll20.NoOwnRow", data));
+  }
+}
+
+/**
+ * Let the session follow the turn order as it is, and pass on the turns of those the rules do not let act as the
+ * scripts that follow the order can hear it (neighbours.js, passingWay): with none of them, the script moves the order
+ * itself and goes on; with an observer, it moves the order one row, tells them, and goes on once they have acted; with
+ * one that hears only clicks, it moves nothing and tells the GM whose turn to pass. Its own round row it passes when no
+ * script is left out. One action plays each turn at most once: when passing the turn would start again a turn it
+ * started (a pass through the order found nobody who may act), it stops and says so. `fresh`: a person's change, not
+ * the script's own going on.
+ */
+async function play(session, fresh = true) {
+  if (fresh) played = new Set();
+  const way = passingWay();
+  if (way.by === "clicks") dropRoundRow();
+  for (let moves = 0; ; moves += 1) {
+    const order = readTurnorder();
+    if (way.by !== "clicks" && isRoundRow(order[0]) && order.length > 1) {
+      writeTurnorder(rotated(order));
+      if (way.by === "observer") return tellAndGoOn(way);
       continue;
     }
     const before = session.current()?.follow.round;
-    const { skip, restart } = await session.observe(lookAt());
-    if (session.current()?.follow.round !== before) placeRoundRow(session);
+    const look = lookAt(order, session.current());
+    const { skip, restart, started } = await session.observe(look);
+    started.forEach((id) => played.add(id));
+    const surprise = session.current();
+    if (surprise?.follow.round !== before && way.by !== "clicks") placeRoundRow(session);
+    tellRowless(surprise, readTurnorder());
     if (restart) continue;
     if (!skip) return;
-    const now = progress(session);
-    if (seen.has(now)) {
+    if (way.by === "clicks") {
       await session.flush();
-      notice(t("Roll20.NobodyCanAct", { command: COMMAND }));
+      const names = topMembers(look, surprise);
+      notice(t("Roll20.PassByClick", { names: names.join(", "), count: names.length }));
       return;
     }
-    seen.add(now);
-    rotate();
+    const next = passed(readTurnorder());
+    if (moves > 4 * next.length || session.wouldStart(lookAt(next, surprise)).some((id) => played.has(id))) {
+      await session.flush();
+      notice(t("Roll20.NobodyCanAct"));
+      return;
+    }
+    // One row at a time, as a click moves it: the script's own round row is passed at the top of the loop
+    writeTurnorder(rotated(readTurnorder()));
+    if (way.by === "observer") return tellAndGoOn(way);
   }
+}
+
+/** Tell the observers of the turn order of the script's move, and go on once they have acted on it (in their timers) */
+function tellAndGoOn(way) {
+  way.tell();
+  setTimeout(() => serialized(() => play(gameSession(), false)), 0);
 }
 
 /** Whisper an unexpected error to the GM instead of crashing the sandbox */
@@ -137,7 +201,7 @@ export function followSoon() {
 /** Resolve the draft: roll, post the card, set markers, start following the turn order. Returns {surprise} or {problem} */
 export async function resolveDraft(draft) {
   const session = gameSession();
-  const resolved = await session.resolve(draft, () => ({ log: [] }));
+  const resolved = await session.resolve(draft, () => ({ log: [], marks: {} }));
   if (resolved.problem) return resolved;
   store().draft = null;
   await play(session);
@@ -146,6 +210,21 @@ export async function resolveDraft(draft) {
 
 /** The turn order changed: by a person's click, or by another script that tells its observers */
 export const onTurnorderChange = () => followSoon();
+
+/**
+ * The commands with which other scripts pass a turn through the API, which fires no event (docs/dev/roll20.md §4):
+ * TurnMarker1's and RoundMaster's `!eot` and `!pot`, CombatMaster's `!cmaster --turn,...`
+ */
+const TURN_COMMAND = /^!(eot|pot)\b|^!cmaster\b.*--turn\b/;
+
+/** How long another script's command may take to move the order: RoundMaster 5.067 runs each part 1 ms after the last */
+const COMMAND_SETTLES_MS = 50;
+
+/** Another script's command that passes a turn: look at the order once it has run */
+export function onTurnCommand(msg) {
+  if (msg.type !== "api" || !TURN_COMMAND.test(String(msg.content))) return;
+  setTimeout(() => serialized(() => play(gameSession())), COMMAND_SETTLES_MS);
+}
 
 /** Tokens removed mid-fight leave the surprise: their markers go with them, and the rules stop waiting for them */
 export function onTokenDestroyed(token) {

@@ -1,7 +1,8 @@
 // The script's start in a game: its banner, its state created or migrated from an older schema, the GM's macros.
 import { COMMAND, LAST_UPDATE, MACRO_NAME, PROCEDURES, SCRIPT_NAME, VERSION } from "../common/config.js";
 import { newRecord } from "../common/follow.js";
-import { warnUnknownMarkers } from "./markers.js";
+import { warnSharedMarker, warnUnknownMarkers } from "./markers.js";
+import { knownScripts, passingWay } from "./neighbours.js";
 import { CARDS, defaultConfig, isDraft, isRecord, isSurprise, SCHEMA_VERSION } from "./state.js";
 import { DEFAULT_LANGUAGE, LANGUAGES, notice, promptText, t } from "./text.js";
 
@@ -88,6 +89,12 @@ export function checkInstall() {
   }
   createMacros();
   warnUnknownMarkers();
+  // Once every script's ready handler has run: some make on ready the state they are known by
+  setTimeout(() => {
+    const way = passingWay();
+    log(`${SCRIPT_NAME}: beside ${knownScripts().join(", ") || "no script it knows"}; passing turns: ${way.by}`);
+    warnSharedMarker();
+  }, 0);
 }
 
 /**

@@ -1,11 +1,12 @@
 // Token markers: the marker each status shows, found among the colours, the built-in markers and the game's custom
 // markers (docs/dev/roll20.md §5), with a count badge.
 import { COMMAND, MARKERS, SCRIPT_NAME } from "../common/config.js";
+import { claimedByOthers, scriptsUsing } from "./neighbours.js";
 import { isRecord } from "./state.js";
 import { notice, t } from "./text.js";
 
 /** The catalogue keys this module shows, which the build ships (exporter/targets/strings.py) */
-export const STRING_KEYS = ["Roll20.UnknownMarker"];
+export const STRING_KEYS = ["Roll20.MarkerInUse", "Roll20.UnknownMarker"];
 
 /** The colour markers and dead, which every game has (docs/dev/roll20.md §5) */
 const BUILT_IN_MARKERS = ["red", "blue", "green", "brown", "purple", "pink", "yellow", "dead"];
@@ -41,16 +42,47 @@ export function warnUnknownMarkers() {
   }
 }
 
+/** The badge a marker shows for what is left, 1 to 9, or none */
+const badge = (count) => (count !== null && count >= 1 && count <= 9 ? count : true);
+
+/** Whisper the GM when the marker for surprised tokens is one the scripts that follow the turn order also set */
+export function warnSharedMarker() {
+  const marker = state[SCRIPT_NAME].config.marker;
+  const scripts = scriptsUsing(markerTag(marker));
+  if (scripts.length) notice(t("Roll20.MarkerInUse", { marker, scripts: scripts.join(", "), command: COMMAND }));
+}
+
 /**
- * Show or hide a status marker on a token, with a count badge when it is 1..9. `owned` tells that the script set the
- * marker it shows: one the token showed before (the GM's, another script's) is left as it is. True when the marker
- * now shows because the script set it; false when the token is gone or the marker was someone else's.
+ * Show or hide a status marker on a token, with a count badge when it is 1..9. `marks` (the surprise's, by token and
+ * status) keeps what the script wrote, {tag, shown}, and a marker is the script's only while the token shows what the
+ * script last wrote there and no other script keeps that marker on it (docs/dev/roll20.md §5, "Whose marker"): one the
+ * token showed before, or that another script set again or renumbered since, is left as it is, never removed or
+ * renumbered, and the script never claims it again. `owned`: the session counts the status as applied, for a surprise
+ * kept before the script recorded what it wrote (what the token shows is then taken for the script's). True when the
+ * marker now shows because the script set it (or, hiding it, when the script no longer claims it).
  */
-export function setMarker(tokenId, status, active, count = null, owned = false) {
+export function setMarker(tokenId, status, active, count, marks, owned = false) {
   const token = getObj("graphic", tokenId);
+  const byToken = isRecord(marks[tokenId]) ? marks[tokenId] : (marks[tokenId] = {});
+  const tag = byToken[status]?.tag ?? markerTag(status === "surprised" ? state[SCRIPT_NAME].config.marker : MARKERS[status]);
+  const key = `status_${tag}`;
+  const written = byToken[status] ?? (owned && token ? { tag, shown: token.get(key) } : null);
+  const mine = Boolean(token) && written !== null && !written.lost && token.get(key) === written.shown
+    && !claimedByOthers(tokenId, tag);
+  // The script's other statuses shown by the same marker (a GM may give two statuses one marker)
+  const sharing = Object.keys(byToken).filter((other) => other !== status && byToken[other].tag === tag && !byToken[other].lost);
+  if (!active) {
+    if (mine && !sharing.length) token.set(key, false);
+    delete byToken[status];
+    return true;
+  }
   if (!token) return false;
-  const key = `status_${markerTag(status === "surprised" ? state[SCRIPT_NAME].config.marker : MARKERS[status])}`;
-  if (active && !owned && token.get(key) !== false) return false;
-  token.set(key, active ? (count !== null && count >= 1 && count <= 9 ? count : true) : false);
+  if (written === null ? token.get(key) !== false && !sharing.length : !mine) {
+    // Someone else's marker: the GM's, or one another script set or changed
+    byToken[status] = { tag, shown: null, lost: true };
+    return false;
+  }
+  token.set(key, badge(count));
+  for (const other of [status, ...sharing]) byToken[other] = { tag, shown: token.get(key) };
   return true;
 }

@@ -1,6 +1,6 @@
 // The turn order: read and written as the Campaign's JSON (docs/dev/roll20.md §4), with the script's own round row.
 import { SCRIPT_NAME } from "../common/config.js";
-import { isRoundMarker } from "./neighbours.js";
+import { isRoundMarker, masterOf } from "./neighbours.js";
 import { isRecord } from "./state.js";
 import { t } from "./text.js";
 
@@ -40,9 +40,12 @@ export function dropRoundRow() {
   if (readTurnorder().some(isRoundRow)) writeTurnorder(readTurnorder().filter((row) => !isRoundRow(row)));
 }
 
-/** The tokens of the turn order's token rows that still exist, other scripts' round markers left out */
-export const turnorderTokens = (order) =>
-  order.filter((row) => row.id !== "-1").map((row) => getObj("graphic", row.id)).filter((token) => token && !isRoundMarker(token));
+/**
+ * The tokens of the turn order's token rows that still exist, other scripts' round markers left out, and the copies
+ * Gaslight keeps of a token on the players' pages (the token itself stands for them)
+ */
+export const turnorderTokens = (order) => order.filter((row) => row.id !== "-1").map((row) => getObj("graphic", row.id))
+  .filter((token) => token && !isRoundMarker(token) && !masterOf(token.id));
 
 /**
  * Sort the turn order's rows into the given order, each token row's pr showing its Sequence; rows of tokens not

@@ -1,12 +1,15 @@
 // Random sequences of table events through the table session on a fake table, the invariants of following the table
 // checked after every event (docs/dev/architecture.md, following the table). Run by tests/test_follow.py:
 //   node tests/js/follow_cases.mjs CASES.json
-// CASES.json: {tree, system, cases: [{name, rotating, draft, dice, premarked: {id: [status]}, events: [[kind, n?]]}]},
-// the tree a folder holding common/ with a build's config.js. Events: next, back (a step back; back 0 without saying
-// so, as ARS's own methods do), skip n (another script or system moves n rows on at once), sort (the order sorted
-// anew, the current combatant kept where the table keeps it), remove (the current row's combatant leaves the order),
-// add (a row that is no member joins), reroll (a linear table's next round with every initiative rolled anew, as ARS
-// does: every row without a place, then one placed at a time, the order sorted and the turn set to 0 after each).
+// CASES.json: {tree, system, cases: [{name, rotating, draft, dice, premarked: {id: [status]}, groups: {row: [ids]},
+// endless (a member never recovers: the surprise cannot end), events: [[kind, n?]]}]}, the tree a folder holding common/ with a build's config.js. `groups`: rows that stand for
+// several members (InitMaster's "Foes"), which take the place of those members' own rows. Events: next, back (a step
+// back; back 0 without saying so, as ARS's own methods do), skip n (another script or system moves n rows on at once),
+// command (another script passes one turn through its own command, !eot: the table moves on without saying which
+// way), sort (the order sorted anew, the current combatant kept where the table keeps it), remove (the current row's
+// combatants leave the order), add (a row that is no member joins), reroll (a linear table's next round with every
+// initiative rolled anew, as ARS does: every row without a place, then one placed at a time, the order sorted and the
+// turn set to 0 after each).
 // Prints one JSON line per case: {name, ok, problems: [...]}.
 import { readFile } from "node:fs/promises";
 import { pathToFileURL } from "node:url";
@@ -18,7 +21,7 @@ const parts = { Odds: await import(`${root}odds/${system}.js`), Rules: await imp
 const runtime = await import(`${root}runtime/${system}.js`);
 const { tableSession } = await import(`${root}session.js`);
 
-/** What the runtime was asked, per case: each start of a turn with the round it fell in, and each round begun */
+/** What the runtime was asked, per case: each start of a turn with the round it fell in and whether it passes, each round begun */
 let calls = [];
 let rounds = 0;
 provideSystem(system, {
@@ -26,8 +29,10 @@ provideSystem(system, {
   Runtime: {
     ...runtime,
     async turnStarted(table, surprise, id) {
-      calls.push({ kind: "start", id, round: rounds });
-      return runtime.turnStarted(table, surprise, id);
+      const call = { kind: "start", id, round: rounds };
+      calls.push(call);
+      call.passes = await runtime.turnStarted(table, surprise, id);
+      return call.passes;
     },
     async roundStarted(table, surprise) {
       rounds += 1;
@@ -48,9 +53,10 @@ function dice(faces) {
 
 /** A fake table: an order of row ids, whose turn it is, a round counter where it is not rotating */
 class Table {
-  constructor({ rotating, order, faces, premarked }) {
+  constructor({ rotating, order, faces, premarked, groups = {}, members = order }) {
     Object.assign(this, { rotating, order: [...order], turn: 0, round: rotating ? null : 0, forward: null, unplaced: [] });
-    this.marks = new Map(order.map((id) => [id, new Set(premarked[id] ?? [])]));
+    this.groups = groups;
+    this.marks = new Map(members.map((id) => [id, new Set(premarked[id] ?? [])]));
     this.premarked = premarked;
     this.messages = [];
     this.stored = null;
@@ -90,9 +96,21 @@ class Table {
   }
 
   look() {
-    if (this.rotating) return { order: [...this.order], current: this.order.length ? 0 : -1, round: null, forward: null, rotating: true };
+    const stands = this.groups;
+    if (this.rotating) return { order: [...this.order], current: this.order.length ? 0 : -1, round: null, forward: null, rotating: true, stands };
     return { order: [...this.order], current: this.round > 0 && this.order.length ? this.turn : -1, round: this.round,
-      forward: this.forward, rotating: false, unplaced: [...this.unplaced] };
+      forward: this.forward, rotating: false, unplaced: [...this.unplaced], stands };
+  }
+
+  /** The members a row stands for: a group's, or the row's own id */
+  membersOf(row) {
+    return Object.hasOwn(this.groups, row) ? this.groups[row] : [row];
+  }
+
+  /** The row whose turn it is, or null */
+  currentRow() {
+    if (!this.order.length || (!this.rotating && this.round === 0)) return null;
+    return this.order[this.rotating ? 0 : this.turn];
   }
 
   /** Move n rows on: a rotating order turns, a linear one moves its pointer and counts a round where it wraps */
@@ -160,7 +178,15 @@ async function play(entry) {
   calls = [];
   rounds = 0;
   const members = [...entry.draft.sides.a.members, ...entry.draft.sides.b.members].map((member) => member.id);
-  const table = new Table({ rotating: entry.rotating, order: members, faces: entry.dice, premarked: entry.premarked });
+  const groups = entry.groups ?? {};
+  const grouped = new Set(Object.values(groups).flat());
+  // Each group's row takes the place of its first member's row; its members have no row of their own
+  const rows = members.flatMap((id) => {
+    if (!grouped.has(id)) return [id];
+    const row = Object.keys(groups).find((key) => groups[key][0] === id);
+    return row ? [row] : [];
+  });
+  const table = new Table({ rotating: entry.rotating, order: rows, faces: entry.dice, premarked: entry.premarked, groups, members });
   const session = tableSession(table.host());
   const problems = [];
   const resolved = await session.resolve(entry.draft);
@@ -171,6 +197,7 @@ async function play(entry) {
   const look = async (what) => {
     const before = calls.length;
     const messagesBefore = table.messages.length;
+    const row = table.currentRow();
     let step = await session.observe(table.look());
     for (let again = 0; step.restart && again < 3; again += 1) {
       if (!table.rotating) table.turn = 0;
@@ -178,6 +205,14 @@ async function play(entry) {
       step = await session.observe(table.look());
     }
     const made = calls.slice(before);
+    // A row is passed when every member it stands for may not act, and only then
+    const ofRow = made.filter((call) => call.kind === "start" && row !== null && table.membersOf(row).includes(call.id));
+    if (step.skip && !(ofRow.length && ofRow.every((call) => call.passes))) {
+      problems.push(`${what}: row ${row} passed though ${JSON.stringify(ofRow)}`);
+    }
+    if (!step.skip && !step.restart && ofRow.length && ofRow.every((call) => call.passes)) {
+      problems.push(`${what}: row ${row} kept though none of ${JSON.stringify(ofRow.map((c) => c.id))} may act`);
+    }
     // 6: no turn of the round starts while the order is still being rolled.
     if (table.unplaced.length && made.some((call) => call.kind === "start" && call.round === rounds)) {
       problems.push(`${what}: a turn started while the order was being rolled: ${JSON.stringify(made)}`);
@@ -187,7 +222,8 @@ async function play(entry) {
     if (!table.rotating && table.round > 0 && table.round === highest && !JSON.parse(table.stored ?? "null")?.done) {
       const gone = new Set(JSON.parse(table.stored).follow.gone);
       const starts = new Set(calls.filter((c) => c.kind === "start" && c.round === rounds).map((c) => c.id));
-      for (const id of table.order.slice(0, table.turn).filter((row) => members.includes(row) && !gone.has(row))) {
+      const passed = table.order.slice(0, table.turn).flatMap((row) => table.membersOf(row));
+      for (const id of passed.filter((member) => members.includes(member) && !gone.has(member))) {
         if (!starts.has(id)) problems.push(`${what}: ${id}'s row was passed in round ${rounds} without his start`);
       }
     }
@@ -211,7 +247,10 @@ async function play(entry) {
   }
   for (const [kind, n] of entry.events) {
     if (kind === "next") table.next();
-    else if (kind === "skip") table.next(n);
+    else if (kind === "command") {
+      table.next();
+      table.forward = null;
+    } else if (kind === "skip") table.next(n);
     else if (kind === "back") table.back(n !== 0);
     else if (kind === "sort") table.sort(n);
     else if (kind === "remove") table.remove();
@@ -224,13 +263,13 @@ async function play(entry) {
   // The surprise ends: the table goes on turn by turn until it is over, as long as a member is still in the order
   // (an order with none of them left is one cleared to be rolled anew: 4).
   const stored = () => JSON.parse(table.stored ?? "null");
-  if (table.order.some((id) => members.includes(id))) {
+  if (table.order.some((row) => table.membersOf(row).some((id) => members.includes(id)))) {
     for (let step = 0; step < 60 * (table.order.length + 1) && !stored()?.done; step += 1) {
       table.next();
       skips = 0;
       await look("next, to the end");
     }
-    if (!stored()?.done) problems.push(`the surprise never ended (${rounds} rounds)`);
+    if (!stored()?.done && !entry.endless) problems.push(`the surprise never ended (${rounds} rounds)`);
   }
   // 1: at most one start of each member's turn per round.
   const seen = new Set();

@@ -195,7 +195,8 @@ test("following the turns: a stunned turn is skipped only where the table skips,
     const tracked = session.tableSession(table.host);
     await tracked.resolve(await gurpsDraft());
     const step = await tracked.observe({ order: ["orc", "ava", "cat"], current: 0, round: 1, forward: true, rotating: false });
-    assert.deepEqual(step, { restart: false, skip: expected, waiting: [] }, `automation ${automation}, skip ${skip}`);
+    assert.deepEqual(step, { restart: false, skip: expected, waiting: [], started: automation ? ["orc"] : [] },
+      `automation ${automation}, skip ${skip}`);
     assert.equal(JSON.parse(table.stored).tracks[0].turns.length, automation ? 1 : 0);
   }
 });

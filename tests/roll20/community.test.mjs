@@ -53,7 +53,8 @@ on("ready", function () {
 // Installing
 
 test("the models load like any script, in either order, from their paths or by name", () => {
-  assert.deepEqual(Object.keys(COMMUNITY_SCRIPTS), ["turnmarker1", "combatmaster", "groupinitiative"]);
+  assert.deepEqual(Object.keys(COMMUNITY_SCRIPTS), ["turnmarker1", "combatmaster", "groupinitiative", "roundmaster",
+    "initmaster", "gaslight", "conditiontracker"]);
   const sb = game();
   sb.load(COMMUNITY_SCRIPTS.groupinitiative).loadCommunity("combatmaster").loadCommunity("turnmarker1");
   sb.ready();
@@ -545,8 +546,9 @@ test("ambush's script beside each model, loaded in either order: their handlers 
       sb.loadCommunity(model);
       if (!ambushFirst) sb.load(GURPS.file);
       sb.ready();
-      const expected = model === "groupinitiative" ? [`${GURPS.name}.js`] // it listens to no turn order event
-        : ambushFirst ? [`${GURPS.name}.js`, `${model}.js`] : [`${model}.js`, `${GURPS.name}.js`];
+      const expected = ["groupinitiative", "initmaster"].includes(model) ? [`${GURPS.name}.js`] // no turn order event
+        : model === "conditiontracker" ? [`${model}.js`, `${GURPS.name}.js`] // it binds as it loads, before any ready
+          : ambushFirst ? [`${GURPS.name}.js`, `${model}.js`] : [`${model}.js`, `${GURPS.name}.js`];
       assert.deepEqual(sb.handlersOf("change:campaign:turnorder"), expected);
       sb.user.setTurnorder([row(a, "2"), row(b, "1"), ...sb.turnorder()]);
       sb.user.openTurnTracker();
@@ -557,4 +559,210 @@ test("ambush's script beside each model, loaded in either order: their handlers 
       sb.assertClean();
     }
   }
+});
+
+// ---------------------------------------------------------------------------------------------
+// RoundMaster and InitMaster
+
+/** RoundMaster (the version given) and InitMaster, with Fighter and Cleric (Pat's) and an Orc, the tracker open */
+async function roundMasterGame({ version = "roundmaster", before = "" } = {}) {
+  const sb = game();
+  const make = (name, controlledby = "") => sb.createToken({ name, represents: sb.createCharacter({ name, controlledby }).id, controlledby, showplayers_name: true });
+  const tokens = { Fighter: make("Fighter", PAT), Cleric: make("Cleric", PAT), Orc: make("Orc") };
+  if (before) sb.loadSource(before, "Before.js");
+  sb.loadCommunity(version);
+  sb.loadCommunity("initmaster");
+  sb.ready();
+  await sb.settle();
+  return { sb, ...tokens };
+}
+
+test("RoundMaster puts its round row in the order on ready, stopped; it handles no turn until !rounds --start", async () => {
+  const { sb, Fighter, Orc } = await roundMasterGame();
+  assert.deepEqual(sb.turnorder(), [{ id: "-1", pr: "-100", custom: "\u23F9 Round 1" }]);
+  sb.user.setTurnorder([row(Fighter, 3), row(Orc, 5), ...sb.turnorder()]);
+  sb.user.openTurnTracker();
+  sb.user.advanceTurn();
+  sb.user.advanceTurn();
+  assert.deepEqual(shown(sb), ["\u23F9 Round 1", "Fighter", "Orc"], "stopped: its row came up and nothing happened");
+  await sb.settle();
+  sb.user.chat(GM, "!rounds --start");
+  await sb.settle();
+  assert.equal(shown(sb)[0], "\u23F5 Round 1");
+  const from = sb.chat.length;
+  sb.user.advanceTurn(); // off the round row: the rest sorted lowest first
+  assert.deepEqual(shown(sb), ["Fighter", "Orc", "\u23F5 Round 1"]);
+  await sb.settle();
+  assert.ok(said(sb, from).includes("It is Fighter's turn"), "announced to everyone (a /desc)");
+  assert.ok(sb.chat.slice(from).some((c) => c.type === "api" && c.content === "!init --clearmarkers"), "InitMaster is told at every change");
+  sb.assertClean();
+});
+
+test("RoundMaster counts a round when a click brings its row up: announced, statuses counted down, order cleared and InitMaster's menu; standard initiative puts the Foes row", async () => {
+  const { sb, Fighter, Cleric } = await roundMasterGame();
+  sb.user.openTurnTracker();
+  sb.user.chat(GM, "!rounds --start");
+  sb.user.chat(GM, "!init --type standard");
+  await sb.settle();
+  sb.user.chat(GM, "!init --roll 3|5");
+  await sb.settle();
+  assert.deepEqual(shown(sb), ["\u23F5 Round 1", "Cleric", "Fighter", "Foes"], "a row for each of the party, one for everyone they fight");
+  assert.deepEqual(sb.turnorder()[3], { id: "-1", pr: 5, custom: "Foes" });
+  sb.user.chat(GM, "!rounds --addstatus webbed|2|-1|Caught|yellow", { selected: [Fighter] });
+  await sb.settle();
+  assert.equal(Fighter.get("statusmarkers"), "yellow@2", "a player's token shows the rounds left");
+  for (let i = 0; i < 3; i += 1) sb.user.advanceTurn();
+  assert.deepEqual(shown(sb), ["Foes", "\u23F5 Round 1", "Cleric", "Fighter"]);
+  await sb.settle();
+  const from = sb.chat.length;
+  sb.user.advanceTurn();
+  await sb.settle();
+  assert.deepEqual(shown(sb), ["\u23F5 Round 2"], "a new round: the order emptied but for the round row");
+  assert.equal(sb.read("state.roundMaster.round"), 2);
+  const text = said(sb, from);
+  assert.ok(text.includes("Round 2"));
+  assert.ok(text.some((line) => /^\(to GM\) Initiative Dice Rolls for round 2: Cleric, Fighter/.test(line)), "InitMaster asks for the rolls");
+  sb.user.chat(GM, "!init --roll 1|4");
+  await sb.settle();
+  sb.user.advanceTurn(); // off the round row: sorted lowest first, Cleric and Fighter 1 before the Foes' 4
+  await sb.settle();
+  assert.deepEqual(shown(sb), ["Cleric", "Fighter", "Foes", "⏵ Round 2"]);
+  assert.equal(Fighter.get("statusmarkers"), "yellow@2", "the web counts down at his own turn, not at the round");
+  sb.user.advanceTurn();
+  await sb.settle();
+  assert.equal(Fighter.get("statusmarkers"), "yellow@1", "his turn in round 2: one round left");
+  sb.assertClean();
+});
+
+test("RoundMaster's !eot passes a turn for the token's controller, never for another script's message", async () => {
+  const relay = `on("ready", function () { on("chat:message", function (msg) { if (msg.content === "!relay-eot") sendChat("Relay", "!eot"); }); });`;
+  const { sb, Fighter, Orc } = await roundMasterGame({ version: "roundmaster@5.052", before: relay });
+  sb.user.setTurnorder([row(Fighter, 1), row(Orc, 2), ...sb.turnorder()]);
+  sb.user.openTurnTracker();
+  sb.user.chat(GM, "!rounds --start");
+  await sb.settle();
+  sb.user.chat(SAM, "!eot");
+  assert.equal(shown(sb)[0], "Fighter", "Sam does not control the Fighter");
+  sb.user.chat(GM, "!relay-eot");
+  await sb.settle();
+  assert.equal(shown(sb)[0], "Fighter", "a script's !eot (its sender \"API\") is nobody's");
+  sb.user.chat(PAT, "!eot");
+  assert.equal(shown(sb)[0], "Orc", "Pat controls the Fighter: the turn passes, through the API (no event)");
+  await sb.settle();
+  sb.assertClean();
+});
+
+test("RoundMaster 5.067 runs each part of a !rounds command in a timer of its own, 5.052 at once", async () => {
+  for (const [version, atOnce] of [["roundmaster@5.052", true], ["roundmaster", false]]) {
+    const { sb } = await roundMasterGame({ version });
+    sb.user.chat(GM, "!rounds --start");
+    assert.equal(shown(sb)[0], atOnce ? "⏵ Round 1" : "⏹ Round 1", version);
+    await sb.settle();
+    assert.equal(shown(sb)[0], "⏵ Round 1", version);
+    sb.assertClean();
+  }
+});
+
+// ---------------------------------------------------------------------------------------------
+// Gaslight
+
+/** Gaslight writes its copies' rows without custom (line 3480): the one thing the sandbox warns of beside it */
+function assertOnlyCopyRowWarnings(sb) {
+  const warnings = sb.takeWarnings();
+  assert.ok(warnings.length > 0 && warnings.every((w) => /token rows carry custom: ""/.test(w.message)), JSON.stringify(warnings));
+}
+
+/** A script standing for any other that moves the order through the API at its "!move": one row, as a Next does */
+const MOVER = `on("ready", function () { on("chat:message", function (msg) { if (msg.content !== "!move") return;
+  var rows = JSON.parse(Campaign().get("turnorder")); rows.push(rows.shift()); Campaign().set("turnorder", JSON.stringify(rows)); }); });`;
+
+/**
+ * A game with Gaslight and a split group: the Orc on the master page, his copy on Pat's page, linked; the scripts
+ * named in `after` loaded after Gaslight
+ */
+async function gaslightGame(after = []) {
+  const sb = game();
+  const copies = sb.createPage("Pat's page");
+  const [ava, orc] = ["Ava", "Orc"].map((name) => sb.createToken({ name }));
+  const copy = sb.createToken({ name: "Orc", _pageid: copies.id });
+  sb.state.Gaslight = { activeGroups: { pat: { masterPageId: sb.page.id, linkedTokens: { [orc.id]: [copy.id], [copy.id]: [orc.id] } } } };
+  sb.loadCommunity("gaslight");
+  for (const [source, name] of after) sb.loadSource(source, name);
+  sb.ready();
+  await sb.settle();
+  return { sb, ava, orc, copy };
+}
+
+test("Gaslight adds a token's copies below it when its row is added, and a click onto a copy passes it in the same click", async () => {
+  const { sb, ava, orc, copy } = await gaslightGame();
+  sb.user.setTurnorder([row(ava, "2"), row(orc, "1")]);
+  assert.deepEqual(sb.turnorder().map((r) => r.id), [ava.id, orc.id, copy.id]);
+  assert.deepEqual(sb.turnorder()[2], { id: copy.id, pr: "1", _pageid: copy.get("_pageid") }, "a row without custom");
+  sb.user.advanceTurn();
+  assert.deepEqual(sb.turnorder().map((r) => r.id), [orc.id, copy.id, ava.id]);
+  sb.user.advanceTurn();
+  assert.deepEqual(sb.turnorder().map((r) => r.id), [ava.id, orc.id, copy.id], "the copy's turn passed at once");
+  sb.user.setTurnorder([row(ava, "2")]);
+  assert.deepEqual(sb.turnorder().map((r) => r.id), [ava.id], "the orc's row removed takes the copy's");
+  await sb.settle();
+  assertOnlyCopyRowWarnings(sb);
+  sb.assertClean();
+});
+
+test("Gaslight hears no script's move: a copy a script's rotation brings to the top stays there", async () => {
+  const { sb, ava, orc, copy } = await gaslightGame([[MOVER, "Mover.js"]]);
+  sb.user.setTurnorder([row(orc, "2"), row(ava, "1")]);
+  sb.user.chat(GM, "!move");
+  assert.deepEqual(sb.turnorder().map((r) => r.id), [copy.id, ava.id, orc.id]);
+  await sb.settle();
+  assertOnlyCopyRowWarnings(sb);
+  sb.assertClean();
+});
+
+// ---------------------------------------------------------------------------------------------
+// ConditionTracker
+
+/** The old icon names ConditionTracker's systems name, as a game's markers (docs/dev/roll20.md §5) */
+const OLD_ICONS = ["overdrive", "pummeled"].map((tag, id) => ({ id, name: tag, tag, url: "" }));
+
+test("ConditionTracker binds as it loads, puts a condition's row below its target, and ends a duration with its anchor's turn", async () => {
+  for (const order of [["Before.js", "conditiontracker"], ["conditiontracker", "Before.js"]]) {
+    const sb = game({ campaign: { token_markers: OLD_ICONS } });
+    const [ava, orc, bob] = ["Ava", "Orc", "Bob"].map((name) => sb.createToken({ name }));
+    for (const name of order) {
+      if (name === "Before.js") sb.loadSource(LISTENER, "Before.js");
+      else sb.loadCommunity(name);
+    }
+    sb.ready();
+    assert.deepEqual(sb.handlersOf("change:campaign:turnorder"), ["conditiontracker.js", "Before.js"], "it runs first");
+    sb.user.setTurnorder([row(ava, "3"), row(orc, "2"), row(bob, "1")]);
+    sb.user.chat(GM, `!condition-tracker --config gameSystem wfrp4e`);
+    sb.user.chat(GM, `!condition-tracker --source ${ava.id} --target ${orc.id} --condition Surprised --duration 1 round`);
+    assert.deepEqual(shown(sb), ["Ava", "Orc", "Orc surprised by Ava", "Bob"]);
+    assert.deepEqual(sb.turnorder()[2], { id: "-1", pr: "1", custom: "Orc surprised by Ava", _ct: "ct_model_1" });
+    assert.equal(orc.get("statusmarkers"), "overdrive", "WFRP 4e's Surprised marker");
+    sb.user.advanceTurn(); // Ava's turn ends
+    assert.equal(sb.read("state.ConditionTracker.active").length, 1);
+    sb.user.advanceTurn(); // onto the condition's row: the Orc's turn ends, and with it the condition
+    assert.deepEqual(shown(sb), ["Bob", "Ava", "Orc"], "its row went");
+    assert.equal(orc.get("statusmarkers"), "", "and its marker");
+    await sb.settle();
+    sb.assertClean();
+  }
+});
+
+test("ConditionTracker ends only the turn it saw: a turn a script passes silently is never ended", async () => {
+  const sb = game({ campaign: { token_markers: OLD_ICONS } });
+  const [ava, orc, bob] = ["Ava", "Orc", "Bob"].map((name) => sb.createToken({ name }));
+  sb.loadCommunity("conditiontracker");
+  sb.loadSource(MOVER, "Mover.js");
+  sb.ready();
+  sb.user.setTurnorder([row(ava, "3"), row(orc, "2"), row(bob, "1")]);
+  sb.user.chat(GM, `!condition-tracker --source ${ava.id} --target ${bob.id} --condition Dazed --duration 1 round`);
+  sb.user.advanceTurn(); // onto the Orc
+  sb.user.chat(GM, "!move"); // a script passes the Orc's turn: onto Bob, unheard
+  sb.user.advanceTurn(); // Bob's turn ends, but ConditionTracker ends the Orc's
+  assert.equal(sb.read("state.ConditionTracker.active").length, 1, "Bob's daze outlived his turn");
+  await sb.settle();
+  sb.assertClean();
 });

@@ -134,8 +134,9 @@ function markersByName(sb, nameOf) {
 
 /**
  * Follow the top of the turn order through every write, the script's own and the user's Next: a turn the
- * script ended was passed on; the round row coming to the top starts the next round. Each turn keeps the
- * statuses it started with (before the script plays it) and those it was left with.
+ * script ended was passed on, and so was one it left on top when it said that nobody may act this round (one click
+ * plays each turn once: the user's Next goes on); the round row coming to the top starts the next round. Each turn
+ * keeps the statuses it started with (before the script plays it) and those it was left with.
  */
 function observe(sb, nameOf) {
   const observed = { turns: [], round: 1, normal: [] };
@@ -143,9 +144,11 @@ function observe(sb, nameOf) {
   let lastTop = null;
   let watching = false;
   const top = () => sb.turnorder()[0] ?? null;
+  // Roll20.NobodyCanAct in English, the conformance campaigns' language
+  const nobodyCanAct = (from) => sb.chat.slice(from).some((c) => /Nobody in the turn order may act this round/.test(c.content));
   observed.close = (cause) => {
     if (!open) return;
-    open.passed = cause === "script";
+    open.passed = cause === "script" || nobodyCanAct(open.chatFrom);
     open.statuses = markersByName(sb, nameOf);
     open = null;
   };
@@ -159,7 +162,10 @@ function observe(sb, nameOf) {
       observed.round += 1;
       return;
     }
-    open = { round: observed.round, name: nameOf.get(row.id), passed: false, started: markersByName(sb, nameOf), statuses: null };
+    open = {
+      round: observed.round, name: nameOf.get(row.id), passed: false, started: markersByName(sb, nameOf), statuses: null,
+      chatFrom: sb.chat.length,
+    };
     observed.turns.push(open);
   };
   const wrapper = sb.campaign;

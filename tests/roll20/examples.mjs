@@ -1,4 +1,4 @@
-// The example scripts and the players the Roll20 behaviour tests share. SCRIPTS_DIR holds
+// The example scripts, the players and the GM's actions the Roll20 behaviour tests share. SCRIPTS_DIR holds
 // <id>/roll20/<Name>.js for the three example campaigns.
 const DIR = process.env.SCRIPTS_DIR;
 
@@ -10,3 +10,22 @@ export const FALLOUT = {
 export const GM = "-GM0000000000000001";
 export const PLAYER = "-PL0000000000000001";
 export const players = [{ id: GM, displayname: "Gina", isGM: true }, { id: PLAYER, displayname: "Pat Doe", isGM: false }];
+
+/** A token row of the turn order */
+export const row = (token, pr) => ({ id: token.id, pr: String(pr), custom: "", _pageid: token.get("_pageid") });
+
+/** Send GM commands one after another, each answered before the next */
+export async function commands(sb, ...lines) {
+  for (const line of lines) {
+    sb.user.chat(GM, line);
+    await sb.settle();
+  }
+}
+
+/** Press the tracker's Next, as often as asked, each press answered before the next */
+export async function next(sb, times = 1) {
+  for (let click = 0; click < times; click += 1) {
+    sb.user.advanceTurn();
+    await sb.settle();
+  }
+}

@@ -36,9 +36,14 @@
 // What the community script models call (tests/roll20/community/, docs/dev/roll20.md §4), on top of that:
 //   setTimeout(fn, ms, ...args) and clearTimeout on a virtual clock that settle() runs; toFront, toBack (checked, no
 //     drawing order); obj.remove() (silent); sendChat(name, text, callback) (results passed to the callback, nothing
-//     posted); Campaign().get/set("initiativepage" | "playerpageid"); createObj("graphic", {pageid, imgsrc, layer, left,
-//     top, width, height, bar2_value, lastmove, showplayers_*}); findObjs({imgsrc, pageid}); graphic layer, placement
-//     and bar properties; getObj("page", id)
+//     posted); sendChat(name, "/desc <html>") (RoundMaster); Campaign().get/set("initiativepage" | "playerpageid");
+//     createObj("graphic", {pageid, imgsrc, layer, left, top, width, height, bar2_value, lastmove, showplayers_*});
+//     findObjs({imgsrc, pageid}), findObjs({_type: "graphic", _subtype: "token"}), findObjs({_type: "player",
+//     _displayname}); graphic layer, placement and bar properties; getObj("page", id); token.set("statusmarkers")
+//   and the script, besides: the other scripts' globals and state it reads to know them (TurnMarker,
+//     TurnMarker.TurnOrderChange, CombatMaster, RoundMaster, Gaslight, initMaster; state.roundMaster,
+//     state.initMaster, state.Gaslight, state.ConditionTracker, state.COMBATMASTER), on("chat:message") for their turn
+//     commands, setTimeout(fn, 50)
 // What the test runners call (script, robustness and sheets tests, conformance.mjs, table_encounters.mjs,
 // js/hostile_cards.mjs, test_roll20_banner.py):
 //   createSandbox({players, campaign: {token_markers}, sheetDefaults})
@@ -47,8 +52,8 @@
 //      campaign (conformance wraps its set), turnorder(), logs, chat (entries' content, whisperTo, direct)
 //   sb.user.chat(playerId, text, {selected}), clickButton(playerId, message, label), setTurnorder, advanceTurn,
 //      setTokenMarkers, deleteGraphic
-//   and for the community models: createSandbox({campaign: {initiativepage}}), createToken({layer, …}), clock,
-//      handlersOf(event), user.openTurnTracker, user.closeTurnTracker
+//   and for the community models: createSandbox({campaign: {initiativepage}}), createToken({layer, _pageid, …}),
+//      createPage, loadCommunity("name@version"), clock, handlersOf(event), user.openTurnTracker, user.closeTurnTracker
 // The self-tests (harness.test.mjs) also call loadSource, takeWarnings, errors, crashed, page, user.chat's queries
 // option and the exports evaluateRoll and parseStatusMarkers; nothing else is offered.
 // The sandbox's language level (ES2020, docs/dev/roll20.md §8) is not emulated here: parse_es2020.mjs parses every

@@ -215,10 +215,11 @@ async function commands(sb, ...lines) {
   }
 }
 
-test("a long run of cancelled AD&D segments with 16 tokens: every frozen turn is passed, the first to act is on top", async () => {
+test("a long run of cancelled AD&D segments with 16 tokens: each click plays one segment, the first to act is on top", async () => {
   // Side a is surprised on 1-5 (the monsters surprise on 1-5), side b on 1-4; everyone has Dex 3 (-3): a 5 and a 4
   // freeze side a for 8 segments and side b for 7. Segments 1-7 have nobody active (cancelled), in segment 8 the
-  // monsters act alone (docs/rules/adnd1e.md#timeline): 7 x 16 + 8 = 120 turns passed on before anyone acts.
+  // monsters act alone (docs/rules/adnd1e.md#timeline): 7 x 16 + 8 = 120 turns passed on before anyone acts, one pass
+  // through the order a click: the roll plays segment 1, each of seven clicks the next.
   const people = [...Array(8)].flatMap((unused, i) => [
     { name: `Hero${i}`, side: "a", attributes: { dexterity: 3 } },
     { name: `Orc${i}`, side: "b", attributes: { dexterity: 3 } },
@@ -231,22 +232,33 @@ test("a long run of cancelled AD&D segments with 16 tokens: every frozen turn is
   const surprise = sb.read(`state.${ADND.name}.surprise`);
   assert.equal(surprise.outcome.timeline.length, 8);
   assert.deepEqual(surprise.outcome.timeline.slice(0, 7).map((s) => s.kind), Array(7).fill("cancelled"));
-  assert.equal(surprise.rounds, 8, "the script played its way to segment 8");
+  assert.equal(surprise.rounds, 1, "the roll played segment 1 and stopped");
+  const nobody = () => whispers(sb).filter((c) => /Nobody in the turn order may act this round/.test(c.content)).length;
+  assert.equal(nobody(), 1, "and said so once");
+  for (let click = 1; click <= 7; click += 1) {
+    sb.user.advanceTurn();
+    await sb.settle();
+    assert.equal(sb.read(`state.${ADND.name}.surprise`).rounds, click + 1, `click ${click} played segment ${click + 1}`);
+  }
   assert.equal(sb.turnorder()[0].id, tokens[1].id, "the first monster is the first to act");
-  assert.ok(!whispers(sb).some((c) => /Nobody left in the turn order/.test(c.content)));
+  assert.equal(nobody(), 7, "once for each cancelled segment, not for the eighth");
   assert.equal(sb.takeErrors().length, 0);
 });
 
 test("the round row names the AD&D surprise segment being played, then leaves with the surprise", async () => {
   // Side a rolls 2 and is surprised for two segments, side b rolls 1 and is surprised for one: both lose the first
-  // (cancelled, passed by the script) and side b acts alone in segment 2 (docs/rules/adnd1e.md#two-sides).
+  // (cancelled, passed by the script: the roll plays it, the GM's click the next) and side b acts alone in segment 2
+  // (docs/rules/adnd1e.md#two-sides).
   const { sb, tokens } = await table(ADND, [{ name: "Hero", side: "a" }, { name: "Orc", side: "b" }]);
   await commands(sb, "!surprise resolve --procedure roll");
   sb.scriptDice(2, 1);
   await commands(sb, "!surprise roll");
+  const roundRow = () => sb.turnorder().find((row) => row.id === "-1");
+  assert.equal(roundRow()?.custom, "Surprise segment 1 of 2");
+  sb.user.advanceTurn();
+  await sb.settle();
   const surprise = sb.read(`state.${ADND.name}.surprise`);
   assert.deepEqual(surprise.outcome.timeline.map((s) => s.kind), ["cancelled", "surprise"]);
-  const roundRow = () => sb.turnorder().find((row) => row.id === "-1");
   assert.equal(surprise.rounds, 2, "the script passed the cancelled segment");
   assert.equal(roundRow()?.custom, "Surprise segment 2 of 2", "not 'Surprise: round 2' while a segment is played");
   assert.deepEqual(sb.turnorder().map((row) => row.id), [tokens[1].id, "-1", tokens[0].id], "the orc acts, the hero waits");
@@ -280,7 +292,7 @@ test("when nobody in the turn order can ever act, the script stops passing turns
   await sb.settle();
   sb.scriptDice(1);
   await commands(sb, "!surprise roll");
-  assert.ok(whispers(sb).some((c) => /Nobody left in the turn order/.test(c.content)));
+  assert.ok(whispers(sb).some((c) => /Nobody in the turn order may act this round/.test(c.content)));
   assert.equal(sb.takeErrors().length, 0);
 });
 

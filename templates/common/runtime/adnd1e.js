@@ -2,7 +2,9 @@
 // round (C7). The table plays the n-th round it begins after the roll as segment n, turn by turn, with who acts in
 // each. The segments are not rounds of the fight: the VTT numbers the first normal round firstRound, the number it
 // would have had without a surprise (nextRoundNumber), so no round-based duration is shifted by the segments; and each
-// segment lasts a segment of the VTT's world time, not a round (roundSeconds).
+// segment lasts a segment of the VTT's world time, not a round (roundSeconds). Where another script counts the rounds
+// and cannot be renumbered (Roll20's RoundMaster), each segment is one round of its count, and the first normal round
+// is numbered as it will show it.
 import { RULES, SIDE_KEYS } from "../config.js";
 import * as Rules from "../rules/adnd1e.js";
 import { listed, scenarioOptions } from "../scenario.js";
@@ -15,7 +17,7 @@ const STRING_KEYS = ["Adnd.*", "Chat.NobodySurprised", "Procedure.{procedure}", 
 const segmentOf = (surprise) => surprise.rounds;
 
 /** Return the table round that plays a segment, as the VTT numbers it during the surprise */
-const roundOf = (surprise, segment) => surprise.firstRound + segment - 1;
+const roundOf = (surprise, segment) => (surprise.segmentsFrom ?? surprise.firstRound) + segment - 1;
 
 /** Describe one segment of the timeline */
 function segmentLine(table, surprise, segment) {
@@ -46,11 +48,15 @@ async function refreshMarks(table, surprise, segment) {
   }
 }
 
-/** Roll both sides' d6, post the card with the segment timeline, mark who is frozen */
-async function resolve(table, surprise, firstRound) {
+/**
+ * Roll both sides' d6, post the card with the segment timeline, mark who is frozen. `counted`: the table counts each
+ * segment as a round from `firstRound` on, and cannot number the first normal round anew.
+ */
+async function resolve(table, surprise, firstRound, counted = false) {
   const outcome = await Rules.resolve(surprise.scenario, table.roll);
   surprise.outcome = outcome;
-  surprise.firstRound = firstRound;
+  surprise.firstRound = counted ? firstRound + outcome.timeline.length : firstRound;
+  if (counted) surprise.segmentsFrom = firstRound;
   surprise.rounds = 0;
   surprise.frozen = outcome.timeline.length ? frozenByMember(surprise) : {};
   // The sides' rolls and chances are the GM's business; who acts in which segment is the table's.
@@ -64,7 +70,7 @@ async function resolve(table, surprise, firstRound) {
     lines.push(table.t(outcome.surprise === "none" ? "Chat.NobodySurprised" : "Adnd.NoSegments"));
     surprise.done = true;
   } else {
-    lines.push(table.t("Adnd.FirstRound", { round: firstRound, count: outcome.timeline.length }));
+    lines.push(table.t("Adnd.FirstRound", { round: surprise.firstRound, count: outcome.timeline.length }));
     outcome.timeline.forEach((segment) => lines.push(segmentLine(table, surprise, segment)));
     await refreshMarks(table, surprise, 1);
   }

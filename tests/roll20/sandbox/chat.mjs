@@ -124,8 +124,12 @@ export const chatMethods = {
       kind = { type: "whisper", whisperTo: name, body };
     } else if (slash && slash[1] === "direct") {
       kind = { type: "general", body: slash[2], direct: true };
+    } else if (slash && slash[1] === "desc" && !byUser) {
+      // "/desc": a description for everyone, without a speaker (Text Chat: a GM's command; a script may send it, as
+      // RoundMaster's announcements do); its message has type "desc" (docs/dev/roll20.md §1)
+      kind = { type: "desc", body: slash[2], direct: true };
     } else if (slash) {
-      throw new HarnessError(`${origin}: /${slash[1]} is not emulated (only /w, /direct and ! commands)`);
+      throw new HarnessError(`${origin}: /${slash[1]} is not emulated (only /w, /direct, a script's /desc and ! commands)`);
     }
     // Inside an inline roll, a query a script left unasked makes the roll fail
     const rolled = this._inlineRolls(kind.body, origin);

@@ -26,7 +26,8 @@ const TIMEOUT_MAX = 2 ** 31 - 1;
  * The behavioural models of community Mod scripts that move the turn order (tests/roll20/community/, docs/dev/roll20.md
  * §4), by name: each a classic script loaded like any other (sb.loadCommunity(name) or sb.load(path))
  */
-export const COMMUNITY_SCRIPTS = Object.freeze(Object.fromEntries(["turnmarker1", "combatmaster", "groupinitiative"]
+export const COMMUNITY_SCRIPTS = Object.freeze(Object.fromEntries(["turnmarker1", "combatmaster", "groupinitiative",
+  "roundmaster", "initmaster", "gaslight", "conditiontracker"]
   .map((name) => [name, fileURLToPath(new URL(`../community/${name}.js`, import.meta.url))])));
 
 /** The number of lines in a text, as split("\n") counts them */
@@ -455,14 +456,21 @@ export class Sandbox {
   }
 
   /**
-   * Load the model of a community script (COMMUNITY_SCRIPTS: "turnmarker1", "combatmaster", "groupinitiative"). Like
-   * any script, before ready(): the load order is the order their ready handlers, and so their other handlers, run.
+   * Load the model of a community script (COMMUNITY_SCRIPTS: "turnmarker1", "combatmaster", "groupinitiative",
+   * "roundmaster", "initmaster", "gaslight", "conditiontracker"; "roundmaster@5.052" for a model that plays several
+   * versions). Like any script, before ready(): the load order is the order their ready handlers, and so their other
+   * handlers, run.
    */
   loadCommunity(name) {
-    if (!Object.hasOwn(COMMUNITY_SCRIPTS, name)) {
+    const [model, version] = String(name).split("@");
+    if (!Object.hasOwn(COMMUNITY_SCRIPTS, model)) {
       throw new HarnessError(`loadCommunity(${describe(name)}): no such model; there are ${Object.keys(COMMUNITY_SCRIPTS).join(", ")}`);
     }
-    return this.load(COMMUNITY_SCRIPTS[name]);
+    if (version === undefined) return this.load(COMMUNITY_SCRIPTS[model]);
+    // "name@version": a model that plays several versions reads the one asked for from CommunityModelVersion, a line put
+    // in front of its file (roundmaster@5.052)
+    const source = `var CommunityModelVersion = ${JSON.stringify(version)};\n${fileText(COMMUNITY_SCRIPTS[model])}`;
+    return this.loadSource(source, `${model}.js`);
   }
 
   loadSource(source, name = `script${this.scripts.length + 1}.js`) {
@@ -765,6 +773,11 @@ export class Sandbox {
     return this._seed("graphic", {
       _subtype: "token", name, represents, controlledby, _pageid: this.page.id, statusmarkers, layer, width, height, ...more,
     });
+  }
+
+  /** Another page of the game, as the GM adds one (Gaslight keeps each player's copy of the map on a page of its own) */
+  createPage(name = "") {
+    return this._addRecord("page", { name }).wrapper;
   }
 
   /**
