@@ -10,13 +10,14 @@ import { readScenarioFile } from "./file.js";
 import { readControl, renderForm, renderOdds, updateProblems } from "./form-view.js";
 import { webHost } from "./host.js";
 import { LANGUAGES, language, setLanguage, t } from "./i18n.js";
-import { freshState, newTable, readStored, settingOf, writeStored } from "./store.js";
+import { showKeptNotice } from "./kept-notice.js";
+import { freshState, newTable, openStore, settingOf, writeStored } from "./store.js";
 import { askDice, renderLog, renderTracker } from "./table-view.js";
 import { nextTurn, previousTurn } from "./tracker.js";
 
 /** The catalogue keys this module shows, which the build ships (exporter/targets/strings.py) */
 const STRING_KEYS = [
-  "Dialog.Roll", "Settings.chatVisibility.*", "Settings.skipSurprisedTurns.Name", "Web.Damaged", "Web.DiceMode.*",
+  "Dialog.Roll", "Settings.chatVisibility.*", "Settings.skipSurprisedTurns.Name", "Web.DiceMode.*",
   "Web.Error", "Web.Language", "Web.NewConfirm", "Web.NewEncounter", "Web.NewName", "Web.NotKept", "Web.Settings",
   "Web.Stopped",
 ];
@@ -289,13 +290,12 @@ function onInput(event) {
   if (target.dataset.path && target.tagName === "INPUT" && target.type === "text") edit(target, false);
 }
 
-/** Start the page: the kept state (a fresh one where none is kept, or what is kept cannot be read), then the page */
-function start() {
-  const stored = readStored();
-  state = stored.state ?? freshState(emptyDraft());
+/** Start the page: every part of the kept state that can be read (store.js), then the page; what could not, named above it */
+async function start() {
+  const opened = await openStore(emptyDraft);
+  state = opened.state;
   setLanguage(state.language);
-  if (stored.damaged) notice = t("Web.Damaged");
-  if (stored.unavailable) notice = t("Web.NotKept");
+  if (opened.report.unavailable) notice = t("Web.NotKept");
   const app = root();
   app.addEventListener("click", onClick);
   app.addEventListener("change", onChange);
@@ -304,7 +304,14 @@ function start() {
     event.preventDefault();
     if (event.target.id === "prepare" && !busy) roll();
   });
-  render();
+  try {
+    render();
+  } catch {
+    // A kept part the checks passed and the page still cannot show: it starts without the draft and the fight, named.
+    state = opened.afresh();
+    render();
+  }
+  showKeptNotice(opened.report, app);
 }
 
 export { start };
