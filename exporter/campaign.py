@@ -19,6 +19,8 @@ from pydantic import (
 
 from exporter.errors import InputFileError
 from exporter.lang import bundled_language
+from exporter.lang.messages import MessageError, arguments, choice_counts
+from exporter.lang.placeholders import kind
 from exporter.rules.models import StrictModel
 from exporter.rules.shared import FieldProblem, one_line, visible
 from exporter.rules.systems import SYSTEM_IDS, option_gated_inputs, system_module
@@ -279,11 +281,7 @@ class Campaign(StrictModel):
         except ValidationError as err:
             field, message = describe_first_error(err, self.system, options_model_of, root=options_model)
             raise FieldProblem(f"options.{field}" if field else "options", message) from None
-        known = bundled_language("en")
-        for language, overrides in self.strings.items():
-            for key in overrides:
-                if key not in known:
-                    raise FieldProblem(f"strings.{language}.{key}", "is not a string the module shows")
+        self._check_strings()
         inputs = member_inputs(self.system)
         gated = option_gated_inputs(self.system)
         for target, mapping in (("foundry", self.foundry.attributes), ("roll20", self.roll20.attributes)):
@@ -309,6 +307,27 @@ class Campaign(StrictModel):
             # Before default_language, the first of languages was the default: say which one is meant, never guess.
             raise FieldProblem("default_language", f"is not given and languages lists {self.languages[0]} first: "
                                f"set default_language = \"{self.languages[0]}\" or \"en\"")
+
+    def _check_strings(self) -> None:
+        """Refuse an override of a string that does not exist, with broken plural syntax, or reading what the
+        original does not give it: a placeholder it has not, or a plural choice by a text (exporter/lang/messages.py)"""
+        known = bundled_language("en")
+        for language, overrides in self.strings.items():
+            for key, text in overrides.items():
+                field = f"strings.{language}.{key}"
+                if key not in known:
+                    raise FieldProblem(field, "is not a string the module shows")
+                try:
+                    given, used, counts = arguments(known[key]), arguments(text), choice_counts(text)
+                except MessageError as err:
+                    raise FieldProblem(field, str(err)) from None
+                if used - given:
+                    listed = ", ".join(f"{{{name}}}" for name in sorted(given))
+                    raise FieldProblem(field, f"has the placeholder {{{min(used - given)}}}, which the string it "
+                                              f"overrides has not ({f'that one has {listed}' if listed else 'none'})")
+                texts = sorted(name for name in counts if kind(key, name) == "text")
+                if texts:
+                    raise FieldProblem(field, f"chooses a plural form by {{{texts[0]}}}, which is a text, not a number")
 
     def _check_reader(self, target: str, key: str, reader: Any) -> None:
         """Refuse a reader whose kind gives another type than the input's: presence for a number, a level for a flag"""

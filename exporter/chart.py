@@ -7,7 +7,7 @@ from fractions import Fraction
 from typing import Any, NamedTuple
 
 from exporter.lang.numbers import number_text, percent_text
-from exporter.narration import LANGUAGE
+from exporter.narration import LANGUAGE, LOSSES, counted, noun
 from exporter.rules.shared import SIDE_KEYS, MemberOdds, Odds
 
 WIDTH, LABEL_X, BAR_X, BAR_WIDTH = 640, 10, 200, 360
@@ -144,7 +144,7 @@ def odds_chart(odds: Odds, labels: dict[str, str], sides: dict[str, list[str]], 
         for value, p in sorted(odds.free_segments.items()):
             chart.bar(str(value), p, COLOURS["a" if value > 0 else "b" if value < 0 else "none"])
     unit = next(iter(odds.members.values())).unit
-    chart.heading(f"{unit.capitalize()}s lost to surprise", 2)
+    chart.heading(LOSSES[unit], 2)
     compact = len(odds.members) >= COMPACT_AT
     if compact:
         legend(chart, unit)
@@ -188,7 +188,7 @@ def expected_text(member: MemberOdds, short: bool = False) -> str:
 def shade_names(unit: str) -> list[str]:
     """Name the loss shades: 0, 1, ... and the last as "N or more" units"""
     last = len(LOSS_SHADES) - 1
-    return [f"{k} {unit}{'' if k == 1 else 's'}" for k in range(last)] + [f"{last}+ {unit}s"]
+    return [counted(k, unit) for k in range(last)] + [f"{last}+ {noun(last, unit)}"]
 
 
 def stacked_parts(member: MemberOdds, unit: str) -> list[tuple[str, Fraction, str]]:

@@ -55,14 +55,14 @@ class AmbushGroup(click.Group):
                     "one; `ambush explain OPTION` tells one option's meaning, values, default and source.")
 @click.version_option(package_name="ambush", prog_name="ambush")
 def main() -> None:
-    """Turn tabletop surprise rules into Foundry VTT and Roll20 automation
+    """Turn tabletop surprise rules into Foundry VTT and Roll20 automation, and a web page for a table without a VTT
 
     Write a campaign with `ambush init`, check it with `ambush validate`, build it with `ambush build`;
     try a fight first with `ambush odds` and `ambush simulate` on a scenario file.
     """
 
 
-@main.command(short_help="Build the Foundry module and Roll20 script of campaigns")
+@main.command(short_help="Build the Foundry module, Roll20 script and web page of campaigns")
 @click.argument("campaigns", nargs=-1, type=click.Path(path_type=Path))
 @click.option("--out", type=click.Path(path_type=Path), default=Path("dist"), show_default=True,
               help="Write each campaign into OUT/<campaign id>/.")
@@ -74,10 +74,11 @@ def main() -> None:
 @click.option("--jobs", "-j", type=click.IntRange(1, 64), default=1, show_default=True,
               help="Build this many campaigns at once.")
 def build(campaigns: tuple[Path, ...], out: Path, target: str, make_zip: bool, check: bool, jobs: int) -> None:
-    """Build VTT output for each campaign (default: ./campaign.toml, else the bundled examples)
+    """Build each campaign's targets (default: ./campaign.toml, else the bundled examples)
 
-    CAMPAIGNS are campaign.toml files; without any, the campaign.toml of the current folder is built, or, when there
-    is none, the three bundled example campaigns.
+    Each campaign's `targets`: the Foundry module (OUT/<id>/foundry/ and its zip), the Roll20 script (OUT/<id>/roll20/)
+    and the web page for a table without a VTT (OUT/<id>/web/index.html). CAMPAIGNS are campaign.toml files; without
+    any, the campaign.toml of the current folder is built, or, when there is none, the three bundled example campaigns.
     """
     from exporter.build import build_campaigns  # lazy: keeps --help fast
 
@@ -124,12 +125,13 @@ class Progress:
 @click.argument("path", type=click.Path(path_type=Path), default=Path("campaign.toml"))
 @click.option("--workflow", is_flag=True,
               help="Also write .github/workflows/release.yml beside it: pushing a tag v<version> to GitHub then "
-                   "releases the module and script (`ambush docs release`).")
+                   "releases the Foundry module, the Roll20 script and the web page (`ambush docs release`).")
 def init(system: str, path: Path, workflow: bool) -> None:
     """Write a new, commented campaign.toml for a system
 
-    PATH is the file to write (default campaign.toml), or a folder to write campaign.toml into;
-    an existing file is never overwritten. Every field and option carries a one-line comment.
+    The campaign builds every target: the Foundry module, the Roll20 script and the web page for a table without a
+    VTT (its `targets` line). PATH is the file to write (default campaign.toml), or a folder to write campaign.toml
+    into; an existing file is never overwritten. Every field and option carries a one-line comment.
     """
     from exporter.init import init_campaign, workflow_path
 
@@ -295,8 +297,9 @@ def release(campaigns: tuple[Path, ...], repository: str, tag: str, out: Path, n
     """Build campaigns into the files of a GitHub release, with the URLs Foundry installs and updates from
 
     Each module's zip, its module.json as ID.json (its manifest URL the latest release's, its download URL this
-    release's zip) and each Roll20 script. The campaigns are built twice: a release whose second build differs
-    exits 1. Without CAMPAIGNS, as build chooses. Every step: `ambush docs release`.
+    release's zip), each Roll20 script and each web page as ID-VERSION.html. The campaigns are built twice: a
+    release whose second build differs exits 1; a campaign that gives no file to release exits 2. Without
+    CAMPAIGNS, as build chooses. Every step: `ambush docs release`.
     """
     from exporter.release import build_release
 

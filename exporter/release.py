@@ -82,17 +82,39 @@ class Release:
     differences: list[str] = field(default_factory=list)
 
 
-def release_files(campaign: Campaign, built: Path) -> dict[str, Path]:
-    """Return the files one campaign adds to a release, by their name there"""
-    from exporter.targets.roll20 import script_name
+def page_asset(campaign_id: str, version: str) -> str:
+    """Return the file name of a campaign's web page in a release: a GM keeps the page, so it names its version"""
+    return f"{campaign_id}-{version}.html"
 
-    files: dict[str, Path] = {}
+
+def release_names(campaign: Campaign) -> dict[str, str]:
+    """Return the files one campaign adds to a release: each one's name there, and its path in the campaign's build"""
+    from exporter.targets.roll20 import script_name
+    from exporter.targets.web import PAGE
+
+    files: dict[str, str] = {}
     if "foundry" in campaign.targets:
-        files[f"{campaign.id}-{campaign.version}.zip"] = built / f"{campaign.id}-{campaign.version}.zip"
-        files[manifest_asset(campaign.id)] = built / "foundry" / "module.json"
+        files[f"{campaign.id}-{campaign.version}.zip"] = f"{campaign.id}-{campaign.version}.zip"
+        files[manifest_asset(campaign.id)] = "foundry/module.json"
     if "roll20" in campaign.targets:
-        files[f"{script_name(campaign.id)}.js"] = built / "roll20" / f"{script_name(campaign.id)}.js"
+        files[f"{script_name(campaign.id)}.js"] = f"roll20/{script_name(campaign.id)}.js"
+    if "web" in campaign.targets:
+        files[page_asset(campaign.id, campaign.version)] = f"web/{PAGE}"
     return files
+
+
+def checked_names(campaigns: dict[Path, Campaign]) -> None:
+    """Refuse a campaign that gives no release file, or a file another campaign of the release gives too"""
+    owners: dict[str, Path] = {}
+    for path, campaign in campaigns.items():
+        names = release_names(campaign)
+        if not names:
+            raise InputFileError(path, "targets", f"{', '.join(campaign.targets)}: no target with a file to release, "
+                                                  "so there is nothing to publish")
+        for name in names:
+            if name in owners:
+                raise InputFileError(path, "id", f"gives the release file {name}, as {owners[name]} does")
+            owners[name] = path
 
 
 def checked_out(out: Path) -> None:
@@ -114,6 +136,7 @@ def build_release(paths: list[Path], repository: str, tag: str, out: Path, notes
     for path, campaign in loaded.items():
         checked_tag(path, campaign, tag)
         with_release_urls(path, campaign, repository, tag)
+    checked_names(loaded)
     checked_out(out)
     if notes is not None and not notes.parent.is_dir():
         raise InputFileError(notes, None, f"cannot be written: the folder {notes.parent} does not exist")
@@ -131,11 +154,9 @@ def build_release(paths: list[Path], repository: str, tag: str, out: Path, notes
         assets = staging / "assets"
         assets.mkdir()
         written: list[Path] = []
-        for path, campaign in loaded.items():
-            for name, source in release_files(campaign, staging / "build" / campaign.id).items():
-                if (assets / name).exists():
-                    raise InputFileError(path, "id", f"gives the release file {name}, as another campaign does")
-                shutil.copyfile(source, assets / name)
+        for campaign in loaded.values():
+            for name, built in release_names(campaign).items():
+                shutil.copyfile(staging / "build" / campaign.id / built, assets / name)
                 written.append(out / name)
         normalise_tree(assets)
         if out.exists():
@@ -149,11 +170,12 @@ def build_release(paths: list[Path], repository: str, tag: str, out: Path, notes
 
 
 def release_notes(campaigns: dict[Path, Campaign], repository: str, tag: str) -> str:
-    """Return the release notes: how a GM installs each module and script of the release"""
+    """Return the release notes: how a GM installs each module and script of the release, and opens each page"""
     from exporter.targets.roll20 import script_name
 
     foundry = [c for c in campaigns.values() if "foundry" in c.targets]
     roll20 = [c for c in campaigns.values() if "roll20" in c.targets]
+    web = [c for c in campaigns.values() if "web" in c.targets]
     lines: list[str] = []
     if foundry:
         lines += ["Foundry VTT: in *Add-on Modules*, *Install Module*, paste the manifest URL of the module:", ""]
@@ -163,6 +185,10 @@ def release_notes(campaigns: dict[Path, Campaign], repository: str, tag: str) ->
     if roll20:
         lines += ["Roll20: paste the script into *Settings > Mod (API) Scripts* of your game:", ""]
         lines += [f"- {c.title}: `{script_name(c.id)}.js`" for c in roll20]
+        lines.append("")
+    if web:
+        lines += ["Without a VTT: download the page and open it in a browser; it works offline, from the file:", ""]
+        lines += [f"- {c.title}: `{page_asset(c.id, c.version)}`" for c in web]
         lines.append("")
     return "\n".join(lines)
 

@@ -8,7 +8,7 @@ from math import fsum
 from typing import Any
 
 from exporter.lang.numbers import number_text, percent_text
-from exporter.narration import LANGUAGE, narrate, side_label
+from exporter.narration import LANGUAGE, LOSSES, narrate, side_label
 from exporter.rules.dice import SeededRoller
 from exporter.rules.shared import MemberOdds, Odds
 from exporter.rules.systems import system_module
@@ -130,7 +130,7 @@ def odds_table(scenario: Any, odds: Odds | None = None) -> str:
         lines += ["", "Side-level free segments (positive: side a acts alone)"]
         lines += chart_rows([(f"{k:>3}", p) for k, p in sorted(odds.free_segments.items())])
     unit = next(iter(odds.members.values())).unit
-    lines += ["", f"{unit.capitalize()}s lost to surprise"]
+    lines += ["", LOSSES[unit]]
     charts: dict[int, tuple[str, list[str]]] = {}  # members who share a MemberOdds share its text and chart
     for name, member in odds.members.items():
         if id(member) not in charts:

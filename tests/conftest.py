@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import pytest
 from syrupy.assertion import SnapshotAssertion
@@ -25,6 +26,8 @@ SCENARIOS = sorted((FIXTURES / "scenarios").glob("*.toml"))
 VECTORS = sorted((FIXTURES / "vectors").glob("*.json"))
 CAMPAIGNS = sorted((FIXTURES / "campaigns").glob("*.toml"))
 NODE = shutil.which("node")
+# How a text for a GM names each target (exporter.campaign.TARGETS) where it tells what ambush builds
+TARGET_NAMES = {"foundry": "Foundry", "roll20": "Roll20", "web": "web page"}
 
 LEVELDB_FILES = {"CURRENT", "LOCK", "LOG", "LOG.old"}
 BINARY_SUFFIXES = {".zip", ".ldb", ".log"}
@@ -180,6 +183,15 @@ def run_node(*args: str, cwd: Path = ROOT, timeout: int = 300) -> subprocess.Com
     assert NODE, "node is required"
     return subprocess.run([NODE, *NODE_FLAGS, *args], capture_output=True, text=True, cwd=cwd, timeout=timeout,
                           check=False)
+
+
+def run_node_on(script: str, data: object, folder: Path) -> Any:
+    """Run an inline Node module on data (its first argument names the JSON file of it), and read the JSON it prints"""
+    file = folder / "cases.json"
+    file.write_text(json.dumps(data), encoding="utf-8")
+    done = run_node("--input-type=module", "-e", script, str(file))
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
 
 
 NODE_REPORTER = ROOT / "tests" / "js" / "jsonl_reporter.mjs"

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import itertools
+import re
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
-from exporter.campaign import load_campaign
+from exporter.campaign import TARGETS, load_campaign
 from exporter.cli import main
 from exporter.definitions import build_definitions
 from exporter.rules.shared import SIDE_KEYS, TAIL_CUT
@@ -123,6 +125,15 @@ BAD = {
     "bad-url": (GOOD + '[foundry]\nmanifest = "javascript:alert(1)"\n', "foundry.manifest: must be an http(s) URL"),
     "unknown-string": (GOOD + '[strings.de]\n"Nope.Key" = "x"\n',
                        "strings.de.Nope.Key: is not a string the module shows"),
+    "plural-by-a-text": (GOOD + '[strings.en]\n"Gurps.Freeze" = "{name, plural, one {x} other {y}} {seconds}"\n',
+                         "strings.en.Gurps.Freeze: chooses a plural form by {name}, which is a text, not a number"),
+    "plural-branch-twice": (GOOD + '[strings.de]\n"Tracking.Stunned" = "{turns, plural, one {a} one {b} other {c}}"\n',
+                            "strings.de.Tracking.Stunned: {turns, plural, ...} gives one twice"),
+    "plural-not-plural": (GOOD + '[strings.de]\n"Tracking.Stunned" = "{turns, select, other {c}}"\n',
+                          "strings.de.Tracking.Stunned: {turns, ...} is no plural choice"),
+    "placeholder-not-given": (GOOD + '[strings.en]\n"Dialog.Title" = "{{x}}"\n',
+                              "strings.en.Dialog.Title: has the placeholder {x}, which the string it overrides has "
+                              "not (none)"),
     "toml": ('id = "x\n', "not valid TOML"),
     "missing-title": (GOOD.replace('title = "My Campaign"\n', ""), "title: missing"),
 }
@@ -182,6 +193,18 @@ def test_init_writes_a_campaign_that_validates_and_builds(system, tmp_path):
     assert "# House rules" in path.read_text(encoding="utf-8")
     assert run("validate", str(path))[0] == 0
     assert run("build", str(path), "--out", str(tmp_path / "dist"))[0] == 0
+    campaign = load_campaign(path)
+    assert campaign.targets == list(TARGETS)
+    assert {"web/index.html", "web/README.md"} <= set(relative_files(tmp_path / "dist" / campaign.id))
+
+
+def test_the_comment_on_the_targets_init_writes_names_each_one(tmp_path):
+    path = tmp_path / "campaign.toml"
+    assert run("init", "--system", "gurps4e", str(path))[0] == 0
+    lines = path.read_text(encoding="utf-8").splitlines()
+    at = next(index for index, line in enumerate(lines) if line.startswith("targets = "))
+    comment = " ".join(itertools.takewhile(lambda line: line.startswith("#"), reversed(lines[:at])))
+    assert [target for target in TARGETS if not re.search(rf"\b{target} \(", comment)] == [], comment
 
 
 def test_init_refuses_to_overwrite(tmp_path):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import itertools
 import json
 import os
 import subprocess
@@ -13,9 +14,10 @@ import pytest
 from click.testing import CliRunner
 
 from exporter import __version__
+from exporter.campaign import TARGETS
 from exporter.cli import main
 from exporter.rules.systems import SYSTEM_IDS
-from tests.conftest import ROOT, SCENARIOS, relative_files
+from tests.conftest import ROOT, SCENARIOS, TARGET_NAMES, relative_files
 
 pytestmark = pytest.mark.slow  # seconds of builds, subprocesses or Node: run early (conftest.py)
 
@@ -28,6 +30,39 @@ def run(*args: str) -> tuple[int, str]:
 def test_version():
     code, output = run("--version")
     assert code == 0 and output.strip() == f"ambush, version {__version__}"
+
+
+def help_text(*command: str) -> str:
+    return CliRunner().invoke(main, [*command, "--help"], terminal_width=80).output
+
+
+def described(text: str) -> str:
+    """A command's help before its options: what the command does"""
+    return text.split("\nOptions:\n")[0]
+
+
+def option_help(text: str, option: str) -> str:
+    """One option's help: its line and the lines that go on with it"""
+    lines = text.split(f"\n  {option}", 1)[1].splitlines()
+    return "\n".join([lines[0], *itertools.takewhile(lambda line: not line.lstrip().startswith("-"), lines[1:])])
+
+
+def test_every_target_has_the_name_a_gm_reads():
+    assert list(TARGET_NAMES) == list(TARGETS)
+
+
+@pytest.mark.parametrize("text", [
+    pytest.param(lambda: described(help_text()), id="ambush"),
+    pytest.param(lambda: next(line for line in help_text().splitlines() if line.startswith("  build ")),
+                 id="ambush: build"),
+    pytest.param(lambda: described(help_text("build")), id="build"),
+    pytest.param(lambda: described(help_text("init")), id="init"),
+    pytest.param(lambda: option_help(help_text("init"), "--workflow"), id="init --workflow"),
+    pytest.param(lambda: described(help_text("release")), id="release"),
+])
+def test_every_help_that_tells_what_ambush_builds_names_every_target(text):
+    said = " ".join(text().split())
+    assert [name for name in TARGET_NAMES.values() if name not in said] == [], said
 
 
 def test_python_dash_m_runs_the_same_program():

@@ -13,7 +13,7 @@ from exporter.options import FIXED_READINGS, system_options
 from exporter.rules.systems import SYSTEM_IDS, system_module
 from exporter.scenario import scenario_from_dict
 from exporter.validation import innermost_model
-from tests.conftest import ROOT
+from tests.conftest import ROOT, TARGET_NAMES
 
 DOCS = ROOT / "docs"
 PAGES = sorted(DOCS.rglob("*.md"))
@@ -40,6 +40,48 @@ def test_no_project_file_points_at_the_spec_folder_outside_the_repository():
             continue
         offenders += [f"{name}: {needle}" for needle in outside if needle in text]
     assert offenders == []
+
+
+def opening(path: str, after_title: bool = True) -> str:
+    """The first paragraph, after the page's title where it has one"""
+    return (ROOT / path).read_text(encoding="utf-8").split("\n\n")[int(after_title)]
+
+
+def line_with(path: str, start: str) -> str:
+    return next(line for line in (ROOT / path).read_text(encoding="utf-8").splitlines() if line.startswith(start))
+
+
+def section(path: str, heading: str) -> str:
+    return (ROOT / path).read_text(encoding="utf-8").split(f"\n{heading}\n", 1)[1].split("\n#", 1)[0]
+
+
+# Where a text for a GM tells what ambush builds: each target by its name, or by the folder a build writes it into.
+TELLS_WHAT_IS_BUILT = {
+    "README.md, opening": lambda: opening("README.md"),
+    "docs/README.md, opening": lambda: opening("docs/README.md"),
+    "docs/release.md, opening": lambda: opening("docs/release.md"),
+    "templates/init/campaign.toml, opening": lambda: opening("templates/init/campaign.toml", after_title=False),
+    "pyproject.toml, description": lambda: tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))[
+        "project"]["description"],
+}
+LISTS_THE_FOLDERS = {
+    "README.md, the build command": lambda: line_with("README.md",
+                                                      ".venv/bin/ambush build my-campaign.toml --out dist "),
+    "docs/campaign.md, opening": lambda: opening("docs/campaign.md"),
+    "docs/dev/architecture.md, output layout": lambda: section("docs/dev/architecture.md", "### Output layout"),
+}
+
+
+@pytest.mark.parametrize("place", TELLS_WHAT_IS_BUILT)
+def test_a_text_that_tells_what_ambush_builds_names_every_target(place):
+    said = " ".join(TELLS_WHAT_IS_BUILT[place]().split())
+    assert [name for name in TARGET_NAMES.values() if name not in said] == [], said
+
+
+@pytest.mark.parametrize("place", LISTS_THE_FOLDERS)
+def test_a_text_that_lists_the_folders_of_a_build_names_every_targets_folder(place):
+    said = LISTS_THE_FOLDERS[place]()
+    assert [target for target in TARGET_NAMES if f"/{target}/" not in said] == [], said
 
 
 def test_the_readme_links_the_docs():

@@ -1,4 +1,5 @@
-"""`ambush release`: the files of a GitHub release, with Foundry's latest manifest and this release's download"""
+"""`ambush release`: the files of a GitHub release, with Foundry's latest manifest and this release's download, each
+Roll20 script and each web page"""
 
 from __future__ import annotations
 
@@ -49,7 +50,7 @@ def test_the_examples_are_released_with_ambush_and_leave_their_urls_to_the_relea
         assert "manifest" not in data.get("foundry", {}) and "download" not in data.get("foundry", {}), path.name
 
 
-def test_a_release_holds_each_module_zip_and_manifest_and_each_script(tmp_path, monkeypatch):
+def test_a_release_holds_each_module_zip_and_manifest_each_script_and_each_page(examples, tmp_path, monkeypatch):
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
     out, notes = tmp_path / "release", tmp_path / "notes.md"
     result = run("release", *EXAMPLES, "--repository", REPOSITORY, "--tag", TAG, "--out", out, "--notes", notes)
@@ -57,7 +58,7 @@ def test_a_release_holds_each_module_zip_and_manifest_and_each_script(tmp_path, 
     expected = set()
     for path in EXAMPLES:
         cid, version = campaign(path)["id"], campaign(path)["version"]
-        expected |= {f"{cid}-{version}.zip", f"{cid}.json", f"{camel(cid)}.js"}
+        expected |= {f"{cid}-{version}.zip", f"{cid}.json", f"{camel(cid)}.js", f"{cid}-{version}.html"}
     assert {p.name for p in out.iterdir()} == expected
     assert sorted(result.output.splitlines()) == sorted(f"wrote {out / name}" for name in expected)
     for path in EXAMPLES:
@@ -71,6 +72,8 @@ def test_a_release_holds_each_module_zip_and_manifest_and_each_script(tmp_path, 
             assert {info.date_time for info in zipped.infolist()} == {time.gmtime(1700000000)[:6]}
         assert f"`{module['manifest']}`" in notes.read_text(encoding="utf-8")
         assert f"`{camel(cid)}.js`" in notes.read_text(encoding="utf-8")
+        assert f"`{cid}-{version}.html`" in notes.read_text(encoding="utf-8")
+        assert (out / f"{cid}-{version}.html").read_bytes() == (examples / cid / "web" / "index.html").read_bytes()
 
 
 def test_two_releases_of_the_same_tag_are_byte_identical(tmp_path, monkeypatch):
@@ -79,7 +82,7 @@ def test_two_releases_of_the_same_tag_are_byte_identical(tmp_path, monkeypatch):
         assert run("release", EXAMPLES[0], "--repository", REPOSITORY, "--tag", TAG, "--out",
                    tmp_path / name).exit_code == 0
     one = {p.name: p.read_bytes() for p in (tmp_path / "one").iterdir()}
-    assert one == {p.name: p.read_bytes() for p in (tmp_path / "two").iterdir()} and len(one) == 3
+    assert one == {p.name: p.read_bytes() for p in (tmp_path / "two").iterdir()} and len(one) == 4
 
 
 def test_a_release_whose_second_build_differs_exits_1_and_writes_nothing(tmp_path, monkeypatch):
@@ -152,6 +155,8 @@ def test_an_output_folder_that_holds_files_is_refused_and_kept(tmp_path):
 @pytest.mark.parametrize(("targets", "names"), [
     ('["roll20"]', {"Mine.js"}),
     ('["foundry"]', {"mine.json", "mine-1.2.0.zip"}),
+    ('["web"]', {"mine-1.2.0.html"}),
+    ('["roll20", "web"]', {"Mine.js", "mine-1.2.0.html"}),
 ])
 def test_a_release_holds_only_the_files_of_the_campaigns_targets(targets, names, tmp_path):
     path = tmp_path / "campaign.toml"
@@ -159,6 +164,40 @@ def test_a_release_holds_only_the_files_of_the_campaigns_targets(targets, names,
     result = run("release", path, "--repository", REPOSITORY, "--tag", "v1.2.0", "--out", tmp_path / "release")
     assert result.exit_code == 0, result.output
     assert {p.name for p in (tmp_path / "release").iterdir()} == names
+
+
+def test_a_web_only_release_is_the_page_named_in_the_notes(tmp_path):
+    path = tmp_path / "campaign.toml"
+    path.write_text(GOOD + 'targets = ["web"]\n', encoding="utf-8")
+    out, notes = tmp_path / "release", tmp_path / "notes.md"
+    result = run("release", path, "--repository", REPOSITORY, "--tag", "v1.2.0", "--out", out, "--notes", notes)
+    assert (result.exit_code, result.output) == (0, f"wrote {out / 'mine-1.2.0.html'}\n")
+    assert notes.read_text(encoding="utf-8") == (
+        "Without a VTT: download the page and open it in a browser; it works offline, from the file:\n\n"
+        "- Mine: `mine-1.2.0.html`\n")
+    page = (out / "mine-1.2.0.html").read_text(encoding="utf-8")
+    assert page.startswith("<!DOCTYPE html>") and "<title>Mine</title>" in page
+
+
+def test_a_campaign_with_nothing_to_release_is_one_line_exit_2_and_nothing_written(tmp_path, monkeypatch):
+    monkeypatch.setattr("exporter.release.release_names", lambda campaign: {})
+    path = tmp_path / "campaign.toml"
+    path.write_text(GOOD + 'targets = ["web"]\n', encoding="utf-8")
+    result = run("release", path, "--repository", REPOSITORY, "--tag", "v1.2.0", "--out", tmp_path / "release",
+                 "--notes", tmp_path / "notes.md")
+    one_line_error(result, f"{path}: targets: web: no target with a file to release")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["campaign.toml"]
+
+
+def test_two_campaigns_that_give_one_release_file_are_refused_before_building(tmp_path, monkeypatch):
+    paths = []
+    for campaign_id in ("my-mine", "my_mine"):  # one Roll20 script name: MyMine.js
+        paths.append(tmp_path / f"{campaign_id}.toml")
+        paths[-1].write_text(GOOD.replace('"mine"', f'"{campaign_id}"') + 'targets = ["roll20"]\n', encoding="utf-8")
+    monkeypatch.setattr("exporter.build.build_campaigns", lambda *args, **kwargs: pytest.fail("built"))
+    result = run("release", *paths, "--repository", REPOSITORY, "--tag", "v1.2.0", "--out", tmp_path / "release")
+    one_line_error(result, f"{paths[1]}: id: gives the release file MyMine.js, as {paths[0]} does")
+    assert not (tmp_path / "release").exists()
 
 
 def test_without_campaigns_the_release_reads_campaign_toml_of_the_folder(tmp_path, monkeypatch):
@@ -169,7 +208,7 @@ def test_without_campaigns_the_release_reads_campaign_toml_of_the_folder(tmp_pat
     assert {p.name for p in Path("release").iterdir()} == {"mine.json", "mine-1.2.0.zip", "Mine.js"}
 
 
-def test_the_table_page_opens_with_the_manifest_url_of_each_example():
+def test_the_table_page_opens_with_the_manifest_url_script_and_page_of_each_example():
     text = (ROOT / "docs" / "table.md").read_text(encoding="utf-8")
     title, opening = text.split("\n## ", 2)[:2]
     assert title == "# At the table\n" and opening.startswith("Install the ready module from this manifest URL\n")
@@ -178,3 +217,5 @@ def test_the_table_page_opens_with_the_manifest_url_of_each_example():
         data = campaign(path)
         assert f"`{latest}/{data['id']}.json`" in opening, data["id"]
         assert f"`{latest}/{camel(data['id'])}.js`" in opening, data["id"]
+        assert f"`{data['id']}-<version>.html`" in opening, data["id"]
+    assert f"`{PROJECT['urls']['Repository']}/releases/latest`" in opening

@@ -8,11 +8,21 @@ import re
 import pytest
 
 from exporter.lang import bundled_language
+from exporter.lang.messages import Choice, Part, arguments, parse
 from tests.conftest import ROOT
 
 GLOSSARY = (ROOT / "docs" / "glossary.md").read_text(encoding="utf-8")
 LANGUAGES = ("de", "zh-CN")
-PLACEHOLDER = re.compile(r"\{[^{}]*\}|!surprise\S*")  # placeholders and the chat command stay as they are
+COMMAND = re.compile(r"!surprise\S*")  # the chat command stays as it is
+
+
+def words(text: str) -> str:
+    """Return a string's words: placeholders and # cut out, every branch of a plural choice kept"""
+    def of(parts: tuple[Part, ...]) -> str:
+        return "".join(part if isinstance(part, str) else " " if not isinstance(part, Choice)
+                       else " ".join(of(branch) for _, branch in part.branches) for part in parts)
+
+    return COMMAND.sub(" ", of(parse(text)))
 
 
 def glossary_rows() -> list[dict[str, list[str]]]:
@@ -61,7 +71,7 @@ def without(text: str, terms: list[str]) -> str:
 
 def says(row: dict[str, list[str]], key: str) -> bool:
     """Tell whether the English string of a key says a concept, the longer terms of other concepts cut out"""
-    source = without(PLACEHOLDER.sub(" ", CATALOGUE["en"][key]).lower(), longer_terms(row, "en"))
+    source = without(words(CATALOGUE["en"][key]).lower(), longer_terms(row, "en"))
     return any(re.search(rf"(?<![a-z]){re.escape(form)}", source) for form in row["en"])
 
 
@@ -70,7 +80,7 @@ def says(row: dict[str, list[str]], key: str) -> bool:
 def test_every_string_says_a_concept_with_the_glossary_term(row, language):
     wrong = []
     for key in CATALOGUE["en"]:
-        text = PLACEHOLDER.sub(" ", CATALOGUE[language][key])
+        text = words(CATALOGUE[language][key])
         if says(row, key) and not any(term in text for term in row[language]):
             wrong.append(f"{key}: {CATALOGUE[language][key]!r} lacks {' or '.join(row[language])}")
     assert wrong == []
@@ -81,7 +91,7 @@ def test_every_string_says_a_concept_with_the_glossary_term(row, language):
 def test_a_term_stands_only_where_the_english_says_its_concept(row, language):
     wrong = []
     for key in CATALOGUE["en"]:
-        text = without(PLACEHOLDER.sub(" ", CATALOGUE[language][key]), longer_terms(row, language))
+        text = without(words(CATALOGUE[language][key]), longer_terms(row, language))
         used = [term for term in row[language] if term in text]
         if used and not says(row, key):
             wrong.append(f"{key}: {CATALOGUE[language][key]!r} says {used[0]!r}, its English {CATALOGUE['en'][key]!r}"
@@ -112,7 +122,7 @@ def test_every_language_file_has_every_key_and_the_same_placeholders():
     for language in LANGUAGES:
         assert set(CATALOGUE[language]) == set(CATALOGUE["en"])
         for key, english in CATALOGUE["en"].items():
-            assert sorted(PLACEHOLDER.findall(CATALOGUE[language][key])) == sorted(PLACEHOLDER.findall(english)), key
+            assert arguments(CATALOGUE[language][key]) == arguments(english), key
 
 
 def test_no_translation_is_left_in_english():

@@ -15,7 +15,8 @@ def run(tmp_path_factory):
     folder = tmp_path_factory.mktemp("session")
     gurps = write_common_tree(folder / "gurps", "gurps4e")
     fallout = write_common_tree(folder / "fallout", "fallout-ttrpg")
-    return run_node_tests(FILE, {"GURPS_TREE": str(gurps), "FALLOUT_TREE": str(fallout)})
+    adnd = write_common_tree(folder / "adnd", "adnd1e")
+    return run_node_tests(FILE, {"GURPS_TREE": str(gurps), "FALLOUT_TREE": str(fallout), "ADND_TREE": str(adnd)})
 
 
 @pytest.mark.parametrize("case", node_cases(FILE))

@@ -191,7 +191,7 @@ def test_hostile_names_and_strings_stay_text(tab, pages):
 
 @pytest.mark.parametrize("text, says", [
     ('system = "gurps4e"\nprocedure = "partial"\n[sides.a\nname = "x"\n', "line 3"),
-    (PARTIAL.replace('tactics = 2 ', 'charisma = 2 '), "sides.a.members.1.charisma"),
+    (PARTIAL.replace('tactics = 2 ', 'charisma = 2 '), "sides.a.members[0].charisma"),
     (PARTIAL + '\n[options]\nfreeze_roll_scope = "member"\n', "options.freeze_roll_scope"),
     (PARTIAL.replace('system = "gurps4e"', 'system = "adnd1e"'), "system"),
     (PARTIAL.replace("iq = 12", "iq = 12.5"), "line"),
@@ -209,6 +209,25 @@ def test_a_bad_scenario_file_is_one_line_and_loses_nothing(tab, pages, text, say
     assert stored(page) == before
     names = [page.locator("[data-rename]").nth(index).input_value() for index in range(5)]
     assert names == ["Ava", "Brom", "Krell", "Scab", "Dog"]
+
+
+@pytest.mark.parametrize("data, says", [
+    (b"\xef\xbb\xbf" + PARTIAL.replace("\n", "\r\n").encode("utf-8"), ""),
+    (PARTIAL.replace('name = "Brom"', 'name = "Br\xffom"').encode("latin-1"), "line 16: cannot be read (not UTF-8 text"),
+], ids=["notepad-bom-and-crlf", "bad-utf8"])
+def test_an_opened_file_is_read_as_ambush_odds_reads_its_bytes(tab, pages, data, says):
+    """A file as Notepad saves it opens; a byte that is no UTF-8 is refused on its line, never read as U+FFFD"""
+    page = show(tab, pages["gurps"])
+    page.set_input_files("#file-open", files=[{"name": "scenario.toml", "mimeType": "application/toml", "buffer": data}])
+    if says:
+        page.wait_for_function("document.querySelector('#file-problem').textContent !== ''")
+        problem = page.inner_text("#file-problem")
+        assert problem.startswith(f"scenario.toml, {says}") and "\n" not in problem.strip()
+        assert page.locator("[data-rename]").count() == 0
+    else:
+        page.wait_for_selector("[data-rename='c5']")
+        names = [page.locator("[data-rename]").nth(index).input_value() for index in range(5)]
+        assert names == ["Ava", "Brom", "Krell", "Scab", "Dog"] and page.inner_text("#file-problem") == ""
 
 
 def test_the_exported_file_is_the_one_ambush_odds_reads(tab, pages, tmp_path):

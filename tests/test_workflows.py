@@ -160,7 +160,7 @@ def test_the_own_workflow_releases_the_examples_with_the_urls_of_the_project_rep
     released = {p.name for p in (work / "release").iterdir()}
     for path in sorted((ROOT / "fixtures" / "campaigns").glob("*.toml")):
         cid = tomllib.loads(path.read_text(encoding="utf-8"))["id"]
-        assert {f"{cid}.json", f"{cid}-{PROJECT['version']}.zip"} <= released
+        assert {f"{cid}.json", f"{cid}-{PROJECT['version']}.zip", f"{cid}-{PROJECT['version']}.html"} <= released
         module = json.loads((work / "release" / f"{cid}.json").read_text(encoding="utf-8"))
         assert module["manifest"] == f"{REPOSITORY}/releases/latest/download/{cid}.json"
         version = PROJECT["version"]
@@ -187,7 +187,8 @@ def test_the_gm_workflow_releases_campaign_toml_as_written(gm_repository, foundr
                      endpoint=foundry.url, secrets={"FOUNDRY_PACKAGE_TOKEN": TOKEN})
     assert [d.returncode for d in done.values()] == [0, 0], {k: d.stderr for k, d in done.items()}
     release = gm_repository / "release"
-    assert {p.name for p in release.iterdir()} == {"ambush-gurps.json", "ambush-gurps-1.0.0.zip", "AmbushGurps.js"}
+    assert {p.name for p in release.iterdir()} == {"ambush-gurps.json", "ambush-gurps-1.0.0.zip", "AmbushGurps.js",
+                                                   "ambush-gurps-1.0.0.html"}
     module = json.loads((release / "ambush-gurps.json").read_text(encoding="utf-8"))
     url = f"https://github.com/{GM_REPOSITORY}/releases"
     assert (module["manifest"], module["download"]) == (f"{url}/latest/download/ambush-gurps.json",

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from exporter.narration import side_label, signed
+from exporter.narration import counted, noun, say, side_label, signed
 from exporter.rules import adnd1e
 from exporter.rules.adnd1e import MemberResult, Outcome, Segment, SideResult
 from exporter.rules.shared import SIDE_KEYS, SideKey, other
@@ -26,12 +26,7 @@ def narrate(scenario: Scenario, outcome: Outcome) -> list[str]:
 
 def chance(top: int) -> str:
     """Render a chance on a d6 as "1" or "1-3" """
-    return "1" if top == 1 else f"1-{top}"
-
-
-def segments_text(count: int) -> str:
-    """Render a segment count with its noun"""
-    return f"{count} segment" if count == 1 else f"{count} segments"
+    return say("{top, plural, =1 {1} other {1-#}}", top=top)
 
 
 def side_line(scenario: Scenario, key: SideKey, result: SideResult) -> str:
@@ -48,7 +43,7 @@ def side_line(scenario: Scenario, key: SideKey, result: SideResult) -> str:
     if result.threshold == 0:
         return f"{name}: the chance to be surprised drops to 0{why}, does not roll."
     roll = f"rolls {result.roll}: " + (
-        f"surprised for {segments_text(result.segments)}." if result.segments else "not surprised."
+        f"surprised for {counted(result.segments, 'segment')}." if result.segments else "not surprised."
     )
     return f"{name}: surprised on {chance(result.threshold)}{why}; {roll}"
 
@@ -58,11 +53,11 @@ def summary_line(scenario: Scenario, outcome: Outcome) -> str:
     seg_a, seg_b = outcome.sides["a"].segments, outcome.sides["b"].segments
     name_a, name_b = side_label(scenario, "a"), side_label(scenario, "b")
     winner = {"a": name_a, "b": name_b}.get(outcome.surprise)
-    free = f"{segments_text(abs(outcome.free_segments))} free for {winner}."
+    free = f"{counted(abs(outcome.free_segments), 'segment')} free for {winner}."
     if not seg_a and not seg_b:
         return "Neither side is surprised."
     if seg_a and seg_b and seg_a == seg_b:
-        cancel = f"Both sides are surprised for {segments_text(seg_a)}: the surprise cancels between the sides"
+        cancel = f"Both sides are surprised for {counted(seg_a, 'segment')}: the surprise cancels between the sides"
         exceptions = dexterity_exceptions(scenario, outcome)
         return f"{cancel}; {'; '.join(exceptions)}." if exceptions else f"{cancel}."
     if seg_a and seg_b:
@@ -112,7 +107,7 @@ def adjustment_source(member: Member) -> str:
 def segment_numbers(segments: Sequence[Segment]) -> str:
     """Write segment numbers as "segment 1" or "segments 1 and 2" """
     numbers = [str(segment.segment) for segment in segments]
-    return f"segment {numbers[0]}" if len(numbers) == 1 else f"segments {join(numbers)}"
+    return f"{noun(len(numbers), 'segment')} {join(numbers)}"
 
 
 def adjustment_lines(scenario: Scenario, outcome: Outcome) -> list[str]:
@@ -134,12 +129,12 @@ def adjustment_line(
     raw = adnd1e.raw_adjustment(member)
     source = f"Dexterity {member.dex}" if member.dex is not None else "surprise adjustment"
     if raw != result.adjustment:
-        frozen = segments_text(result.segments)
+        frozen = counted(result.segments, "segment")
         return f"{member.name}: {source} ({signed(raw)}) does not apply while encumbered; frozen for {frozen}."
     text = f"{member.name}: {source} ({signed(raw)}) turns {side_segments} into {result.segments}"
     waits = adnd1e.frozen_segments(side_segments, result.segments, scenario.options)
     if waits != result.segments:
-        return f"{text}, but may act only after {side_name}'s {segments_text(waits)}."
+        return f"{text}, but may act only after {side_name}'s {counted(waits, 'segment')}."
     return f"{text}."
 
 
@@ -156,7 +151,7 @@ def timeline_lines(scenario: Scenario, segments: Sequence[Segment]) -> list[str]
             lines.append(f"Segment {segment.segment} (cancelled): everyone is still surprised; nobody acts.")
             continue
         acting = join(list(segment.acting))
-        verb = "acts" if len(segment.acting) == 1 else "act"
+        verb = say("{count, plural, one {acts} other {act}}", count=len(segment.acting))
         frozen, frozen_verb = frozen_text(scenario, segment.frozen)
         line = f"Segment {segment.segment} (surprise): {acting} {verb}; {frozen} {frozen_verb} frozen."
         if segment.missile_triple_rate:
@@ -175,8 +170,7 @@ def frozen_text(scenario: Scenario, frozen: Sequence[str]) -> tuple[str, str]:
             parts.append(f"all of {side_label(scenario, key)}")
         else:
             parts += names
-    plural = len(parts) > 1 or parts[0].startswith("all of ")
-    return join(parts), "are" if plural else "is"
+    return join(parts), say("{count, plural, one {is} other {are}}", count=len(frozen))
 
 
 def join(names: Sequence[str]) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from exporter.narration import side_label, signed
+from exporter.narration import counted, side_label, signed
 from exporter.rules import fallout_ttrpg as rules
 from exporter.rules.fallout_ttrpg import Outcome, SneakAttack, SpotTest, SurpriseRound
 from exporter.rules.shared import SideKey, other
@@ -113,7 +113,7 @@ def surprise_round_lines(scenario: Scenario, sr: SurpriseRound) -> list[str]:
     for member in victims:
         if member.cautious_nature:
             lines.append(cautious_line(scenario, member.name, member.asleep))
-    lines.append(f"Surprise Round, {len(sr.order)} turn{'s' if len(sr.order) != 1 else ''}:")
+    lines.append(f"Surprise Round, {counted(len(sr.order), 'turn')}:")
     sides = {member.name: key for key, member in rules.members_with_sides(scenario)}  # by name, not a search a turn
     waking = set(sr.wake_at_turn_start)
     seen: set[str] = set()

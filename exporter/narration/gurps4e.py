@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from exporter.narration import side_label, signed
+from exporter.narration import counted, side_label, signed
 from exporter.rules.gurps4e import Outcome, StunTurn, succeeds
 from exporter.rules.shared import SIDE_KEYS, other
 
@@ -33,9 +33,9 @@ def narrate(scenario: Scenario, outcome: Outcome) -> list[str]:
                  f"is mentally stunned ({kind} surprise): Do Nothing, active defences -4, no retreat.")
     if outcome.freeze and scenario.options.freeze_roll_scope == "side":
         seconds = next(iter(outcome.freeze.values()))
-        lines.append(f"Freeze roll for the side (1d6): {seconds} seconds frozen, Combat Reflexes excepted.")
+        lines.append(f"Freeze roll for the side (1d6): {counted(seconds, 'second')} frozen, Combat Reflexes excepted.")
     else:
-        lines.extend(f"Freeze roll for {name} (1d6): {seconds} seconds frozen."
+        lines.extend(f"Freeze roll for {name} (1d6): {counted(seconds, 'second')} frozen."
                      for name, seconds in outcome.freeze.items())
     lines.extend(turn_lines(outcome))
     return lines
@@ -88,7 +88,7 @@ def turn_lines(outcome: Outcome) -> list[str]:
             lines.append(f"{track.member.name} can never roll out of it (IQ {track.member.iq} is below 3) and "
                          "misses the whole fight unless the GM intervenes.")
         else:
-            lines.append(f"{track.member.name} loses {track.lost} second{'s' if track.lost != 1 else ''} "
+            lines.append(f"{track.member.name} loses {counted(track.lost or 0, 'second')} "
                          f"and acts normally from turn {(track.lost or 0) + 1}.")
     return lines
 

@@ -3,7 +3,7 @@
 // file is taken whole or not at all: any problem is one line, and the draft before it stays.
 import { DEFAULT_OPTIONS, SIDE_KEYS, SYSTEM } from "../common/config.js";
 import { buildScenario, inputsAt, procedureDef } from "../common/inputs.js";
-import { parseToml } from "./toml.js";
+import { decodeUtf8, parseToml } from "./toml.js";
 
 /** The catalogue keys this module shows, which the build ships (exporter/targets/strings.py) */
 const STRING_KEYS = ["Web.File.*"];
@@ -14,18 +14,23 @@ const LONE_OPENER = ["attacker", "attack_bonus", "target_number"];
 const own = (object, key) => Object.prototype.hasOwnProperty.call(object, key);
 const isTable = (value) => value !== null && typeof value === "object" && !Array.isArray(value);
 
-/** A problem with one field of the file, as a one-line error */
+/** A problem with one field of the file, its path a list of keys and array indices, as a one-line error */
 class FileProblem extends Error {
-  constructor(field, text) {
+  constructor(path, text) {
     super(text);
-    this.field = field;
+    this.path = path;
   }
+}
+
+/** Name a field as `ambush odds` does (exporter/validation.py field_path): sides.a.members[0].iq */
+function fieldName(path) {
+  return path.map((step, index) => (typeof step === "number" ? `[${step}]` : `${index ? "." : ""}${step}`)).join("");
 }
 
 /** Refuse the keys of a table that are neither allowed nor an input, naming the first */
 function onlyKnown(tableValue, where, allowed) {
   for (const key of Object.keys(tableValue)) {
-    if (!allowed.includes(key)) throw new FileProblem(where ? `${where}.${key}` : key, "Web.File.Unknown");
+    if (!allowed.includes(key)) throw new FileProblem([...where, key], "Web.File.Unknown");
   }
 }
 
@@ -33,7 +38,9 @@ function onlyKnown(tableValue, where, allowed) {
 function draftMember(entry, where, fields, id) {
   if (!isTable(entry)) throw new FileProblem(where, "Web.File.NotTable");
   onlyKnown(entry, where, ["name", ...fields.map((field) => field.key)]);
-  if (typeof entry.name !== "string" || !entry.name.trim()) throw new FileProblem(`${where}.name`, "Web.File.NoName");
+  if (typeof entry.name !== "string" || !entry.name.trim()) {
+    throw new FileProblem([...where, "name"], "Web.File.NoName");
+  }
   const member = { id, name: entry.name.trim() };
   for (const field of fields) member[field.key] = own(entry, field.key) ? entry[field.key] : field.default;
   return member;
@@ -41,66 +48,73 @@ function draftMember(entry, where, fields, id) {
 
 /** Turn a file's data into a draft with member ids from `nextId()`; throws a FileProblem */
 function draftOfData(data, nextId) {
-  if (data.system !== SYSTEM) throw new FileProblem("system", "Web.File.System");
+  if (data.system !== SYSTEM) throw new FileProblem(["system"], "Web.File.System");
   const procedure = procedureDef(data.procedure);
-  if (!procedure) throw new FileProblem("procedure", "Web.File.Procedure");
+  if (!procedure) throw new FileProblem(["procedure"], "Web.File.Procedure");
   const scenarioInputs = inputsAt(procedure.id, "scenario");
   const hasOpeners = scenarioInputs.some((input) => input.type === "openers");
-  onlyKnown(data, "", ["system", "procedure", "options", "sides", ...scenarioInputs.map((input) => input.key),
+  onlyKnown(data, [], ["system", "procedure", "options", "sides", ...scenarioInputs.map((input) => input.key),
     ...(hasOpeners ? LONE_OPENER : [])]);
   const options = data.options ?? {};
-  if (!isTable(options)) throw new FileProblem("options", "Web.File.NotTable");
+  if (!isTable(options)) throw new FileProblem(["options"], "Web.File.NotTable");
   for (const [key, value] of Object.entries(options)) {
-    if (!own(DEFAULT_OPTIONS, key)) throw new FileProblem(`options.${key}`, "Web.File.Unknown");
+    if (!own(DEFAULT_OPTIONS, key)) throw new FileProblem(["options", key], "Web.File.Unknown");
     // The page plays the campaign's house rules: a file that asks for others would be played wrong without a word.
-    if (JSON.stringify(value) !== JSON.stringify(DEFAULT_OPTIONS[key])) throw new FileProblem(`options.${key}`, "Web.File.Option");
+    if (JSON.stringify(value) !== JSON.stringify(DEFAULT_OPTIONS[key])) throw new FileProblem(["options", key], "Web.File.Option");
   }
   const draft = { system: SYSTEM, procedure: procedure.id, sides: {}, out: [] };
   for (const input of scenarioInputs) {
     if (input.type === "openers") draft.openers = openersOf(data);
     else draft[input.key] = own(data, input.key) ? data[input.key] : input.default;
   }
-  if (!isTable(data.sides)) throw new FileProblem("sides", "Web.File.NotTable");
-  onlyKnown(data.sides, "sides", SIDE_KEYS);
+  if (!isTable(data.sides)) throw new FileProblem(["sides"], "Web.File.NotTable");
+  onlyKnown(data.sides, ["sides"], SIDE_KEYS);
   const sideInputs = inputsAt(procedure.id, "side");
   const memberInputs = inputsAt(procedure.id, "member");
   for (const key of SIDE_KEYS) {
     const side = data.sides[key];
-    const where = `sides.${key}`;
+    const where = ["sides", key];
     if (!isTable(side)) throw new FileProblem(where, "Web.File.NotTable");
     onlyKnown(side, where, ["name", "members", ...sideInputs.map((input) => input.key)]);
-    if (!Array.isArray(side.members)) throw new FileProblem(`${where}.members`, "Web.File.NotTable");
-    if (own(side, "name") && typeof side.name !== "string") throw new FileProblem(`${where}.name`, "Web.File.NotTable");
+    if (!Array.isArray(side.members)) throw new FileProblem([...where, "members"], "Web.File.NotTable");
+    if (own(side, "name") && typeof side.name !== "string") throw new FileProblem([...where, "name"], "Web.File.NotTable");
     const drafted = { name: own(side, "name") ? side.name : "" };
     for (const input of sideInputs) drafted[input.key] = own(side, input.key) ? side[input.key] : (input.type === "member" ? null : input.default);
-    drafted.members = side.members.map((entry, index) => draftMember(entry, `${where}.members.${index + 1}`, memberInputs, nextId()));
+    drafted.members = side.members.map((entry, index) => draftMember(entry, [...where, "members", index], memberInputs, nextId()));
     draft.sides[key] = drafted;
   }
   return draft;
 }
 
-/** Return the opening attacks a Fallout file declares: its openers, or its lone attacker with his numbers */
+/** Return the opening attacks a Fallout file declares: its openers, or its lone attacker of side a with his numbers */
 function openersOf(data) {
   const lone = LONE_OPENER.filter((key) => own(data, key));
-  if (lone.length && own(data, "openers")) throw new FileProblem(lone[0], "Web.File.Unknown");
+  if (lone.length && own(data, "openers")) throw new FileProblem([lone[0]], "Web.File.Unknown");
+  // The lone attacker is side a's, as `ambush odds` reads him (fallout_ttrpg.py); one of side b's is given in openers.
+  const sideA = data.sides?.a?.members;
+  if (typeof data.attacker === "string" && Array.isArray(sideA)
+    && !sideA.some((member) => isTable(member) && member.name === data.attacker)) {
+    throw new FileProblem(["attacker"], "Web.File.AttackerSide");
+  }
   if (lone.length) return [{ name: data.attacker ?? null, attack_bonus: data.attack_bonus ?? null, target_number: data.target_number ?? null }];
   if (!own(data, "openers")) return [];
-  if (!Array.isArray(data.openers) || !data.openers.every(isTable)) throw new FileProblem("openers", "Web.File.NotTable");
+  if (!Array.isArray(data.openers) || !data.openers.every(isTable)) throw new FileProblem(["openers"], "Web.File.NotTable");
   return data.openers.map((row, index) => {
-    onlyKnown(row, `openers.${index + 1}`, ["name", "attack_bonus", "target_number"]);
+    onlyKnown(row, ["openers", index], ["name", "attack_bonus", "target_number"]);
     return { name: row.name ?? null, attack_bonus: row.attack_bonus ?? null, target_number: row.target_number ?? null };
   });
 }
 
 /**
- * Read a scenario file's text into a draft whose members get ids from `nextId()`: {draft}, or {problem}, one translated
- * line naming the file's line or field. A draft the rules would refuse is refused here, as `ambush odds` refuses the file.
+ * Read a scenario file, its text pasted or its bytes opened, into a draft whose members get ids from `nextId()`:
+ * {draft}, or {problem}, one translated line naming the file's line or field. A draft the rules would refuse is
+ * refused here, as `ambush odds` refuses the file.
  */
-function readScenarioFile(text, name, nextId, t) {
+function readScenarioFile(source, name, nextId, t) {
   const file = name || t("Web.File.Pasted");
   let data;
   try {
-    data = parseToml(text);
+    data = parseToml(typeof source === "string" ? source : decodeUtf8(source));
   } catch (error) {
     if (error.line === undefined) throw error;
     return { problem: t("Web.File.Syntax", { file, line: error.line, what: error.what }) };
@@ -111,11 +125,12 @@ function readScenarioFile(text, name, nextId, t) {
     return problem ? { problem: t("Web.File.Refused", { file, problem }) } : { draft };
   } catch (error) {
     if (!(error instanceof FileProblem)) throw error;
-    const value = error.field.split(".").reduce((held, part) => (isTable(held) ? held[part] : undefined), data);
+    const value = error.path.reduce((held, step) => (typeof held === "object" && held !== null ? held[step] : undefined),
+      data);
     return {
       problem: t("Web.File.Field", {
-        file, field: error.field, problem: t(error.message, { value: JSON.stringify(value) ?? "", system: SYSTEM,
-          expected: JSON.stringify(DEFAULT_OPTIONS[error.field.split(".")[1]] ?? null) }),
+        file, field: fieldName(error.path), problem: t(error.message, { value: JSON.stringify(value) ?? "",
+          system: SYSTEM, expected: JSON.stringify(DEFAULT_OPTIONS[error.path[1]] ?? null) }),
       }),
     };
   }

@@ -276,7 +276,7 @@ function onChange(event) {
     keep();
   } else if (action === "open-file" && target.files?.[0]) {
     const file = target.files[0];
-    file.text().then((text) => openFile(text, file.name));
+    file.arrayBuffer().then((bytes) => openFile(bytes, file.name)); // bytes: bad UTF-8 refused, not replaced
   } else if (target.dataset.rename) rename(target.dataset.rename, target.value);
   else if (target.dataset.sideName) {
     const draft = JSON.parse(JSON.stringify(state.draft));

@@ -284,7 +284,7 @@ test("game.settings: a registered package's namespace, a known scope; world valu
 
 test("i18n: nested and flat keys, missing keys return the key and are recorded, format, English fallback", async (t) => {
   const root = writeModule(t, { main: "", en: { [MODULE_ID]: { OnlyEnglish: "English only" } } });
-  const env = setup(t, { modules: [], language: "de", lang: { [MODULE_ID]: { Greet: "Hallo {name}" }, "flat.key": "flach" } });
+  const env = setup(t, { modules: [], language: "de", lang: { [MODULE_ID]: { Greet: "Hallo {name}", Count: "{n, plural, one {# Tag} other {# Tage}}" }, "flat.key": "flach" } });
   await env.loadModule(root);
   assert.equal(game.i18n.localize(`${MODULE_ID}.Greet`), "Hallo {name}");
   assert.equal(game.i18n.format(`${MODULE_ID}.Greet`, { name: "Ann" }), "Hallo Ann");
@@ -296,6 +296,10 @@ test("i18n: nested and flat keys, missing keys return the key and are recorded, 
   assert.deepEqual(env.missingI18n, [`${MODULE_ID}.Missing`, MODULE_ID]);
   assert.equal(game.i18n.format(`${MODULE_ID}.Greet`), "Hallo {name}");
   assert.deepEqual(env.i18nFormatErrors, [{ key: `${MODULE_ID}.Greet`, placeholder: "name" }]);
+  // format knows {name} alone: a plural choice's braces are no placeholder of its, and are recorded as one unfilled
+  assert.equal(game.i18n.localize(`${MODULE_ID}.Count`), "{n, plural, one {# Tag} other {# Tage}}", "localize: raw");
+  assert.notEqual(game.i18n.format(`${MODULE_ID}.Count`, { n: 1 }), "1 Tag");
+  assert.deepEqual(env.i18nFormatErrors.slice(1).map((error) => error.placeholder), ["n, plural, one {# Tag", "# Tage"]);
 });
 
 // -- status effects ------------------------------------------------------------------------------

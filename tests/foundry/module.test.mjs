@@ -33,8 +33,11 @@ async function gurpsCombat(env, { friendlyIq = 12, hostileIq = 10 } = {}) {
   return { combat, ava, orc };
 }
 
+// The freeze of 1 second, in the words each language gives one second (tests/test_plurals.py has them all)
+const ONE_SECOND = { en: "Orc is frozen for 1 second.", de: "Orc ist für 1 Sekunde erstarrt.", "zh-CN": "Orc惊呆1秒。" };
+
 for (const language of ["en", "de", "zh-CN"]) {
-  test(`every string the GURPS module shows exists in ${language}`, async () => {
+  test(`every string the GURPS module shows exists in ${language}, a count in the words it takes there`, async () => {
     const env = await boot(GURPS, { language });
     try {
       assert.deepEqual(env.checkSettingsI18n(), []);
@@ -49,8 +52,11 @@ for (const language of ["en", "de", "zh-CN"]) {
       await combat.nextTurn();
       await env.settle();
       assert.deepEqual(env.missingI18n, []);
+      assert.deepEqual(env.i18nFormatErrors, []);
       assert.deepEqual(env.errors, []);
       assert.ok(env.messages.length >= 2);
+      assert.ok(env.messages.some((message) => message.content.includes(ONE_SECOND[language])),
+        env.messages.map((message) => message.content).join("\n"));
     } finally {
       env.teardown();
     }

@@ -1,6 +1,7 @@
 // The table session and the draft form (templates/common/session.js, form.js) on a plain fake host, run by
 // tests/test_session.py: who sees which part of a card, what resolve, clear, left and follow do to the host, the one
-// queue, and the form's fields and edits. GURPS_TREE and FALLOUT_TREE hold common/ with a build's config.js.
+// queue, the status lines, and the form's fields and edits. GURPS_TREE, FALLOUT_TREE and ADND_TREE hold common/ with a
+// build's config.js.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { pathToFileURL } from "node:url";
@@ -10,7 +11,7 @@ const trees = {};
 /** Import a build's common modules, its rules system first */
 async function load(system) {
   if (!trees[system]) {
-    const folder = process.env[system === "gurps4e" ? "GURPS_TREE" : "FALLOUT_TREE"];
+    const folder = process.env[{ gurps4e: "GURPS_TREE", "fallout-ttrpg": "FALLOUT_TREE", adnd1e: "ADND_TREE" }[system]];
     const root = pathToFileURL(`${folder}/common/`).href;
     await import(`${root}systems/${system}.js`);
     trees[system] = {
@@ -150,6 +151,41 @@ test("a combatant who leaves loses his marks; one never in the surprise changes 
   await tracked.left("orc");
   assert.deepEqual(table.shown("orc"), []);
   assert.deepEqual(JSON.parse(table.stored).tracks, []);
+});
+
+test("AD&D status lines: who is surprised in which segments, counted from the one being played, none after", async () => {
+  const { session, inputs } = await load("adnd1e");
+  // docs/rules/adnd1e.md#two-sides: side a rolls 2 on its d6 and is surprised for two segments, side b rolls 5 and is
+  // not; Gob acts alone in segments 1 and 2, and the first normal round after them is round 1 again (C7).
+  const table = fakeHost({ faces: [2, 5] });
+  const tracked = session.tableSession(table.host);
+  const combatants = [
+    { id: "ann", label: "Ann", side: "a", read: () => undefined },
+    { id: "gob", label: "Gob", side: "b", read: () => undefined },
+  ];
+  await tracked.resolve(inputs.draftScenario("roll", combatants));
+  assert.deepEqual(tracked.statusLines(), ['Adnd.Surprised.First {"name":"Ann","segments":2}'], "before segment 1");
+  const order = ["ann", "gob"];
+  await tracked.observe({ order, current: 0, round: 1, forward: true, rotating: false });
+  assert.deepEqual(tracked.statusLines(), ['Tracking.Segment {"segment":1,"count":2}',
+    'Adnd.Surprised.Now {"name":"Ann","more":1}']);
+  await tracked.observe({ order, current: 0, round: 2, forward: true, rotating: false });
+  assert.deepEqual(tracked.statusLines(), ['Tracking.Segment {"segment":2,"count":2}',
+    'Adnd.Surprised.Now {"name":"Ann","more":0}']);
+  await tracked.observe({ order, current: 0, round: 3, forward: true, rotating: false });
+  assert.deepEqual(tracked.statusLines(), [], "the surprise is over: nobody is surprised");
+});
+
+test("GURPS status lines: each stunned combatant by name, with the seconds lost or the turns stunned so far", async () => {
+  const { session } = await load("gurps4e");
+  // docs/rules/gurps4e.md: a total surprise freezes Orc for the d6's 1 second: his first turn is stunned.
+  const table = fakeHost({ faces: [1, 6, 6, 6] });
+  const tracked = session.tableSession(table.host);
+  await tracked.resolve(await gurpsDraft());
+  assert.deepEqual(tracked.statusLines(), ['Tracking.Stunned {"name":"Orc","turns":0}']);
+  const order = ["orc", "ava", "cat"];
+  await tracked.observe({ order, current: 0, round: 1, forward: true, rotating: false });
+  assert.deepEqual(tracked.statusLines(), ['Tracking.Stunned {"name":"Orc","turns":1}']);
 });
 
 test("following the turns: a stunned turn is skipped only where the table skips, nothing without the automation", async () => {

@@ -99,3 +99,37 @@ test("the English example keeps English as its default", async () => {
   assert.ok(draft.includes(`Who gets the jump: ${JUMP.en}`), draft);
   assert.match(draft, /Animals or IQ 5 or less: No/);
 });
+
+/** Send a command as the GM; return everything posted after it, as text without markup */
+async function chatAfter(sb, command) {
+  const before = sb.chat.length;
+  sb.user.chat(GM, command);
+  await sb.settle();
+  return sb.chat.slice(before).map((c) => c.content.replace(/<[^>]*>/g, " ")
+    .replace(/&#(\d+);/g, (m, code) => String.fromCharCode(code))).join("\n");
+}
+
+// A total surprise freezes the surprised for the d6's seconds (B393): 1 and 2, in the words each language gives them;
+// the status names the stunned with the turns they were stunned so far, none yet.
+const FREEZE = {
+  en: ["Orc is frozen for 1 second.", "Orc is frozen for 2 seconds.", "Orc: stunned, no turn yet"],
+  de: ["Orc ist für 1 Sekunde erstarrt.", "Orc ist für 2 Sekunden erstarrt.", "Orc: betäubt, noch kein Zug"],
+  "zh-CN": ["Orc惊呆1秒。", "Orc惊呆2秒。", "Orc：精神震慑中（尚未到其回合）"],
+};
+
+for (const [language, [one, two, status]] of Object.entries(FREEZE)) {
+  test(`a freeze of 1 and of 2 seconds in ${language}, and the status of the stunned`, async () => {
+    const { sb } = await ready(GURPS);
+    await ask(sb, `!surprise config --language ${language}`);
+    for (const [face, text] of [[1, one], [2, two]]) {
+      await ask(sb, "!surprise resolve --procedure total");
+      sb.scriptDice(face);
+      const cards = await chatAfter(sb, "!surprise roll");
+      assert.ok(cards.includes(text), cards);
+      const shown = (await ask(sb, "!surprise status")).join("\n");
+      assert.ok(shown.includes(status), shown);
+      await ask(sb, "!surprise clear");
+    }
+    assert.equal(sb.takeErrors().length, 0);
+  });
+}

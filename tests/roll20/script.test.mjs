@@ -250,6 +250,11 @@ test("the round row names the AD&D surprise segment being played, then leaves wi
   assert.equal(surprise.rounds, 2, "the script passed the cancelled segment");
   assert.equal(roundRow()?.custom, "Surprise segment 2 of 2", "not 'Surprise: round 2' while a segment is played");
   assert.deepEqual(sb.turnorder().map((row) => row.id), [tokens[1].id, "-1", tokens[0].id], "the orc acts, the hero waits");
+  const during = sb.chat.length;
+  await commands(sb, "!surprise status");
+  const shown = whispers(sb, during).map((c) => c.content).join("\n");
+  assert.match(shown, /Surprise segment 2 of 2/, "the segment the tracker names");
+  assert.match(shown, /Hero: surprised in this segment only/, "the hero's last surprised segment, counted from it");
   // The monster plays segment 2; the frozen hero is passed, the round row comes to the top: the first normal round.
   sb.user.advanceTurn();
   await sb.settle();

@@ -23,13 +23,13 @@ from exporter.definitions.rolls import (
     Term,
     side_label,
 )
-from exporter.lang.numbers import NO, YES, number_text
+from exporter.lang.messages import fill
+from exporter.lang.numbers import NO, YES
 
 # docs/dev/roll20.md §6: inside an inner (nested) query these three must be HTML entities, and only there.
 NESTED_QUERY_ESCAPES = {"}": "&#125;", "|": "&#124;", ",": "&#44;"}
 # Characters that would end a query, a template field or an inline roll if they appeared in text.
 UNSAFE_IN_MACRO = str.maketrans({ch: " " for ch in "{}[]|@%#?&,"})
-PLACEHOLDER = re.compile(r"\{(\w+)\}")
 # docs/dev/roll20.md §6: attribute calls resolve before queries and are never encoded.
 ATTRIBUTE_CALL = re.compile(r"(@\{[^{}]*\})")
 
@@ -44,11 +44,8 @@ class Context:
     values: Mapping[str, int]
 
     def text(self, *keys: str) -> str:
-        """Join catalogue strings with ": ", filling their {name} placeholders, numbers as the language writes them"""
-        def value(match: re.Match[str]) -> str:
-            return number_text(self.values[match[1]], self.language) if match[1] in self.values else match[0]
-
-        return ": ".join(PLACEHOLDER.sub(value, self.strings[k]) for k in keys)
+        """Join catalogue strings with ": ", filled from the procedure's values as the language writes them"""
+        return ": ".join(fill(self.strings[k], self.values, self.language) for k in keys)
 
 
 def plain(text: str) -> str:

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
+from exporter import __version__
 from exporter._resources import templates_root
 from exporter.definitions import Definitions
 from exporter.dist import write_text
@@ -15,6 +17,12 @@ from exporter.targets.web.page import page_html
 
 HOST_ENTRY = "web/main.js"
 PAGE = "index.html"
+README = "README.md"
+
+
+def storage_key(campaign_id: str) -> str:
+    """Return the localStorage key the page keeps its encounter under: one per campaign"""
+    return f"ambush:{campaign_id}"
 
 
 def entry_modules(system: str) -> list[str]:
@@ -28,7 +36,7 @@ def config_entries(defs: Definitions, strings: dict[str, dict[str, str]]) -> lis
         ConfigEntry("TITLE", "The campaign's title, which heads the page", defs.module.title),
         ConfigEntry("VERSION", "The campaign's version", defs.module.version),
         ConfigEntry("STORAGE_KEY", "The localStorage key the page keeps its encounter under: one per campaign",
-                    f"ambush:{defs.module.id}"),
+                    storage_key(defs.module.id)),
         ConfigEntry("SETTINGS", "The automation's settings, as the campaign gives them to every target",
                     [{"key": s.key, "type": s.type, "default": s.default, "choices": list(s.choices)}
                      for s in defs.settings]),
@@ -61,6 +69,20 @@ class WebWriter:
         style = (self.root / "web" / "style.css").read_text(encoding="utf-8")
         return page_html(self.env.get_template(PAGE), defs, self.modules(defs), style, HOST_ENTRY)
 
+    def readme_context(self, defs: Definitions) -> dict[str, Any]:
+        """Return what the README template reads: checked names and codes only, never the campaign's free text"""
+        return {
+            "ambush_version": __version__,
+            "module_id": defs.module.id,
+            "version": defs.module.version,
+            "system": defs.system,
+            "languages": list(defs.module.languages),
+            "default_language": defs.module.default_language,
+            "storage_key": storage_key(defs.module.id),
+            "page": PAGE,
+        }
+
     def write(self, defs: Definitions, folder: Path) -> None:
-        """Write the page into folder"""
+        """Write the page and its README into folder"""
         write_text(folder / PAGE, self.page(defs))
+        write_text(folder / README, self.env.get_template(README).render(**self.readme_context(defs)))

@@ -4,7 +4,6 @@
 // would have had without a surprise (nextRoundNumber), so no round-based duration is shifted by the segments; and each
 // segment lasts a segment of the VTT's world time, not a round (roundSeconds).
 import { RULES, SIDE_KEYS } from "../config.js";
-import { formatNumber } from "../format.js";
 import * as Rules from "../rules/adnd1e.js";
 import { listed, scenarioOptions } from "../scenario.js";
 import { mark, names, unmarkAll } from "../surprise.js";
@@ -128,15 +127,22 @@ function roundName(table, surprise) {
   return segment >= 1 && segment <= count ? table.t("Tracking.Segment", { segment, count }) : null;
 }
 
-/** Return the segment being played and who is still frozen in it, with the segments each has left */
+/**
+ * Return the segment being played and who is still frozen in it, with the segments each is surprised in from now:
+ * before the first segment the first ones, then the one being played and those after it, all in the numbering of
+ * the tracker's line and the cards
+ */
 function statusLines(table, surprise) {
   const segment = segmentOf(surprise);
   const name = roundName(table, surprise);
-  return [
-    ...(name ? [name] : []),
-    ...Object.entries(surprise.frozen ?? {}).filter(([, frozen]) => frozen >= segment)
-      .map(([id, frozen]) => `${surprise.labels[id] ?? "?"}: ${formatNumber(frozen - segment + 1, table.language())}`),
-  ];
+  const lines = name ? [name] : [];
+  for (const [id, frozen] of Object.entries(surprise.frozen ?? {})) {
+    if (frozen < Math.max(segment, 1)) continue;
+    const who = surprise.labels[id] ?? "?";
+    lines.push(segment < 1 ? table.t("Adnd.Surprised.First", { name: who, segments: frozen })
+      : table.t("Adnd.Surprised.Now", { name: who, more: frozen - segment }));
+  }
+  return lines;
 }
 
 export {

@@ -152,11 +152,13 @@ async function left(table, surprise, id) {
   settle(surprise);
 }
 
-/** Return one line per stunned combatant: recovered after how long, never, or stunned for how many turns */
+/** Return one line per stunned combatant: recovered after how many seconds, never, or stunned for how many turns */
 function statusLines(table, surprise) {
-  return (surprise.tracks ?? []).map((track) => `${surprise.labels[track.name] ?? "?"}: ${
-    track.lost !== null ? table.t("Tracking.Recovered", { seconds: track.lost })
-      : track.never ? table.t("Tracking.Never") : table.t("Tracking.Stunned", { turns: track.turns.length })}`);
+  return (surprise.tracks ?? []).map((track) => {
+    const name = surprise.labels[track.name] ?? "?";
+    if (track.lost !== null) return table.t("Tracking.Recovered", { name, seconds: track.lost });
+    return track.never ? table.t("Tracking.Never", { name }) : table.t("Tracking.Stunned", { name, turns: track.turns.length });
+  });
 }
 
 /** Name the table round being played: never, GURPS rounds are one second each and carry only their number */
