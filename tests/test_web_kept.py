@@ -12,7 +12,7 @@ import pytest
 
 from tests.browser import new_tab, page_url
 from tests.conftest import FIXTURES
-from tests.web_pages import build_pages, campaign_text
+from tests.web_pages import build_pages, campaign_text, catalogue, idle
 
 pytestmark = pytest.mark.slow  # seconds of builds and a browser: run early (conftest.py)
 
@@ -21,17 +21,6 @@ ASIDE = f"{KEY}:damaged"
 PARTIAL = (FIXTURES / "scenarios" / "gurps-partial.toml").read_text(encoding="utf-8")
 NAMES = ["Ava", "Brom", "Krell", "Scab", "Dog"]
 PARTS = ["language", "settings", "dice", "draft", "fight"]
-
-
-def catalogue(language: str) -> dict[str, str]:
-    from exporter.lang import bundled_language
-
-    def flat(tree: dict, prefix: str = "") -> dict[str, str]:
-        out: dict[str, str] = {}
-        for key, value in tree.items():
-            out.update(flat(value, f"{prefix}{key}.") if isinstance(value, dict) else {f"{prefix}{key}": value})
-        return out
-    return flat(bundled_language(language))
 
 
 @pytest.fixture(scope="module")
@@ -53,10 +42,6 @@ def fresh(browser):
     yield open_fresh
     for page in opened:
         page.context.close()
-
-
-def idle(page) -> None:
-    page.locator("body:not(.busy)").wait_for(state="attached")
 
 
 def type_dice(page, faces: list[int]) -> None:
@@ -206,8 +191,9 @@ DAMAGE = {
     "log-lines-not-a-list": (edited(setting("log.0.lines", "lines")), ["fight"]),
     "turns-null": (edited(setting("turns", None)), ["fight"]),
     "turn-unknown-id": (edited(setting("turns.0.id", "c99")), ["fight"]),
-    "everything-wrong-but-the-draft": (edited(also(setting("language", 7), setting("settings", []), setting("dice", None),
-                                                   setting("surprise", {}))), ["language", "settings", "dice", "fight"]),
+    "everything-wrong-but-the-draft": (
+        edited(also(setting("language", 7), setting("settings", []), setting("dice", None), setting("surprise", {}))),
+        ["language", "settings", "dice", "fight"]),
 }
 
 
@@ -217,7 +203,7 @@ def read_parts(page) -> dict:
         "language": page.get_attribute("html", "lang"),
         "settings": (page.is_checked("#skip"), page.input_value("#cards")),
         "dice": page.locator("input[name=dice-mode]:checked").get_attribute("value"),
-        "draft": [page.locator("[data-rename]").nth(index).input_value() for index in range(page.locator("[data-rename]").count())],
+        "draft": page.locator("[data-rename]").evaluate_all("(inputs) => inputs.map((input) => input.value)"),
         "fight": page.is_visible("#table") and page.inner_text("#order").count("\n") >= 4
         and page.locator("#log .card").count(),
     }
@@ -364,8 +350,8 @@ def crowd_scenario() -> str:
 
 
 def test_the_history_kept_per_turn_stays_far_below_a_copy_of_every_combatant_s_statuses(fresh, pages):
-    """A fight of 200 whose stunned turns are passed on each round: from round 2 to round 4 the kept state grows per turn
-    by less than a fifth of one copy of every combatant's statuses (schema 1 kept such a copy each turn)"""
+    """A fight of 200 whose stunned turns are passed on each round: from round 2 to round 4 the kept state grows per
+    turn by less than a fifth of one copy of every combatant's statuses (schema 1 kept such a copy each turn)"""
     page = fresh()
     page.goto(page_url(pages["crowd"]))
     page.wait_for_selector("#roll")

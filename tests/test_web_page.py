@@ -10,11 +10,10 @@ import tomllib
 
 import pytest
 
-from exporter.lang import bundled_language
 from exporter.scenario import load_scenario
 from tests.browser import new_tab, open_page, show
 from tests.conftest import FIXTURES
-from tests.web_pages import build_pages, campaign_text
+from tests.web_pages import build_pages, campaign_text, catalogue, idle
 
 pytestmark = pytest.mark.slow  # seconds of builds, subprocesses or Node: run early (conftest.py)
 
@@ -23,15 +22,6 @@ PARTIAL = (FIXTURES / "scenarios" / "gurps-partial.toml").read_text(encoding="ut
 INITIATIVE = [2, 5]
 HOSTILE_NAMES = ["<img src=x onerror=alert(1)>", "</script><script>alert(2)</script>", "__proto__", "\"'&amp;"]
 HOSTILE_NEXT = "</script><script>window.injected = 1</script><b>next</b>"
-
-
-def catalogue(language: str) -> dict[str, str]:
-    def flat(tree: dict, prefix: str = "") -> dict[str, str]:
-        out: dict[str, str] = {}
-        for key, value in tree.items():
-            out.update(flat(value, f"{prefix}{key}.") if isinstance(value, dict) else {f"{prefix}{key}": value})
-        return out
-    return flat(bundled_language(language))
 
 
 @pytest.fixture(scope="module")
@@ -69,11 +59,6 @@ def fresh(browser):
 
 def stored(page, key: str = "ambush:web-0") -> dict:
     return page.evaluate("(key) => JSON.parse(localStorage.getItem(key))", key)
-
-
-def idle(page) -> None:
-    """Wait until the page has finished the action under way (its dice asked and typed in)"""
-    page.locator("body:not(.busy)").wait_for(state="attached")
 
 
 def type_dice(page, faces: list[int]) -> None:

@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 from exporter.build import build_campaigns
+from exporter.lang import bundled_language, flatten
 
 
 def toml_value(value) -> str:
@@ -63,3 +64,13 @@ def build_pages(root: Path, campaigns: list[str]) -> list[Path]:
         paths.append(path)
     build_campaigns(paths, root / "dist", make_zip=False)
     return [root / "dist" / f"web-{index}" / "web" / "index.html" for index in range(len(campaigns))]
+
+
+def catalogue(language: str) -> dict[str, str]:
+    """Return a language's bundled strings by dotted key: {"Web.Kept.Lost": ...}"""
+    return flatten(bundled_language(language))
+
+
+def idle(page) -> None:
+    """Wait until the page has finished the action under way (its dice asked and typed in)"""
+    page.locator("body:not(.busy)").wait_for(state="attached")

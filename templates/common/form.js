@@ -232,4 +232,4 @@ function applyEdits(draft, edits, t) {
   return { draft: edited };
 }
 
-export { STRING_KEYS, applyEdits, draftForm, everyone, openerFields, parseValue, placeOf, PLACES };
+export { STRING_KEYS, applyEdits, draftForm, everyone, openerFields, parseValue, placeOf, PLACES, typed };

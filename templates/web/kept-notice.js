@@ -15,7 +15,8 @@ const FILE_NAME = `${STORAGE_KEY.replace(/[^A-Za-z0-9_-]+/g, "-")}-damaged.json`
 /** Return the notice's lines for a report of store.js, in the page's language */
 function lines(report) {
   if (report.earlier) return [t("Web.Kept.Earlier")];
-  const parts = new Intl.ListFormat(language(), { type: "conjunction" }).format(report.lost.map((part) => t(`Web.Kept.Part.${part}`)));
+  const names = report.lost.map((part) => t(`Web.Kept.Part.${part}`));
+  const parts = new Intl.ListFormat(language(), { type: "conjunction" }).format(names);
   return [
     report.newer ? t("Web.Kept.Newer") : t("Web.Kept.Damaged"),
     report.newer ? null : report.lost.length ? t("Web.Kept.Lost", { parts }) : t("Web.Kept.NothingLost"),
@@ -29,10 +30,11 @@ function content(box, report) {
   return [
     ...lines(report).map((line) => el("p", { text: line })),
     el("div", { class: "buttons" },
-      el("button", { type: "button", id: "kept-download", class: "primary", text: t("Web.Kept.Download"), onclick: () => {
-        download(FILE_NAME, text, "application/json");
-        released();
-      } }),
+      el("button", { type: "button", id: "kept-download", class: "primary", text: t("Web.Kept.Download"),
+        onclick: () => {
+          download(FILE_NAME, text, "application/json");
+          released();
+        } }),
       el("button", { type: "button", id: "kept-delete", text: t("Web.Kept.Delete"), onclick: () => {
         // Text held in this tab only is let go; text set aside in the browser is deleted there.
         if (report.held) released();

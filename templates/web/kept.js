@@ -3,8 +3,8 @@
 // that cannot be read is named and never played: the page starts without it, with every part that could be read.
 // A state of an earlier page (schema 1: every turn record a copy of every combatant's statuses) is brought into this
 // shape; a state of a later page is not read as this one.
-import { PROCEDURES, SETTINGS, SIDE_KEYS, STATUSES, SYSTEM } from "../common/config.js";
-import { draftForm } from "../common/form.js";
+import { SETTINGS, SIDE_KEYS, STATUSES, SYSTEM } from "../common/config.js";
+import { draftForm, typed } from "../common/form.js";
 import { buildScenario, inputsAt, procedureDef } from "../common/inputs.js";
 import { tableSession } from "../common/session.js";
 import { webHost } from "./host.js";
@@ -49,7 +49,8 @@ const listOf = (shape, { unique = false } = {}) => (value, path) => {
 /** An object of these keys, each of its shape; the keys of `optional` may be missing, others there only when `open` */
 const record = (required, optional = {}, { open = false } = {}) => (value, path) => {
   if (!plain(value)) return path;
-  for (const key of Object.keys(value)) if (!open && !has(required, key) && !has(optional, key)) return `${path}.${key}`;
+  const unknown = open ? undefined : Object.keys(value).find((key) => !has(required, key) && !has(optional, key));
+  if (unknown !== undefined) return `${path}.${unknown}`;
   for (const [key, shape] of Object.entries(required)) {
     const problem = has(value, key) ? shape(value[key], `${path}.${key}`) : `${path}.${key}`;
     if (problem) return problem;
@@ -82,7 +83,9 @@ const SHAPES = {
   settings: record({ skip: flag, cards: oneOf(settingChoices("chatVisibility")) }),
   dice: oneOf(["page", "typed"]),
   nextId: fits((value) => Number.isSafeInteger(value) && value >= 1),
-  table: record({ order: listOf(id, { unique: true }), started: flag, round: count, turn: count, statuses: byCombatant }),
+  table: record({
+    order: listOf(id, { unique: true }), started: flag, round: count, turn: count, statuses: byCombatant,
+  }),
   log: listOf(record({ title: text, lines: listOf(text), gm: flag, dice: listOf(text), round: count,
     records: listOf(fits(plain)) })),
   turns: listOf(record({ round: count, id, passed: flag }, { changed: byCombatant })),
@@ -102,22 +105,23 @@ const heldShape = nullOr(record({ cards: listOf(record({ title: text, lines: lis
 
 // --- the draft: its shape follows its procedure's inputs -----------------------------------------------------------
 
-/** Tell whether a value has an input's type: a boolean, a whole number, text; none (null) fits any (form.js applyEdits) */
-const typed = (type, value) => value === null || value === undefined
-  || (type === "boolean" ? typeof value === "boolean" : type === "number" ? Number.isInteger(value) : typeof value === "string");
-
-/** The shape of the values of some inputs, as optional keys of a record */
-const valuesOf = (inputs) => Object.fromEntries(inputs.map((input) => [input.key, fits((value) => typed(input.type, value))]));
+/** The shape of the values of some inputs, as optional keys of a record: each of its input's type, or none */
+const valuesOf = (inputs) => Object.fromEntries(inputs.map((input) => [
+  input.key, fits((value) => typed(input.type, value ?? null)),
+]));
 
 /** Return the path of the first thing in a draft that does not fit its procedure's inputs, or null */
 function draftProblem(draft) {
-  if (!plain(draft) || draft.system !== SYSTEM || !procedureDef(has(draft, "procedure") ? draft.procedure : null)) return "draft";
+  if (!plain(draft) || draft.system !== SYSTEM || !procedureDef(has(draft, "procedure") ? draft.procedure : null)) {
+    return "draft";
+  }
   const at = (level) => inputsAt(draft.procedure, level);
   const member = record({ id, name: text }, { unread: listOf(text), ...valuesOf(at("member")) });
   const side = record({ members: listOf(member) }, { name: nullOr(text), ...valuesOf(at("side")) });
   const scenarioInputs = at("scenario");
   const openers = scenarioInputs.find((input) => input.type === "openers");
-  const shape = record({ system: text, procedure: text, sides: record(Object.fromEntries(SIDE_KEYS.map((key) => [key, side]))) }, {
+  const sides = record(Object.fromEntries(SIDE_KEYS.map((key) => [key, side])));
+  const shape = record({ system: text, procedure: text, sides }, {
     out: listOf(member),
     ...valuesOf(scenarioInputs.filter((input) => input !== openers)),
     ...(openers ? { openers: listOf(record({}, valuesOf(openers.fields))) } : {}),
@@ -157,7 +161,9 @@ function disagreement({ surprise, table, turns }) {
   const inOrder = new Set(table.order);
   const listed = (ids) => ids.every((entry) => inOrder.has(entry));
   if (!listed(Object.keys(table.statuses))) return "table.statuses";
-  if (table.started ? table.round < 1 || table.turn >= table.order.length : table.round !== 0 || table.turn !== 0) return "table.turn";
+  const turnShown = table.started ? table.round >= 1 && table.turn < table.order.length
+    : table.round === 0 && table.turn === 0;
+  if (!turnShown) return "table.turn";
   if (!turns.every((turn) => inOrder.has(turn.id) && listed(Object.keys(turn.changed ?? {})))) return "turns";
   if (surprise === null) return null;
   const members = membersOfSurprise(surprise.scenario);
@@ -170,9 +176,8 @@ function disagreement({ surprise, table, turns }) {
     if (!inOrder.has(who) || !applied.every((status) => shown.includes(status))) return "surprise.applied";
   }
   const { follow } = surprise;
-  if (!listed([...follow.started, ...follow.seen, ...follow.gone, follow.active, follow.row].filter((who) => who !== null))) {
-    return "surprise.follow";
-  }
+  const followed = [...follow.started, ...follow.seen, ...follow.gone, follow.active, follow.row];
+  if (!listed(followed.filter((who) => who !== null))) return "surprise.follow";
   return heldShape(surprise.held ?? null, "surprise.held");
 }
 
@@ -183,7 +188,7 @@ function disagreement({ surprise, table, turns }) {
  */
 async function untried(fight, settings) {
   const copy = () => ({ ...JSON.parse(JSON.stringify(fight)), settings: { ...settings }, dice: "page" });
-  const sessionOf = (state) => tableSession(webHost(state, { askDice: () => Promise.reject(new Error("typed")), saved: () => {} }));
+  const sessionOf = (state) => tableSession(webHost(state, { askDice: null, saved: () => {} })); // the page rolls
   try {
     const shown = copy();
     sessionOf(shown).statusLines();
@@ -240,32 +245,41 @@ function highestId(state) {
 }
 
 /**
- * Read kept data part by part onto `fresh`, the state of a page that holds nothing (its draft empty). Returns
+ * Read kept data part by part onto `state`, the state of a page that holds nothing (its draft empty). Returns
  * {state, lost, repaired, newer}: lost names the parts (PARTS) that could not be read, repaired tells that something
  * else was wrong and set right (the next combatant id, keys this page does not keep), newer that a later page kept it.
  */
-async function readKept(data, fresh) {
-  const state = structuredClone(fresh);
+async function readKept(data, state) {
   if (!plain(data)) return { state, lost: [...PARTS], repaired: false, newer: false };
-  if (Number.isSafeInteger(data.schema) && data.schema > SCHEMA) return { state, lost: [], repaired: false, newer: true };
+  const newer = Number.isSafeInteger(data.schema) && data.schema > SCHEMA;
+  if (newer) return { state, lost: [], repaired: false, newer };
   const lost = [];
   let repaired = data.schema !== SCHEMA && data.schema !== 1;
   const known = ["schema", "language", "settings", "dice", "nextId", "draft", "surprise", "table", "log", "turns"];
   if (Object.keys(data).some((key) => !known.includes(key))) repaired = true;
+  /** Keep a part that has no problem; name one that has, here and for whoever reads the console */
+  const taken = (part, problem, take) => {
+    if (!problem) take();
+    else {
+      lost.push(part);
+      console.warn(`ambush: the kept ${problem} cannot be read; the page starts without ${part}`);
+    }
+  };
   for (const part of ["language", "settings", "dice"]) {
-    if (SHAPES[part](data[part], part)) lost.push(part);
-    else state[part] = data[part];
+    taken(part, SHAPES[part](data[part], part), () => {
+      state[part] = data[part];
+    });
   }
-  if (draftProblem(data.draft)) lost.push("draft");
-  else state.draft = data.draft;
+  taken("draft", draftProblem(data.draft), () => {
+    state.draft = data.draft;
+  });
   const fight = { surprise: data.surprise, table: data.table, log: data.log,
     turns: data.schema === SCHEMA ? data.turns : turnsFromV1(data.turns) };
-  if (await fightProblem(fight, state.settings)) lost.push("fight");
-  else Object.assign(state, fight);
+  taken("fight", await fightProblem(fight, state.settings), () => Object.assign(state, fight));
   const lowest = highestId(state) + 1;
   if (SHAPES.nextId(data.nextId, "nextId") || data.nextId < lowest) repaired = true;
   state.nextId = Math.max(lowest, Number.isSafeInteger(data.nextId) ? data.nextId : 1);
   return { state, lost, repaired, newer: false };
 }
 
-export { PARTS, SCHEMA, STRING_KEYS, draftProblem, readKept };
+export { PARTS, SCHEMA, STRING_KEYS, readKept };

@@ -33,7 +33,7 @@ function freshState(draft, keep = {}) {
   };
 }
 
-// Kept text that could not all be read and is set aside nowhere: the main key is not written over until it is downloaded.
+// Kept text that could not all be read and is set aside nowhere: the main key is not written over until the GM has it.
 let unsaved = null;
 
 /** Read a key; null for none; throws where the browser keeps nothing (storage off) */
@@ -78,17 +78,20 @@ function setAside(text, earlier) {
  * and fight, for a page that could not show them after all, and names them too.
  */
 async function openStore(emptyDraft) {
-  const report = { unavailable: false, lost: [], repaired: false, newer: false, damaged: null, held: false, earlier: false };
+  const report = { unavailable: false, lost: [], repaired: false, newer: false, damaged: null, held: false,
+    earlier: false };
   let text;
   let earlier;
   try {
     text = stored(STORAGE_KEY);
     earlier = stored(DAMAGED_KEY);
   } catch {
-    return { state: freshState(emptyDraft()), report: { ...report, unavailable: true }, afresh: () => freshState(emptyDraft()) };
+    const afresh = () => freshState(emptyDraft());
+    return { state: afresh(), report: { ...report, unavailable: true }, afresh };
   }
   /** Set the kept text aside and name what was not read of it */
-  const damaged = (found) => Object.assign(report, found, { damaged: text, earlier: false, held: !setAside(text, earlier) });
+  const damaged = (found) => Object.assign(report, found, { damaged: text, earlier: false,
+    held: !setAside(text, earlier) });
   let read;
   try {
     read = await readKept(JSON.parse(text ?? "null"), freshState(emptyDraft()));

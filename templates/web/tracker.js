@@ -1,7 +1,7 @@
 // The page's turn tracker: the GM moves the turn on or back, the page shows the session each move (follow.js) and, as
 // the table setting says, passes on the turns of those who may not act. Every turn shown is kept in the state's
-// `turns`: whose turn in which round, whether it was passed on, and the statuses that changed since the turn before
-// (a fight of hundreds keeps a line per turn, not a copy of every combatant's statuses: the browser keeps 5 MB at most).
+// `turns`: whose turn in which round, whether it was passed on, and the statuses that changed since the turn before (a
+// fight of hundreds keeps a line per turn, not a copy of every combatant's statuses: a browser keeps 5 MB at most).
 
 /** The catalogue keys this module shows, which the build ships (exporter/targets/strings.py) */
 const STRING_KEYS = [];
@@ -52,10 +52,10 @@ function statusesAfter(turns) {
 function record(turns, table, passed) {
   const now = statusesNow(table);
   const changed = changesOf(statusesAfter(turns), now);
-  const turn = { round: table.round, id: table.order[table.turn], passed, ...(Object.keys(changed).length ? { changed } : {}) };
+  const turn = { round: table.round, id: table.order[table.turn], passed };
+  if (Object.keys(changed).length) turn.changed = changed;
   turns.push(turn);
   lastSeen.set(turns, { length: turns.length, statuses: now });
-  return turn;
 }
 
 /** Move the turn on by one: the next row, or the first row of the next round */
