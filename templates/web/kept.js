@@ -188,7 +188,14 @@ function disagreement({ surprise, table, turns }) {
  */
 async function untried(fight, settings) {
   const copy = () => ({ ...JSON.parse(JSON.stringify(fight)), settings: { ...settings }, dice: "page" });
-  const sessionOf = (state) => tableSession(webHost(state, { askDice: null, saved: () => {} })); // the page rolls
+  // The page's host, rolling its own dice, its surprise changed in place: the copy is the trial's to spoil, and a copy
+  // of the surprise at every step (what the page's host hands the session) would make the trial cost seconds.
+  const sessionOf = (state) => tableSession({ ...webHost(state, { askDice: null, saved: () => {} }),
+    load: () => state.surprise,
+    save: async (surprise) => {
+      state.surprise = surprise;
+      return true;
+    } });
   try {
     const shown = copy();
     sessionOf(shown).statusLines();
