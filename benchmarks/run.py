@@ -18,6 +18,8 @@ import time
 import tomllib
 from pathlib import Path
 
+from web_state import rows as web_state_rows  # benchmarks/web_state.py, beside this file (run as a script)
+
 ROOT = Path(__file__).resolve().parents[1]
 START, END = "<!-- benchmarks:start -->", "<!-- benchmarks:end -->"
 SYSTEMS = ("gurps4e", "adnd1e", "fallout-ttrpg")
@@ -373,6 +375,7 @@ def main() -> None:
         rows.append(("pack compile, official CLI 3.0.3", f"{statistics.median(cli):.1f} ms = {ratio:.1f}× ambush",
                      f"≥ 3× ambush: {verdict(ratio >= 3)}"))
         rows += scale_rows(work / "scale", runs)
+        rows += web_state_rows(work)  # once: 50 rounds of a 200-combatant fight in Chromium
     table = [f"Medians of {runs} runs on {os.cpu_count()} cores (load average {load:.1f} at the start), "
              f"{time.strftime('%Y-%m-%d')}, ambush's modules "
              "byte-compiled as an install compiles them; the odds commands and their baseline ran interleaved in one "

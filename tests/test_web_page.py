@@ -254,15 +254,6 @@ def test_the_page_rolls_shows_cards_as_the_setting_says_and_starts_anew(tab, pag
     assert page.locator("#table").is_hidden() and page.locator("[data-rename]").count() == 0
 
 
-def test_a_damaged_kept_state_is_said_and_the_page_starts_afresh(fresh, pages):
-    page = fresh(pages["gurps"])
-    page.evaluate("() => localStorage.setItem('ambush:web-0', '{\"schema\": 1, \"draft\": ')")
-    reload_kept(page)
-    page.wait_for_selector("#roll")
-    assert page.inner_text("#notice") == catalogue("en")["Web.Damaged"]
-    assert page.locator("[data-rename]").count() == 0 and page.errors == []
-
-
 def test_removing_a_combatant_clears_the_choices_that_named_him(tab, pages):
     page = show(tab, pages["gurps"])
     page.fill("#file-text", PARTIAL)

@@ -245,4 +245,4 @@ function applyEdits(draft, edits, t, { keepTyped = false } = {}) {
   return { draft: edited };
 }
 
-export { STRING_KEYS, applyEdits, draftForm, everyone, openerFields, parseValue, placeOf, PLACES };
+export { STRING_KEYS, applyEdits, draftForm, everyone, openerFields, parseValue, placeOf, PLACES, typed };

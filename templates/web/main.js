@@ -13,15 +13,16 @@ import { readScenarioFile } from "./file.js";
 import { fileControls, firstNameProblem, formRenderer, oddsRenderer, readControl } from "./form-view.js";
 import { webHost } from "./host.js";
 import { LANGUAGES, language, setLanguage, t } from "./i18n.js";
-import { DEFAULT_VIEW, freshState, newTable, readStored, settingOf, writeStored } from "./store.js";
+import { showKeptNotice } from "./kept-notice.js";
+import { freshState, newTable, openStore, settingOf, writeStored } from "./store.js";
 import { renderDice, renderGMTools, renderLog, renderTracker } from "./table-view.js";
 import { addLate, nameOf, nextTurn, previousTurn, takeOut } from "./tracker.js";
 import { h, patch, typing } from "./vdom.js";
 
 /** The catalogue keys this module shows, which the build ships (exporter/targets/strings.py) */
 const STRING_KEYS = [
-  "Dialog.Roll", "Settings.chatVisibility.*", "Settings.skipSurprisedTurns.Name", "Web.CannotRoll", "Web.Damaged",
-  "Web.DiceMode.*", "Web.Dice.Bad", "Web.Dice.Cancelled", "Web.Error", "Web.Language", "Web.Late.*", "Web.NewConfirm",
+  "Dialog.Roll", "Settings.chatVisibility.*", "Settings.skipSurprisedTurns.Name", "Web.CannotRoll", "Web.DiceMode.*",
+  "Web.Dice.Bad", "Web.Dice.Cancelled", "Web.Error", "Web.Language", "Web.Late.*", "Web.NewConfirm",
   "Web.NewEncounter", "Web.NewName", "Web.NotKept", "Web.Players.*", "Web.Reopen", "Web.RollConfirm", "Web.Settings",
   "Web.Stopped", "Web.TakeOutConfirm",
 ];
@@ -481,21 +482,27 @@ function onSubmit(event) {
   else if (form.id === "late") joinLate();
 }
 
-/** Start the page: the kept state (a fresh one where none is kept, or what is kept cannot be read), then the page */
-function start() {
-  const stored = readStored();
-  state = stored.state ?? freshState(emptyDraft());
-  state.view = { ...DEFAULT_VIEW, ...(state.view ?? {}) };
+/** Start the page: every part of the kept state that can be read (store.js), then the page; what could not, named above it */
+async function start() {
+  const opened = await openStore(emptyDraft);
+  state = opened.state;
   kept = JSON.stringify(state);
   setLanguage(state.language);
-  if (stored.damaged) notice = t("Web.Damaged");
-  if (stored.unavailable) notice = t("Web.NotKept");
+  if (opened.report.unavailable) notice = t("Web.NotKept");
   const app = root();
   app.addEventListener("click", onClick);
   app.addEventListener("change", onChange);
   app.addEventListener("input", onInput);
   app.addEventListener("submit", onSubmit);
-  update();
+  try {
+    update();
+  } catch {
+    // A kept part the checks passed and the page still cannot show: it starts without the draft and the fight, named.
+    state = opened.afresh();
+    kept = JSON.stringify(state);
+    update();
+  }
+  showKeptNotice(opened.report, app);
 }
 
 export { start };

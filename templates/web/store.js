@@ -1,12 +1,16 @@
 // The page's state, kept in the browser (localStorage) after every change, so that a reload or a closed tab loses
 // nothing: the draft being prepared, the surprise being played, the turn order and its statuses, the cards, the settings.
+// What is kept is read part by part (kept.js): a part that cannot be read is named, the rest kept. Before anything
+// overwrites kept text that could not all be read, that text is set aside under a second key, for the GM to download;
+// where it cannot be set aside, nothing is written over it until the GM has downloaded it.
 import { DEFAULT_LANGUAGE, SETTINGS, STORAGE_KEY } from "../common/config.js";
+import { PARTS, SCHEMA, readKept } from "./kept.js";
 
 /** The catalogue keys this module shows, which the build ships (exporter/targets/strings.py) */
 const STRING_KEYS = [];
 
-/** The version of the stored state's shape: a state of another version is not read as this one */
-const SCHEMA = 1;
+/** Where the kept text that could not all be read is set aside until the GM deletes it */
+const DAMAGED_KEY = `${STORAGE_KEY}:damaged`;
 
 const settingOf = (key) => SETTINGS.find((setting) => setting.key === key);
 
@@ -38,35 +42,101 @@ function freshState(draft, keep = {}) {
   };
 }
 
-/** Tell whether stored data has the shape this page keeps */
-const wellFormed = (data) => data && typeof data === "object" && data.schema === SCHEMA && data.draft && typeof data.draft === "object"
-  && data.table && Array.isArray(data.table.order) && Array.isArray(data.log) && Array.isArray(data.turns);
+// Kept text that could not all be read and is set aside nowhere: the main key is not written over until the GM has it.
+let unsaved = null;
 
-/** Read the stored state: {state} or, for none, {state: null}; {damaged: true} when what is stored cannot be read */
-function readStored() {
-  let text = null;
-  try {
-    text = window.localStorage.getItem(STORAGE_KEY);
-  } catch {
-    return { state: null, unavailable: true };
-  }
-  if (text === null) return { state: null };
-  try {
-    const data = JSON.parse(text);
-    return wellFormed(data) ? { state: data } : { state: null, damaged: true };
-  } catch {
-    return { state: null, damaged: true };
-  }
-}
+/** Read a key; null for none; throws where the browser keeps nothing (storage off) */
+const stored = (key) => window.localStorage.getItem(key);
 
-/** Keep the state, given as its JSON text; false when the browser refuses (storage full or off) */
-function writeStored(text) {
+/** Write a key; false when the browser refuses (storage full or off) */
+function store(key, text) {
   try {
-    window.localStorage.setItem(STORAGE_KEY, text);
+    window.localStorage.setItem(key, text);
     return true;
   } catch {
     return false;
   }
 }
 
-export { DEFAULT_VIEW, STRING_KEYS, freshState, newTable, readStored, settingOf, writeStored };
+/**
+ * Set aside kept text that could not all be read: under DAMAGED_KEY, unless that holds other text not yet deleted; in
+ * memory only, holding the main key, when it cannot be stored. Returns whether the browser holds it.
+ */
+function setAside(text, earlier) {
+  if (earlier === text) return true;
+  if (earlier === null && store(DAMAGED_KEY, text)) return true;
+  unsaved = text;
+  return false;
+}
+
+/**
+ * What reading the kept state found, for the notice (kept-notice.js).
+ * @typedef {object} Report
+ * @property {boolean} unavailable  the browser keeps nothing (the page works, and a reload loses it)
+ * @property {string[]} lost  the parts that could not be read (kept.js PARTS)
+ * @property {boolean} repaired  something else was wrong and set right: nothing the GM made is lost
+ * @property {boolean} newer  kept by a later version of the page, which this one does not read
+ * @property {string | null} damaged  the kept text that could not all be read, or an earlier one set aside: to download
+ * @property {boolean} held  the damaged text is in this tab only: nothing is kept until it is downloaded
+ * @property {boolean} earlier  the damaged text was set aside by an earlier visit, the state read now being fine
+ */
+
+/**
+ * Read the kept state: {state, report, afresh}. `emptyDraft()` makes the draft of a page that holds none. Never throws:
+ * what cannot be read is named in the report and left out of the state. `afresh()` returns the state without its draft
+ * and fight, for a page that could not show them after all, and names them too.
+ */
+async function openStore(emptyDraft) {
+  const report = { unavailable: false, lost: [], repaired: false, newer: false, damaged: null, held: false,
+    earlier: false };
+  let text;
+  let earlier;
+  try {
+    text = stored(STORAGE_KEY);
+    earlier = stored(DAMAGED_KEY);
+  } catch {
+    const afresh = () => freshState(emptyDraft());
+    return { state: afresh(), report: { ...report, unavailable: true }, afresh };
+  }
+  /** Set the kept text aside and name what was not read of it */
+  const damaged = (found) => Object.assign(report, found, { damaged: text, earlier: false,
+    held: !setAside(text, earlier) });
+  let read;
+  try {
+    read = await readKept(JSON.parse(text ?? "null"), freshState(emptyDraft()));
+  } catch {
+    read = { state: freshState(emptyDraft()), lost: [...PARTS], repaired: false, newer: false };
+  }
+  const { state, ...found } = read;
+  if (text !== null && (found.lost.length || found.repaired || found.newer)) damaged(found);
+  else Object.assign(report, { damaged: earlier, earlier: earlier !== null });
+  const afresh = () => {
+    const lost = [...new Set([...report.lost, "draft", "fight"])];
+    if (text === null) report.lost = lost;
+    else damaged({ lost });
+    return freshState(emptyDraft(), state);
+  };
+  return { state, report, afresh };
+}
+
+/** The damaged text held in this tab is in the GM's hands, or he let it go: the page may write over it again */
+function released() {
+  unsaved = null;
+}
+
+/** Delete the damaged text set aside in the browser (the GM has downloaded it or does not want it) */
+function forgetDamaged() {
+  try {
+    window.localStorage.removeItem(DAMAGED_KEY);
+  } catch {
+    // nothing kept, nothing to delete
+  }
+}
+
+/**
+ * Keep the state, given as its JSON text; false when the browser refuses (storage full or off), or holds damaged text
+ * not yet downloaded
+ */
+const writeStored = (text) => unsaved === null && store(STORAGE_KEY, text);
+
+export { DAMAGED_KEY, DEFAULT_VIEW, STRING_KEYS, forgetDamaged, freshState, newTable, openStore, released, settingOf, writeStored };

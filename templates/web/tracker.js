@@ -1,7 +1,8 @@
 // The page's turn tracker: the GM moves the turn on or back, takes a combatant out of the fight or adds one who arrives
 // late; the page shows the session each move (follow.js) and, as the table setting says, passes on the turns of those
-// who may not act. Every turn shown is kept in the state's `turns`, with who showed which status then and whether it
-// was passed on.
+// who may not act. Every turn shown is kept in the state's `turns`: whose turn in which round, whether it was passed
+// on, and the statuses that changed since the turn before (a fight of hundreds keeps a line per turn, not a copy of
+// every combatant's statuses: a browser keeps 5 MB at most).
 //
 // The table counts its rounds one after another (`round`: the n-th round since the roll, what the session follows and
 // the turns record); the number the GM reads is the one the rules give it (session.js nextRoundNumber: AD&D's first
@@ -28,8 +29,50 @@ const nameOf = (state, id) => state.surprise?.labels[id] ?? state.table.late?.[i
 const lookOf = (table, forward) => ({ order: [...table.order], current: table.started ? table.turn : -1,
   round: table.round, forward, rotating: false });
 
-/** Return each combatant's statuses now */
-const statusesNow = (table) => Object.fromEntries(table.order.map((id) => [id, [...(table.statuses[id] ?? [])].sort()]));
+/** Return each combatant's statuses now, sorted; those without any left out */
+const statusesNow = (table) => Object.fromEntries(table.order.filter((id) => table.statuses[id]?.length)
+  .map((id) => [id, [...table.statuses[id]].sort()]));
+
+const own = (object, id) => (Object.prototype.hasOwnProperty.call(object, id) ? object[id] : []);
+const sameList = (one, other) => one.length === other.length && one.every((item, index) => item === other[index]);
+
+/** Return the statuses that differ between two {id: sorted statuses} maps, as they are now ([] for none left) */
+function changesOf(before, now) {
+  const changed = {};
+  for (const id of new Set([...Object.keys(before), ...Object.keys(now)])) {
+    if (!sameList(own(before, id), own(now, id))) changed[id] = own(now, id);
+  }
+  return changed;
+}
+
+// The statuses after the last record of a list of turn records, so that each turn adds its changes to them rather than
+// adding up the whole list again; a list read from the browser (or put back after a failed action) is added up once.
+const lastSeen = new WeakMap();
+
+/** Return each combatant's statuses as the turn records leave them, those without any left out */
+function statusesAfter(turns) {
+  const known = lastSeen.get(turns);
+  if (known?.length === turns.length) return known.statuses;
+  const statuses = {};
+  for (const turn of turns) {
+    for (const [id, list] of Object.entries(turn.changed ?? {})) {
+      if (list.length) statuses[id] = list;
+      else delete statuses[id];
+    }
+  }
+  lastSeen.set(turns, { length: turns.length, statuses });
+  return statuses;
+}
+
+/** Keep the record of a turn shown: who, in which round, whether passed on, and the statuses changed since the last */
+function record(turns, table, passed) {
+  const now = statusesNow(table);
+  const changed = changesOf(statusesAfter(turns), now);
+  const turn = { round: table.round, id: table.order[table.turn], passed };
+  if (Object.keys(changed).length) turn.changed = changed;
+  turns.push(turn);
+  lastSeen.set(turns, { length: turns.length, statuses: now });
+}
 
 /** Begin the table's next round, numbered as the rules number it; a round begun before keeps its number */
 function nextRound(state) {
@@ -69,14 +112,11 @@ async function follow(session, state, forward) {
     const table = state.table;
     const step = await session.observe(lookOf(table, direction));
     if (!table.started || !table.order.length) return true;
-    const turn = { round: table.round, id: table.order[table.turn], passed: false, statuses: statusesNow(table) };
-    state.turns.push(turn);
+    record(state.turns, table, step.restart || step.skip);
     if (step.restart) {
-      turn.passed = true;
       table.turn = 0;
       direction = null;
     } else if (step.skip) {
-      turn.passed = true;
       forwardOne(state);
       direction = true;
     } else return true;
@@ -109,7 +149,6 @@ async function takeOut(session, state, id) {
   await session.left(id);
   table.order.splice(index, 1);
   delete table.statuses[id];
-  if (table.late) delete table.late[id];
   if (!table.started || index > table.turn) return true;
   if (index < table.turn) {
     table.turn -= 1;
@@ -133,4 +172,4 @@ function addLate(state, id, name, side) {
   return id;
 }
 
-export { STRING_KEYS, addLate, nameOf, nextTurn, previousTurn, roundNumber, statusesNow, takeOut };
+export { STRING_KEYS, addLate, changesOf, nameOf, nextTurn, previousTurn, roundNumber, takeOut };

@@ -95,9 +95,13 @@ async ({ key, toml, dice, scenario }) => {
     const end = shown();
     if (used !== dice.length) throw new Error(`scripted faces never rolled: ${dice.slice(used).join(", ")}`);
     const state = stored();
-    const turns = state.turns.filter((turn) => turn.id !== undefined).map((turn) => ({
-      round: turn.round, name: state.surprise.labels[turn.id] ?? turn.id, passed: turn.passed, statuses: named(turn.statuses),
-    }));
+    // Each turn record keeps the statuses changed since the one before (tracker.js): every turn's are rebuilt from them.
+    let statuses = {};
+    const turns = state.turns.map((turn) => {
+      statuses = { ...statuses, ...(turn.changed ?? {}) };
+      const everyone = Object.fromEntries(state.table.order.map((id) => [id, statuses[id] ?? []]));
+      return { round: turn.round, name: state.surprise.labels[turn.id] ?? turn.id, passed: turn.passed, statuses: named(everyone) };
+    });
     const ids = Object.entries(state.surprise.labels);
     return { records: state.log.flatMap((message) => message.records), ids, turns, afterTrigger, end };
   } catch (error) {
