@@ -18,6 +18,7 @@ import time
 import tomllib
 from pathlib import Path
 
+from web_edit import edit_rows  # benchmarks/web_edit.py, beside this file (run as a script)
 from web_state import rows as web_state_rows  # benchmarks/web_state.py, beside this file (run as a script)
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -375,6 +376,8 @@ def main() -> None:
         rows.append(("pack compile, official CLI 3.0.3", f"{statistics.median(cli):.1f} ms = {ratio:.1f}× ambush",
                      f"≥ 3× ambush: {verdict(ratio >= 3)}"))
         rows += scale_rows(work / "scale", runs)
+        (work / "web-edit").mkdir()
+        rows += edit_rows(work / "web-edit")  # 41 edits of one field of a 200-combatant draft in Chromium
         rows += web_state_rows(work)  # once: 50 rounds of a 200-combatant fight in Chromium
     table = [f"Medians of {runs} runs on {os.cpu_count()} cores (load average {load:.1f} at the start), "
              f"{time.strftime('%Y-%m-%d')}, ambush's modules "
