@@ -12,8 +12,15 @@ from typing import Any
 # GURPS Game Aid (crnormand/gurps @ac714d44d6b93fd989bdeb6870c736fb04645ec4, 0.18.22):
 # template.json: system.attributes.IQ.value and .PER.value; system.ads and system.skills hold named entries nested
 # through `contains` and, once a container is folded on the sheet, `collapsed` (module/actor/actor.js toggleExpand),
-# named and pointed as module/actor/actor-importer.js importAd and importSk store them (templates/foundry/draft.js).
+# named and pointed as module/actor/actor-importer.js importAd and importSk store them (templates/foundry/gga.js).
 GGA = "crnormand/gurps@ac714d44d6b93fd989bdeb6870c736fb04645ec4"
+# GURPS Game Aid 1.0.0-alpha (crnormand/gurps branch develop @6dd54dd7, V14 only): traits and skills are Items of the
+# types `feature` and `skill` (src/module/item/data/trait.ts, skill.ts, base.ts: points, level, disabled, containedBy,
+# importid), made by src/module/importer/gcs-importer/importer.ts or migrated from 0.18 by
+# src/module/actor/migrations/v1_0_0.ts; system.ads and system.skills are deprecated getters there, never read.
+GGA1 = "crnormand/gurps@6dd54dd7ab129f24a7f858038b1aa39883997758"
+# GGA's Mook Generator (0.18.22 lib/npc-input.js checkTraits, checkSkills): traits named as typed, a cost "[15]"
+# included; skills at 0 points with the typed level in `import` and no `uuid`, which GGA's importers set.
 # ARS v2023.08.06 for V11, as imported unchanged into lastredoubt/acks2-arsbase: src/template.json (abilities),
 # src/module/actor/actor.js _buildAbilityFields and src/module/config.js dexterityTable (the computed Dex reaction
 # adjustment at system.abilities.dex.reaction, per rules variant). ARS itself is on GitLab; V13/V14 stay unconfirmed.
@@ -26,9 +33,13 @@ FOUNDRY_SHEETS: dict[str, dict[str, Any]] = {
         "readers": {
             "iq": ("system.attributes.IQ.value", f"{GGA} template.json"),
             "per": ("system.attributes.PER.value", f"{GGA} template.json"),
-            "combat_reflexes": ({"advantage": "Combat Reflexes"}, f"{GGA} module/actor/actor-importer.js importAd"),
-            "tactics": ({"skill": "Tactics"}, f"{GGA} module/actor/actor-importer.js importSk"),
-            "stealth": ({"skill": "Stealth"}, f"{GGA} module/actor/actor-importer.js importSk"),
+            "combat_reflexes": ({"advantage": "Combat Reflexes"}, f"{GGA} module/actor/actor-importer.js importAd, "
+                                                                   f"lib/npc-input.js checkTraits; {GGA1} "
+                                                                   f"src/module/item/data/trait.ts"),
+            "tactics": ({"skill": "Tactics"}, f"{GGA} module/actor/actor-importer.js importSk, lib/npc-input.js "
+                                              f"checkSkills; {GGA1} src/module/item/data/skill.ts"),
+            "stealth": ({"skill": "Stealth"}, f"{GGA} module/actor/actor-importer.js importSk, lib/npc-input.js "
+                                              f"checkSkills; {GGA1} src/module/item/data/skill.ts"),
         },
     },
     "adnd1e": {
