@@ -4,6 +4,7 @@ import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { test } from "node:test";
 import { addStatusEntry, createFoundry, runGeneration, statusEntries } from "./harness.mjs";
+import { installDnd5eExpiryStamp } from "./emulation/game-systems.mjs";
 
 const MODULES = process.env.MODULES_DIR;
 const GENERATION = runGeneration();
@@ -13,9 +14,9 @@ const FALLOUT = "ambush-fallout-example";
 const moduleDir = (id) => `${MODULES}/${id}/foundry`;
 
 /** Boot a module in a fresh client; `lang` loads the module's own translation file for that language. */
-async function boot(id, { systemId = "gurps", language = "en", users, userId } = {}) {
+async function boot(id, { systemId = "gurps", language = "en", users, userId, ...options } = {}) {
   const lang = language === "en" ? {} : JSON.parse(await readFile(`${moduleDir(id)}/lang/${language}.json`, "utf8"));
-  const env = createFoundry({ generation: GENERATION, systemId, modules: [{ id }], language, lang, users, userId, quiet: true });
+  const env = createFoundry({ generation: GENERATION, systemId, modules: [{ id }], language, lang, users, userId, quiet: true, ...options });
   await env.loadModule(moduleDir(id));
   return env;
 }
@@ -147,6 +148,76 @@ test("the module's statuses last as long as the rules say, core expiry or not, a
     env.teardown();
   }
 });
+
+// Core's expiry as a world meets it: persisted with the expiryAction "update", or in memory only (foundryvtt#13743)
+const V14_EXPIRIES = [["persisted", {}], ["in memory only", { expiryInMemory: true }]];
+
+for (const [expiry, options] of V14_EXPIRIES) {
+  test(`V14, a system stamping turnStart on effects without an expiry, core expiry ${expiry}: AD&D's surprise lasts its segments`,
+    { skip: GENERATION < 14 ? "V13 core expires nothing" : false }, async () => {
+      const env = await boot(ADND, { systemId: "ars", ...options });
+      const unstamp = installDnd5eExpiryStamp();
+      try {
+        const { combat, gob } = await adndDuel(env);
+        const api = game.modules.get(ADND).api;
+        env.scriptDice(5, 2); // the goblins are surprised for 2 segments: rounds 1 and 2
+        await api.resolve(api.draft(combat, "roll"), combat);
+        await env.settle();
+        const [made] = gob.effects.filter((e) => e.statuses.has("surprised")).map((e) => e.id);
+        await combat.startCombat();
+        await env.settle();
+        const seen = [];
+        for (let step = 0; step < 6; step += 1) {
+          const shown = gob.effects.filter((e) => e.statuses.has("surprised") && !e.duration.expired).map((e) => e.id);
+          seen.push(shown.length ? shown[0] === made : false);
+          await combat.nextTurn();
+          await env.settle();
+        }
+        // As in the test above, the very effect made at the roll shown throughout (never expired and made anew): the
+        // stamp changes nothing, nor does core's expiry in either form.
+        assert.deepEqual(seen, [true, true, false, false, false, false]);
+        assert.deepEqual(gob.effects.filter((e) => e.statuses.has("surprised")), [], "no leftover");
+        assert.deepEqual([env.errors, env.warnings], [[], []]);
+      } finally {
+        unstamp();
+        env.teardown();
+      }
+    });
+
+  test(`V14, a system stamping turnStart, core expiry ${expiry}: GURPS's stun stays until the IQ roll succeeds`,
+    { skip: GENERATION < 14 ? "V13 core expires nothing" : false }, async () => {
+      // The same encounter in a world without the stamp, then with it: the stun shows at the same moments.
+      const play = async (stamp) => {
+        const env = await boot(GURPS, stamp ? options : {});
+        const unstamp = stamp ? installDnd5eExpiryStamp() : () => {};
+        try {
+          const { combat, orc } = await gurpsCombat(env);
+          const api = game.modules.get(GURPS).api;
+          env.scriptDice(1); // total surprise: the orc is frozen for 1 second
+          await api.resolve(api.draft(combat, "total"), combat);
+          await env.settle();
+          env.scriptDice(6, 6, 6, 3, 3, 3); // his IQ rolls: an 18 (stays stunned), then a 9 against IQ 10
+          await combat.startCombat();
+          await env.settle();
+          const seen = [];
+          for (let step = 0; step < 5; step += 1) {
+            seen.push([combat.round, combat.combatant.name, orc.statuses.has("mentalstun")]);
+            await combat.nextTurn();
+            await env.settle();
+          }
+          assert.deepEqual(orc.effects.filter((e) => e.statuses.has("mentalstun")), [], "no leftover");
+          assert.deepEqual([env.errors, env.pendingDice], [[], []]);
+          return seen;
+        } finally {
+          unstamp();
+          env.teardown();
+        }
+      };
+      const plain = await play(false);
+      assert.deepEqual(plain.map(([, , on]) => on), [true, true, true, false, false], "shown while frozen and stunned, gone once he recovers");
+      assert.deepEqual(await play(true), plain);
+    });
+}
 
 test("V14: a status core expired and left on the actor is applied again: the leftover goes, a live effect shows it",
   { skip: GENERATION < 14 ? "V13 core expires nothing" : false }, async () => {
@@ -333,8 +404,8 @@ test("clear removes the module's statuses and the surprise state", async () => {
       // Ends at turn 0 of round 3, when the module removes it: an expiry module agrees with it.
       assert.deepEqual([effect.duration.startRound, effect.duration.startTurn, effect.duration.rounds], [1, 0, 2]);
     } else {
-      // V14: no core duration, so core never expires it; the module removes it itself.
-      assert.deepEqual([effect.duration.value, effect.duration.units, effect.duration.expired], [null, null, false]);
+      // V14: no core duration, so core never expires it; the module removes it itself, at the latest with the fight.
+      assert.deepEqual([effect.duration.value, effect.duration.expiry, effect.duration.expired], [null, "combatEnd", false]);
     }
     assert.equal(await api.clear(combat), true);
     await env.settle();

@@ -380,9 +380,22 @@ export class ActiveEffect extends Document {
     return !this.disabled;
   }
 
-  /** The stored duration, read-only; V13 core never expires it, V14 core sets `expired` (docs/dev/foundry.md §8, emulation/expiry.mjs) */
+  /** This client's in-memory expiry of the effect (foundryvtt#13743; emulation/expiry.mjs, option expiryInMemory) */
+  #expiredInMemory = false;
+
+  /**
+   * The stored duration, read-only; V13 core never expires it, V14 core sets `expired` (docs/dev/foundry.md §8,
+   * emulation/expiry.mjs), or only in this client's memory (foundryvtt#13743)
+   */
   get duration() {
-    return Object.freeze({ ...this._source.duration });
+    const duration = { ...this._source.duration };
+    if (this.#expiredInMemory) duration.expired = true;
+    return Object.freeze(duration);
+  }
+
+  /** Mark the effect expired in this client's memory only, its stored data untouched (foundryvtt#13743) */
+  _expireInMemory() {
+    this.#expiredInMemory = true;
   }
 
   /**

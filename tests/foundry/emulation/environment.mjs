@@ -290,7 +290,8 @@ export class FoundryEnvironment {
     return {
       release: Object.freeze({ ...RELEASES[this.options.generation], version: `${this.options.generation}.${RELEASES[this.options.generation].build}` }),
       // Game#system: the world's game system's package data, read by its id (API v13/v14 foundry.Game.html#system)
-      system: Object.freeze({ id: this.options.systemId }),
+      // and its version (API v13/v14 foundry.packages.System.html, BasePackage#version); (harness choice) none unless given
+      system: Object.freeze({ id: this.options.systemId, version: this.options.systemVersion ?? undefined }),
       modules,
       // foundry.helpers.GameTime (API v13/v14): the world's clock; only what the emulation reads is emulated
       time: Object.freeze({ get worldTime() { return environment._worldTime; } }),

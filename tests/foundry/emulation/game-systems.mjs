@@ -2,7 +2,7 @@
 // GURPS Game Aid 0.18's nested trait and skill lists, its finders and the values it derives as an actor is prepared;
 // GURPS Game Aid 1.0's traits and skills as Items, its deprecated lists and its finders; ARS's Dexterity as it prepares
 // an actor and its initiative re-rolled each round; and dnd5e 6's stamping of an expiry on effects without one.
-import { Actor, Item } from "./documents.mjs";
+import { ActiveEffect, Actor, Item } from "./documents.mjs";
 import { Combat } from "./combat.mjs";
 import { env } from "./core.mjs";
 
@@ -556,4 +556,30 @@ export function installArsTime({ turnTime = 600 } = {}) {
     }
   });
   return () => environment.Hooks.off("updateWorldTime", id);
+}
+
+// --- dnd5e 6 (foundryvtt/dnd5e 6.0.2 on Foundry 14.368) ------------------------------------------------------------
+
+/**
+ * A game system that stamps an expiry on every effect made during a combat without one, as dnd5e 6.0.2 does (and the
+ * hyp3e system did, thurianknight/hyp3e#307): its ActiveEffect#_preCreate sets `duration.expiry` to "turnStart"
+ * wherever no expiry is given and the units are not turns (`if ( !expiry && (units !== "turns") )`, quoted in
+ * foundryvtt/dnd5e#7482, the default units being seconds), and such a "durationless" effect is "given 0 seconds and
+ * expiration at turn start", so that it "will all expire a turn after being applied" (foundryvtt/dnd5e#7484, FVTT
+ * 14.368, dnd5e 6.0.2; statuses from the token HUD alike). dnd5e's code of that release is not in the public copy
+ * read (its snapshot stops at 5.3.3): the stamp is written from those two reports. (harness choice) "During combat":
+ * while the world has an active combat. V14 only, as dnd5e 6 is. Returns the remover.
+ */
+export function installDnd5eExpiryStamp() {
+  const original = ActiveEffect.prototype._preCreate;
+  ActiveEffect.prototype._preCreate = function _preCreate(...args) {
+    original.apply(this, args);
+    if (!(this.parent instanceof Actor) || env().options.generation < 14 || !env()._world.combats.active) return;
+    const duration = { ...this._source.duration };
+    if (duration.expiry || duration.units === "turns") return;
+    this._replaceSource({ ...this._source, duration: { ...duration, units: duration.units ?? "seconds", value: duration.value ?? 0, expiry: "turnStart" } });
+  };
+  return () => {
+    ActiveEffect.prototype._preCreate = original;
+  };
 }
