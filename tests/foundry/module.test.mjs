@@ -224,6 +224,7 @@ test("V14: a status core expired and left on the actor is applied again: the lef
     const env = await boot(ADND, { systemId: "ars" });
     try {
       const { combat, gob } = await adndDuel(env);
+      env.dialogAnswers.push("skip"); // beginning the combat opens the surprise dialog: the GM skips it
       await combat.startCombat();
       await env.settle();
       // Surprised for one round by other means (a macro, another module), made on Ann's turn: core expires it at
@@ -253,6 +254,72 @@ test("V14: a status core expired and left on the actor is applied again: the lef
       env.teardown();
     }
   });
+
+test("beginning a combat with two sides opens the surprise dialog first; the combat begins after the roll", async () => {
+  const env = await boot(ADND, { systemId: "ars" });
+  try {
+    const { combat, gob } = await adndDuel(env);
+    assert.equal(game.settings.get(ADND, "surpriseAtCombatStart"), true, "on by default");
+    const seen = [];
+    env.dialogAnswers.push((record) => {
+      seen.push(["dialog", combat.round, record.config.buttons.map((button) => button.action)]);
+      return "roll";
+    });
+    env.scriptDice(5, 2); // the goblins are surprised for 2 segments
+    Hooks.on("updateCombat", (c, changed) => { if ("round" in changed) seen.push(["round", changed.round, Boolean(game.modules.get(ADND).api.state(c))]); });
+    await combat.startCombat();
+    await env.settle();
+    assert.deepEqual(env.dialogAnswers, [], "the dialog opened");
+    // The dialog while round 0, with the skip button; the combat begins once, the surprise already resolved.
+    assert.deepEqual(seen, [["dialog", 0, ["roll", "skip", "cancel"]], ["round", 1, true]]);
+    assert.ok(combat.started && gob.statuses.has("surprised"));
+    assert.deepEqual([env.errors, env.pendingDice], [[], []]);
+  } finally {
+    env.teardown();
+  }
+});
+
+test("beginning a combat: skip begins it at once, closing leaves it unbegun, one side or a surprise rolled begin it", async () => {
+  const env = await boot(GURPS);
+  try {
+    const { combat } = await gurpsCombat(env);
+    const api = game.modules.get(GURPS).api;
+    // GURPS asks for the procedure first, where the skip is offered too.
+    env.dialogAnswers.push((record) => {
+      assert.deepEqual(record.config.buttons.map((button) => button.action), ["partial", "total", "quick-contest", "skip"]);
+      return null; // the GM closes the window
+    });
+    await combat.startCombat();
+    await env.settle();
+    assert.deepEqual([env.dialogAnswers, combat.round, api.state(combat)], [[], 0, null], "closed: not begun");
+    env.dialogAnswers.push("partial", () => "skip");
+    await combat.startCombat();
+    await env.settle();
+    assert.deepEqual([env.dialogAnswers, combat.round, api.state(combat)], [[], 1, null], "skipped: begun, no surprise");
+    assert.equal(env.dialogs.length, 3);
+    // A surprise rolled before the beginning, a combat with one side, a world that turned the setting off: no dialog.
+    const second = await env.createCombat({ combatants: [{ token: combat.combatants.contents[0].token }] });
+    await second.startCombat();
+    await env.settle();
+    assert.equal(second.round, 1, "one side");
+    const third = (await gurpsCombat(env)).combat;
+    env.scriptDice(3);
+    await api.resolve(api.draft(third, "total"), third);
+    await env.settle();
+    await third.startCombat();
+    await env.settle();
+    assert.equal(third.round, 1, "the surprise was rolled already");
+    await game.settings.set(GURPS, "surpriseAtCombatStart", false);
+    const fourth = (await gurpsCombat(env)).combat;
+    await fourth.startCombat();
+    await env.settle();
+    assert.equal(fourth.round, 1, "setting off");
+    assert.equal(env.dialogs.length, 3, "no dialog for them");
+    assert.deepEqual(env.errors, []);
+  } finally {
+    env.teardown();
+  }
+});
 
 test("the GM's Surprise button sits in core's tracker controls, popped out too; once; none for a player", async () => {
   const env = await boot(GURPS);

@@ -362,6 +362,8 @@ async function arsTimedCombat({ methods, turnTime, surprise }) {
     env.scriptDice(5, 2); // the goblins are surprised for two segments: the first two table rounds
     assert.ok(await api.resolve(api.draft(combat, "roll"), combat));
     await env.settle();
+  } else {
+    env.dialogAnswers.push("skip"); // beginning the combat opens the surprise dialog: the GM skips it
   }
   await combat.startCombat();
   await env.settle();

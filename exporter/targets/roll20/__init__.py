@@ -11,6 +11,7 @@ from typing import Any
 from exporter import __version__
 from exporter._resources import templates_root
 from exporter.definitions import Definitions
+from exporter.definitions.features import setting_entries
 from exporter.dist import given_source_date, write_text
 from exporter.targets.config_js import ConfigEntry, render_config
 from exporter.targets.environment import make_environment
@@ -87,8 +88,7 @@ class Roll20Writer:
             ConfigEntry("ATTRIBUTES", "The sheet reader of each input the rules read; one without is asked for",
                         defs.targets["roll20"].attributes),
             ConfigEntry("SETTINGS", "The automation's settings, as the campaign gives them to every target",
-                        [{"key": s.key, "type": s.type, "default": s.default, "choices": list(s.choices)}
-                         for s in defs.settings]),
+                        setting_entries(defs.settings, "roll20")),
             ConfigEntry("MARKERS", "The marker of each status: a colour, a built-in marker or a custom marker's name",
                         status_markers(defs)),
             ConfigEntry("SIDE_RULE", "How tokens are split into the two sides", settings["side_rule"]),
