@@ -62,6 +62,8 @@ ADND_OLD = "Roll20/roll20-character-sheets ADnD_1E/1ESheet.html@0421cdb866a615c0
 ADND_REVISED_COMMIT = "01e519b89c2b92c4eda2af420f16202c0c46636d"
 ADND_REVISED = f"Roll20/roll20-character-sheets ADnD_1E_Revised/src/index.html@{ADND_REVISED_COMMIT}"
 ADND_REVISED_WORKERS = f"Roll20/roll20-character-sheets ADnD_1E_Revised/src/index.js@{ADND_REVISED_COMMIT}"
+# The Revised sheet's surprise die: a select of 6, 8, 10, 12, 20 and 100, "of 6" by default; ambush plays a d6 (RULES.die).
+ADND_REVISED_D6 = {"attribute": "surprise_die", "constant": "die"}
 # GURPS 4e: a 2.0-era gurps.html (skill level an auto-calculated field, its value copied to level_mirror by a worker)
 # and the sheet author's current source (since 2.6.9 a worker writes the level itself,
 # Roll20/roll20-character-sheets#9824).
@@ -91,6 +93,14 @@ ROLL20_SHEETS: dict[str, dict[str, tuple[Any, str]]] = {
         "surprise_adjustment": ({"set": ["surprisebonus_inverted", "surprisebonus"],
                                  "agrees": {"input": "dex", "table": "dex_adjustment"}},
                                 f"{ADND_REVISED_WORKERS} dexterityCalcs; {ADND_OLD}"),
+        # A member's own ratings (read with options.side_best_rating, C5a): the Revised sheet's "Surprise Chance" and
+        # "Surprise Others" Adj., each only where set and only on a d6 ("of 6", the sheet's default surprise_die):
+        # a chance of 8, 10, 12, 20 or 100 is asked for, never taken as sixths (docs/rules/adnd1e.md#c5e).
+        "surprised_on": ({"set": ["surprise"], "requires": ADND_REVISED_D6},
+                         f"{ADND_REVISED} attr_surprise, attr_surprise_die"),
+        # The Adj. is "SUBTRACTED from the opponents Surprise check" (its title): opponents surprised on 1 to 2 + Adj.
+        "surprises_on": ({"set": ["surprise_others_mod"], "requires": ADND_REVISED_D6, "plus": "default_rating"},
+                         f"{ADND_REVISED} attr_surprise_others_mod, attr_surprise_die"),
     },
 }
 

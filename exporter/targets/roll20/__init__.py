@@ -158,7 +158,10 @@ def reader_text(reader: dict[str, Any]) -> str:
     if "set" in reader:
         agrees = reader.get("agrees")
         checked = f", asked with `{agrees['input']}` where the two disagree" if agrees else ""
-        return names(reader["set"]) + " where set on the character" + checked
+        requires = reader.get("requires")
+        scale = f", asked where `{requires['attribute']}` is not the rules' `{requires['constant']}`" if requires else ""
+        plus = f", plus the rules' `{reader['plus']}`" if reader.get("plus") else ""
+        return names(reader["set"]) + " where set on the character" + plus + checked + scale
     if "section" in reader:
         field = f"{names(reader['value'])} of " if reader.get("value") else ""
         points = f" with at least one point in `{reader['points']}`" if reader.get("points") else ""
