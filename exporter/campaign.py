@@ -399,6 +399,12 @@ class Campaign(StrictModel):
         return {key: foundry_reader(reader) for key, reader in sorted(readers.items())}
 
     @property
+    def foundry_checked_versions(self) -> list[str]:
+        """Return the versions of the Foundry game system ambush was checked against; none for a system of its own"""
+        defaults = foundry_defaults(self.system)
+        return defaults["versions"] if self.foundry_system_id == defaults["system_id"] else []
+
+    @property
     def roll20_attributes(self) -> dict[str, dict[str, Any]]:
         """Return the sheet reader of each input the rules read, the campaign's or the system's defaults"""
         given = self.roll20.attributes

@@ -30,6 +30,8 @@ ARS = "ARS v2023.08.06: lastredoubt/acks2-arsbase@d47147c53b9733003995e3620df787
 FOUNDRY_SHEETS: dict[str, dict[str, Any]] = {
     "gurps4e": {
         "system_id": "gurps",
+        # The versions (system.json `version`) the readers and the module's GGA code were checked against.
+        "versions": {"0.18.22": GGA, "1.0.0-alpha": f"{GGA1} static/system.json"},
         "readers": {
             "iq": ("system.attributes.IQ.value", f"{GGA} template.json"),
             "per": ("system.attributes.PER.value", f"{GGA} template.json"),
@@ -44,6 +46,8 @@ FOUNDRY_SHEETS: dict[str, dict[str, Any]] = {
     },
     "adnd1e": {
         "system_id": "ars",
+        # The V11 copy's package is ars-v2023.08.06.zip; its system.json `version` is inferred from that name.
+        "versions": {"2023.08.06": ARS},
         "readers": {
             "dex": ("system.abilities.dex.value", f"{ARS} src/template.json"),
             # Given instead of dex (docs/rules/adnd1e.md#dexterity) where ARS computed it: read for Dex 19-25 only,
@@ -109,9 +113,9 @@ def foundry_sheet(system: str) -> dict[str, Any]:
     """Return the Foundry game system and the default reader of each input a system usually meets"""
     entry = FOUNDRY_SHEETS.get(system)
     if entry is None:
-        return {"system_id": None, "attributes": {}}
+        return {"system_id": None, "attributes": {}, "versions": []}
     readers = {key: reader for key, (reader, _) in entry["readers"].items()}
-    return {"system_id": entry["system_id"], "attributes": readers}
+    return {"system_id": entry["system_id"], "attributes": readers, "versions": list(entry["versions"])}
 
 
 def roll20_sheet(system: str) -> dict[str, Any]:

@@ -34,7 +34,9 @@ def test_the_campaign_defaults_are_the_sheets_table():
     assert foundry_defaults("adnd1e")["attributes"]["surprise_adjustment"] == "system.abilities.dex.reaction"
     assert roll20_defaults("adnd1e")["surprise_adjustment"] == {
         "set": ["surprisebonus_inverted", "surprisebonus"], "agrees": {"input": "dex", "table": "dex_adjustment"}}
-    assert foundry_defaults("fallout-ttrpg") == {"system_id": None, "attributes": {}}
+    assert foundry_defaults("fallout-ttrpg") == {"system_id": None, "attributes": {}, "versions": []}
+    assert foundry_defaults("gurps4e")["versions"] == ["0.18.22", "1.0.0-alpha"]
+    assert foundry_defaults("adnd1e")["versions"] == ["2023.08.06"]
     assert roll20_defaults("fallout-ttrpg") == {}
 
 

@@ -11,9 +11,11 @@ import { registerSettings } from "./settings.js";
 import { holdCombatStart } from "./start.js";
 import { addStatusEffects } from "./statuses.js";
 import { addTrackerButton } from "./tracker.js";
+import { registerVersionSetting, tellUncheckedVersion } from "./versions.js";
 
 Hooks.once("init", () => {
   registerSettings();
+  registerVersionSetting();
 });
 
 Hooks.once("setup", () => {
@@ -22,6 +24,7 @@ Hooks.once("setup", () => {
 
 Hooks.once("ready", () => {
   game.modules.get(MODULE_ID).api = buildApi();
+  tellUncheckedVersion().catch((error) => console.error(error));
   console.log(`${LOG_PREFIX}ready`);
 });
 

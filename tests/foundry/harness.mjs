@@ -40,7 +40,8 @@
 //
 // What the test runners call:
 //   createFoundry({generation, systemId, systemVersion, modules, users, userId, language, lang, quiet, turnChangeFirst,
-//       expiryInMemory (V14 core expiry as foundryvtt#13743 reports it: in this client's memory only)})
+//       expiryInMemory (V14 core expiry as foundryvtt#13743 reports it: in this client's memory only), worldSettings
+//       ({"<namespace>.<key>": value}: what the world kept from an earlier session, read once the setting is registered)})
 //   env.loadModule(folder), boot, settle, teardown, scriptDice, pendingDice, createActor/createToken/createCombat,
 //       deleteActor/deleteToken/deleteCombat, switchUser, remote(userId, fn), renderCombatTracker({popout, tracker, jquery}),
 //       checkSettingsI18n, dialogAnswers (answers get the dialog's record: element, form, content, config, dialog,
@@ -110,10 +111,12 @@ export function createFoundry({
   turnChangeFirst = false,
   expiryInMemory = false,
   systemVersion = null,
+  worldSettings = {},
 } = {}) {
   installedEnv()?.teardown();
   const environment = new FoundryEnvironment({
     systemId, users, userId, modules, language, lang, generation, quiet, turnChangeFirst, expiryInMemory, systemVersion,
+    worldSettings,
   });
   environment._install();
   return environment;

@@ -321,6 +321,40 @@ test("beginning a combat: skip begins it at once, closing leaves it unbegun, one
   }
 });
 
+test("a game-system version ambush was not checked against is told to the active GM once per world and version", async () => {
+  const told = (env) => env.notifications.filter((n) => /was checked against/.test(n.message));
+  const gms = [
+    { id: "gamemaster000001", name: "GM 1", isGM: true, active: true },
+    { id: "gamemaster000002", name: "GM 2", isGM: true, active: true },
+  ];
+  // GGA 0.18.22 and 1.0.0-alpha are the versions checked (exporter/sheets.py); 0.18.23 is not.
+  let env = await boot(GURPS, { systemVersion: "0.18.22" });
+  assert.deepEqual(told(env), [], "a checked version");
+  env.teardown();
+  env = await boot(GURPS, { systemVersion: "0.18.23" });
+  const stored = game.settings.get(GURPS, "uncheckedVersionTold");
+  assert.deepEqual(told(env).map((n) => [n.type, n.permanent, /0\.18\.23.*0\.18\.22, 1\.0\.0-alpha/.test(n.message)]),
+    [["warning", true, true]]);
+  env.teardown();
+  // The same world reloaded: told already. A later version: told again. A second GM's client: the active GM tells.
+  env = await boot(GURPS, { systemVersion: "0.18.23", worldSettings: { [`${GURPS}.uncheckedVersionTold`]: stored } });
+  assert.deepEqual(told(env), [], "once per world");
+  env.teardown();
+  env = await boot(GURPS, { systemVersion: "0.18.24", worldSettings: { [`${GURPS}.uncheckedVersionTold`]: stored } });
+  assert.equal(told(env).length, 1, "a new version");
+  env.teardown();
+  env = await boot(GURPS, { systemVersion: "0.18.23", users: gms, userId: "gamemaster000002" });
+  assert.deepEqual(told(env), [], "not the active GM");
+  env.teardown();
+  // A system that reports no version, and a module made for no game system (ambush checked none), tell nothing.
+  env = await boot(GURPS);
+  assert.deepEqual([told(env), env.errors], [[], []]);
+  env.teardown();
+  env = await boot(FALLOUT, { systemId: "worldbuilding", systemVersion: "0.8.2" });
+  assert.deepEqual([told(env), env.errors], [[], []]);
+  env.teardown();
+});
+
 test("the GM's Surprise button sits in core's tracker controls, popped out too; once; none for a player", async () => {
   const env = await boot(GURPS);
   try {

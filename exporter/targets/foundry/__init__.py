@@ -40,10 +40,19 @@ def config_entries(defs: Definitions) -> list[ConfigEntry]:
         ConfigEntry("STATUSES", "The statuses the module shows; reuse lists the ids a game system may already define",
                     status_entries(defs)),
         ConfigEntry("SETTINGS", "The world settings of the automation", setting_entries(defs.settings, "foundry")),
+        ConfigEntry("CHECKED_VERSIONS", "The game system and its versions ambush was checked against "
+                    "(exporter/sheets.py); on another the GM is told once per world", checked_versions(defs)),
         ConfigEntry("SURPRISE_MACRO", "The compendium and the macro that open the surprise dialog, named as Foundry "
                     "shows them (module.json, the pack), for a tracker without a place for the button",
                     surprise_macro(defs)),
     ]
+
+
+def checked_versions(defs: Definitions) -> dict[str, Any] | None:
+    """Return the game system's id and the versions checked, or None for a system ambush has no versions of"""
+    settings = defs.targets["foundry"].settings
+    versions = settings["checked_versions"]
+    return {"system_id": settings["system_id"], "versions": versions} if versions else None
 
 
 def surprise_macro(defs: Definitions) -> dict[str, str]:
