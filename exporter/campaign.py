@@ -373,8 +373,8 @@ class Campaign(StrictModel):
         named = {"requires.constant": reader.requires.constant if reader.requires else None, "plus": reader.plus}
         for field, constant in named.items():
             if constant is not None and constant not in numbers:
-                raise FieldProblem(f"{where}.{field}",
-                                   f"must be a number of the {self.system} rules; one of {', '.join(numbers) or 'none'}")
+                listed = ", ".join(numbers) or "none"
+                raise FieldProblem(f"{where}.{field}", f"must be a number of the {self.system} rules; one of {listed}")
 
     @property
     def rules_options(self) -> BaseModel:

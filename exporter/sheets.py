@@ -66,7 +66,8 @@ ADND_OLD = "Roll20/roll20-character-sheets ADnD_1E/1ESheet.html@0421cdb866a615c0
 ADND_REVISED_COMMIT = "01e519b89c2b92c4eda2af420f16202c0c46636d"
 ADND_REVISED = f"Roll20/roll20-character-sheets ADnD_1E_Revised/src/index.html@{ADND_REVISED_COMMIT}"
 ADND_REVISED_WORKERS = f"Roll20/roll20-character-sheets ADnD_1E_Revised/src/index.js@{ADND_REVISED_COMMIT}"
-# The Revised sheet's surprise die: a select of 6, 8, 10, 12, 20 and 100, "of 6" by default; ambush plays a d6 (RULES.die).
+# The Revised sheet's surprise die: a select of 6, 8, 10, 12, 20 and 100, "of 6" by default; ambush plays a d6
+# (RULES.die).
 ADND_REVISED_D6 = {"attribute": "surprise_die", "constant": "die"}
 # GURPS 4e: a 2.0-era gurps.html (skill level an auto-calculated field, its value copied to level_mirror by a worker)
 # and the sheet author's current source (since 2.6.9 a worker writes the level itself,

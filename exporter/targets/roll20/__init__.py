@@ -122,6 +122,7 @@ class Roll20Writer:
             "version": defs.module.version,
             "system": defs.system,
             "attributes": defs.targets["roll20"].attributes,
+            "constants": defs.constants,
             "markers": status_markers(defs),
             "side_rule": defs.targets["roll20"].settings["side_rule"],
             "command": defs.targets["roll20"].settings["command"],
@@ -152,15 +153,16 @@ def names_text(value: str | list[str]) -> str:
     return " or ".join(f"`{name}`" for name in ([value] if isinstance(value, str) else value))
 
 
-def reader_text(reader: dict[str, Any]) -> str:
-    """Describe a sheet reader for the README: an attribute, set-only attributes or a section's named row"""
+def reader_text(reader: dict[str, Any], constants: dict[str, Any]) -> str:
+    """Describe a sheet reader for the README: an attribute, set-only attributes or a section's named row; the rules'
+    numbers it names (`requires`, `plus`) as the numbers they are"""
     names = names_text
     if "set" in reader:
         agrees = reader.get("agrees")
         checked = f", asked with `{agrees['input']}` where the two disagree" if agrees else ""
         requires = reader.get("requires")
-        scale = f", asked where `{requires['attribute']}` is not the rules' `{requires['constant']}`" if requires else ""
-        plus = f", plus the rules' `{reader['plus']}`" if reader.get("plus") else ""
+        scale = f", asked where `{requires['attribute']}` is not {constants[requires['constant']]}" if requires else ""
+        plus = f", plus {constants[reader['plus']]}" if reader.get("plus") else ""
         return names(reader["set"]) + " where set on the character" + plus + checked + scale
     if "section" in reader:
         field = f"{names(reader['value'])} of " if reader.get("value") else ""
