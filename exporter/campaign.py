@@ -92,12 +92,24 @@ class AgreementCheck(StrictModel):
     table: InputKey
 
 
+class RequiredConstant(StrictModel):
+    """Another sheet attribute (its default counting) that must hold a number constant of the rules"""
+
+    attribute: Roll20Attribute
+    constant: InputKey
+
+
 class SetAttributeReader(StrictModel):
     """Sheet attributes read only where an attribute object holds a value, the first that does"""
 
     set: Roll20Names
     # Where the sheet also holds the other input and the two disagree by the rules' table, both are asked for.
     agrees: AgreementCheck | None = None
+    # The value counts only where this other attribute holds the rules' constant; elsewhere it is asked for
+    # (AD&D 1e Revised: a chance "of 8" is no chance in six).
+    requires: RequiredConstant | None = None
+    # A number constant of the rules added to the value (AD&D 1e Revised: a modifier to others' surprise is a rating).
+    plus: InputKey | None = None
 
     @field_validator("set", mode="before")
     @classmethod
@@ -351,6 +363,18 @@ class Campaign(StrictModel):
             if agrees.table not in tables:
                 raise FieldProblem(f"{target}.attributes.{key}.agrees.table",
                                    f"must be a table of the {self.system} rules; one of {', '.join(tables) or 'none'}")
+        if isinstance(reader, SetAttributeReader):
+            self._check_numbers(f"{target}.attributes.{key}", reader)
+
+    def _check_numbers(self, where: str, reader: SetAttributeReader) -> None:
+        """Refuse a reader's `requires` or `plus` that names no number constant of the rules"""
+        numbers = sorted(name for name, value in system_module(self.system).CONSTANTS.items()
+                         if isinstance(value, int) and not isinstance(value, bool))
+        named = {"requires.constant": reader.requires.constant if reader.requires else None, "plus": reader.plus}
+        for field, constant in named.items():
+            if constant is not None and constant not in numbers:
+                listed = ", ".join(numbers) or "none"
+                raise FieldProblem(f"{where}.{field}", f"must be a number of the {self.system} rules; one of {listed}")
 
     @property
     def rules_options(self) -> BaseModel:
@@ -375,11 +399,23 @@ class Campaign(StrictModel):
         return {key: foundry_reader(reader) for key, reader in sorted(readers.items())}
 
     @property
+    def foundry_checked_versions(self) -> list[str]:
+        """Return the versions of the Foundry game system ambush was checked against; none for a system of its own"""
+        defaults = foundry_defaults(self.system)
+        return defaults["versions"] if self.foundry_system_id == defaults["system_id"] else []
+
+    @property
     def roll20_attributes(self) -> dict[str, dict[str, Any]]:
         """Return the sheet reader of each input the rules read, the campaign's or the system's defaults"""
         given = self.roll20.attributes
-        readers = {k: reader_data(v) for k, v in given.items()} if given is not None else roll20_defaults(self.system)
+        readers = {k: reader_data(v) for k, v in given.items()} if given is not None else self._roll20_defaults()
         return {key: roll20_reader(reader) for key, reader in sorted(readers.items())}
+
+    def _roll20_defaults(self) -> dict[str, Any]:
+        """Return the sheet's default readers, without those of inputs an option reads that is off"""
+        gated = option_gated_inputs(self.system)
+        return {key: reader for key, reader in roll20_defaults(self.system).items()
+                if key not in gated or getattr(self._rules_options, gated[key])}
 
     @property
     def roll20_user_ids(self) -> list[str]:

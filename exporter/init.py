@@ -14,7 +14,7 @@ from exporter.dist import write_text
 from exporter.errors import InputFileError
 from exporter.options import system_options, value_names
 from exporter.release import WORKFLOW_PATH, workflow_text
-from exporter.rules.systems import SYSTEMS
+from exporter.rules.systems import SYSTEMS, option_gated_inputs
 from exporter.targets.roll20.markers import STATUS_MARKERS
 
 
@@ -43,7 +43,7 @@ def campaign_text(system: str, campaign_id: str) -> str:
         foundry_system=foundry_defaults(system)["system_id"],
         foundry_attributes=foundry_defaults(system)["attributes"],
         roll20_attributes=roll20_defaults(system), roll20_marker=STATUS_MARKERS["surprised"],
-        inputs=member_inputs(system),
+        inputs=member_inputs(system), gated=option_gated_inputs(system),
     )
 
 

@@ -12,8 +12,15 @@ from typing import Any
 # GURPS Game Aid (crnormand/gurps @ac714d44d6b93fd989bdeb6870c736fb04645ec4, 0.18.22):
 # template.json: system.attributes.IQ.value and .PER.value; system.ads and system.skills hold named entries nested
 # through `contains` and, once a container is folded on the sheet, `collapsed` (module/actor/actor.js toggleExpand),
-# named and pointed as module/actor/actor-importer.js importAd and importSk store them (templates/foundry/draft.js).
+# named and pointed as module/actor/actor-importer.js importAd and importSk store them (templates/foundry/gga.js).
 GGA = "crnormand/gurps@ac714d44d6b93fd989bdeb6870c736fb04645ec4"
+# GURPS Game Aid 1.0.0-alpha (crnormand/gurps branch develop @6dd54dd7, V14 only): traits and skills are Items of the
+# types `feature` and `skill` (src/module/item/data/trait.ts, skill.ts, base.ts: points, level, disabled, containedBy,
+# importid), made by src/module/importer/gcs-importer/importer.ts or migrated from 0.18 by
+# src/module/actor/migrations/v1_0_0.ts; system.ads and system.skills are deprecated getters there, never read.
+GGA1 = "crnormand/gurps@6dd54dd7ab129f24a7f858038b1aa39883997758"
+# GGA's Mook Generator (0.18.22 lib/npc-input.js checkTraits, checkSkills): traits named as typed, a cost "[15]"
+# included; skills at 0 points with the typed level in `import` and no `uuid`, which GGA's importers set.
 # ARS v2023.08.06 for V11, as imported unchanged into lastredoubt/acks2-arsbase: src/template.json (abilities),
 # src/module/actor/actor.js _buildAbilityFields and src/module/config.js dexterityTable (the computed Dex reaction
 # adjustment at system.abilities.dex.reaction, per rules variant). ARS itself is on GitLab; V13/V14 stay unconfirmed.
@@ -23,16 +30,24 @@ ARS = "ARS v2023.08.06: lastredoubt/acks2-arsbase@d47147c53b9733003995e3620df787
 FOUNDRY_SHEETS: dict[str, dict[str, Any]] = {
     "gurps4e": {
         "system_id": "gurps",
+        # The versions (system.json `version`) the readers and the module's GGA code were checked against.
+        "versions": {"0.18.22": GGA, "1.0.0-alpha": f"{GGA1} static/system.json"},
         "readers": {
             "iq": ("system.attributes.IQ.value", f"{GGA} template.json"),
             "per": ("system.attributes.PER.value", f"{GGA} template.json"),
-            "combat_reflexes": ({"advantage": "Combat Reflexes"}, f"{GGA} module/actor/actor-importer.js importAd"),
-            "tactics": ({"skill": "Tactics"}, f"{GGA} module/actor/actor-importer.js importSk"),
-            "stealth": ({"skill": "Stealth"}, f"{GGA} module/actor/actor-importer.js importSk"),
+            "combat_reflexes": ({"advantage": "Combat Reflexes"}, f"{GGA} module/actor/actor-importer.js importAd, "
+                                                                   f"lib/npc-input.js checkTraits; {GGA1} "
+                                                                   f"src/module/item/data/trait.ts"),
+            "tactics": ({"skill": "Tactics"}, f"{GGA} module/actor/actor-importer.js importSk, lib/npc-input.js "
+                                              f"checkSkills; {GGA1} src/module/item/data/skill.ts"),
+            "stealth": ({"skill": "Stealth"}, f"{GGA} module/actor/actor-importer.js importSk, lib/npc-input.js "
+                                              f"checkSkills; {GGA1} src/module/item/data/skill.ts"),
         },
     },
     "adnd1e": {
         "system_id": "ars",
+        # The V11 copy's package is ars-v2023.08.06.zip; its system.json `version` is inferred from that name.
+        "versions": {"2023.08.06": ARS},
         "readers": {
             "dex": ("system.abilities.dex.value", f"{ARS} src/template.json"),
             # Given instead of dex (docs/rules/adnd1e.md#dexterity) where ARS computed it: read for Dex 19-25 only,
@@ -51,6 +66,9 @@ ADND_OLD = "Roll20/roll20-character-sheets ADnD_1E/1ESheet.html@0421cdb866a615c0
 ADND_REVISED_COMMIT = "01e519b89c2b92c4eda2af420f16202c0c46636d"
 ADND_REVISED = f"Roll20/roll20-character-sheets ADnD_1E_Revised/src/index.html@{ADND_REVISED_COMMIT}"
 ADND_REVISED_WORKERS = f"Roll20/roll20-character-sheets ADnD_1E_Revised/src/index.js@{ADND_REVISED_COMMIT}"
+# The Revised sheet's surprise die: a select of 6, 8, 10, 12, 20 and 100, "of 6" by default; ambush plays a d6
+# (RULES.die).
+ADND_REVISED_D6 = {"attribute": "surprise_die", "constant": "die"}
 # GURPS 4e: a 2.0-era gurps.html (skill level an auto-calculated field, its value copied to level_mirror by a worker)
 # and the sheet author's current source (since 2.6.9 a worker writes the level itself,
 # Roll20/roll20-character-sheets#9824).
@@ -80,6 +98,14 @@ ROLL20_SHEETS: dict[str, dict[str, tuple[Any, str]]] = {
         "surprise_adjustment": ({"set": ["surprisebonus_inverted", "surprisebonus"],
                                  "agrees": {"input": "dex", "table": "dex_adjustment"}},
                                 f"{ADND_REVISED_WORKERS} dexterityCalcs; {ADND_OLD}"),
+        # A member's own ratings (read with options.side_best_rating, C5a): the Revised sheet's "Surprise Chance" and
+        # "Surprise Others" Adj., each only where set and only on a d6 ("of 6", the sheet's default surprise_die):
+        # a chance of 8, 10, 12, 20 or 100 is asked for, never taken as sixths (docs/rules/adnd1e.md#c5e).
+        "surprised_on": ({"set": ["surprise"], "requires": ADND_REVISED_D6},
+                         f"{ADND_REVISED} attr_surprise, attr_surprise_die"),
+        # The Adj. is "SUBTRACTED from the opponents Surprise check" (its title): opponents surprised on 1 to 2 + Adj.
+        "surprises_on": ({"set": ["surprise_others_mod"], "requires": ADND_REVISED_D6, "plus": "default_rating"},
+                         f"{ADND_REVISED} attr_surprise_others_mod, attr_surprise_die"),
     },
 }
 
@@ -88,9 +114,9 @@ def foundry_sheet(system: str) -> dict[str, Any]:
     """Return the Foundry game system and the default reader of each input a system usually meets"""
     entry = FOUNDRY_SHEETS.get(system)
     if entry is None:
-        return {"system_id": None, "attributes": {}}
+        return {"system_id": None, "attributes": {}, "versions": []}
     readers = {key: reader for key, (reader, _) in entry["readers"].items()}
-    return {"system_id": entry["system_id"], "attributes": readers}
+    return {"system_id": entry["system_id"], "attributes": readers, "versions": list(entry["versions"])}
 
 
 def roll20_sheet(system: str) -> dict[str, Any]:

@@ -111,6 +111,7 @@ def roll20_entry(group: Group) -> dict:
         "script": str(group.built / "roll20" / f"{name}.js"),
         "scriptName": name,
         "attributes": defs.targets["roll20"].attributes,
+        "constants": defs.constants,  # the rules' numbers a reader names (requires, plus)
         "markers": status_markers(defs),
         "procedures": {p.id: [asdict(i) for i in p.inputs] for p in defs.procedures},
         "vectors": [str(path) for path in group.vectors],

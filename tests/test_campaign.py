@@ -121,6 +121,14 @@ BAD = {
                            'table = "x" } }\n', "roll20.attributes.iq.agrees.input: must be another input"),
     "agrees-by-no-table": (GOOD + '[roll20.attributes]\niq = { set = ["iq"], agrees = { input = "per", '
                            'table = "dex_adjustment" } }\n', "roll20.attributes.iq.agrees.table: must be a table"),
+    "requires-no-number": (GOOD + '[roll20.attributes]\niq = { set = ["iq"], requires = { attribute = "die", '
+                           'constant = "dice" } }\n', "roll20.attributes.iq.requires.constant: must be a number of the "
+                           "gurps4e rules"),
+    "plus-a-table": (GOOD.replace("gurps4e", "adnd1e") + '[options]\nside_best_rating = true\n[roll20.attributes]\n'
+                     'surprises_on = { set = ["mod"], plus = "dex_adjustment" }\n',
+                     "roll20.attributes.surprises_on.plus: must be a number of the adnd1e rules; one of default_rating"),
+    "gated-reader": (GOOD.replace("gurps4e", "adnd1e") + '[roll20.attributes]\nsurprised_on = { set = ["surprise"] }\n',
+                     "roll20.attributes.surprised_on: is read only with options.side_best_rating = true"),
     "bad-user-id": (GOOD + '[roll20]\nuser_ids = ["me"]\n', "roll20.user_ids[0]"),
     "bad-url": (GOOD + '[foundry]\nmanifest = "javascript:alert(1)"\n', "foundry.manifest: must be an http(s) URL"),
     "unknown-string": (GOOD + '[strings.de]\n"Nope.Key" = "x"\n',

@@ -55,7 +55,7 @@ def test_the_corpus_names_its_sources():
     """Each fixture names the public file and commit it follows; each folder's README says how it was made"""
     import json
 
-    for kind in ("gga", "ars"):
+    for kind in ("gga", "gga-1.0", "ars"):
         readme = (ROOT / "fixtures" / "sheets" / kind / "README.md").read_text(encoding="utf-8")
         for path in sorted((ROOT / "fixtures" / "sheets" / kind).glob("*.json")):
             source = json.loads(path.read_text(encoding="utf-8"))["source"]

@@ -7,12 +7,23 @@ import pytest
 from tests.conftest import ROOT, assert_node_case, assert_node_file, node_cases, run_node_tests
 
 FILE = ROOT / "tests" / "roll20" / "sheets.test.mjs"
+# AD&D 1e with each member's own ratings (C5a), which the Revised sheet's surprise fields give; the default readers.
+RATED = """id = "adnd-rated"
+title = "Rated"
+version = "1.0.0"
+system = "adnd1e"
+targets = ["roll20"]
+[options]
+side_best_rating = true
+"""
 
 
 @pytest.fixture(scope="module")
-def run(examples):
+def run(built_text, examples):
     # The characters come from fixtures/sheets/roll20/; the scripts read them with exporter/sheets.py's default readers.
-    return run_node_tests(FILE, {"SCRIPTS_DIR": str(examples)})
+    rated = built_text(RATED, target="roll20") / "adnd-rated" / "roll20" / "AdndRated.js"
+    assert rated.is_file()
+    return run_node_tests(FILE, {"SCRIPTS_DIR": str(examples), "RATED_SCRIPT": str(rated)})
 
 
 @pytest.mark.parametrize("case", node_cases(FILE))
@@ -22,3 +33,11 @@ def test_sheet_behaviour(case, run):
 
 def test_sheet_behaviour_file(run):
     assert_node_file(run)
+
+
+def test_the_readme_says_which_surprise_fields_are_read_and_when(built_text):
+    readme = (built_text(RATED, target="roll20") / "adnd-rated" / "roll20" / "README.md").read_text(encoding="utf-8")
+    # The rules' numbers the readers name, written as numbers: a d6 (RULES.die) and the default rating 2.
+    assert "`surprised_on` from `surprise` where set on the character, asked where `surprise_die` is not 6" in readme
+    assert ("`surprises_on` from `surprise_others_mod` where set on the character, plus 2, asked where `surprise_die` "
+            "is not 6") in readme

@@ -12,6 +12,7 @@ from exporter.build import build_campaigns
 from exporter.campaign import foundry_defaults, load_campaign, roll20_defaults
 from exporter.definitions.rolls.adnd1e import dex_adjustment
 from exporter.rules import adnd1e
+from exporter.rules.systems import option_gated_inputs
 from exporter.sheets import FOUNDRY_SHEETS, ROLL20_SHEETS, foundry_reader, roll20_reader
 from tests.conftest import CAMPAIGNS, module_exports, roll20_configuration, roll20_configurations
 
@@ -33,7 +34,9 @@ def test_the_campaign_defaults_are_the_sheets_table():
     assert foundry_defaults("adnd1e")["attributes"]["surprise_adjustment"] == "system.abilities.dex.reaction"
     assert roll20_defaults("adnd1e")["surprise_adjustment"] == {
         "set": ["surprisebonus_inverted", "surprisebonus"], "agrees": {"input": "dex", "table": "dex_adjustment"}}
-    assert foundry_defaults("fallout-ttrpg") == {"system_id": None, "attributes": {}}
+    assert foundry_defaults("fallout-ttrpg") == {"system_id": None, "attributes": {}, "versions": []}
+    assert foundry_defaults("gurps4e")["versions"] == ["0.18.22", "1.0.0-alpha"]
+    assert foundry_defaults("adnd1e")["versions"] == ["2023.08.06"]
     assert roll20_defaults("fallout-ttrpg") == {}
 
 
@@ -42,9 +45,12 @@ def test_the_roll20_defaults_are_readers_a_campaign_may_give(system, tmp_path):
     from exporter.init import toml_value
 
     readers = "\n".join(f"{key} = {toml_value(reader)}" for key, reader in roll20_defaults(system).items())
+    # An input only an option reads takes a reader only with that option on.
+    gated = option_gated_inputs(system)
+    options = "".join(f"{option} = true\n" for option in sorted({gated[k] for k in roll20_defaults(system) if k in gated}))
     path = tmp_path / "campaign.toml"
-    path.write_text(f'id = "x"\ntitle = "X"\nversion = "1.0.0"\nsystem = "{system}"\n[roll20.attributes]\n{readers}\n',
-                    encoding="utf-8")
+    path.write_text(f'id = "x"\ntitle = "X"\nversion = "1.0.0"\nsystem = "{system}"\n[options]\n{options}'
+                    f'[roll20.attributes]\n{readers}\n', encoding="utf-8")
     expected = {key: roll20_reader(reader) for key, reader in sorted(roll20_defaults(system).items())}
     assert load_campaign(path).roll20_attributes == expected
 
@@ -55,7 +61,9 @@ def test_the_generated_outputs_read_the_sheets_table(examples):
         campaign = load_campaign(path)
         folder = examples / campaign.id
         roll20 = roll20_configuration(folder)["ATTRIBUTES"]
-        expected = {k: roll20_reader(v) for k, v in roll20_defaults(campaign.system).items()}
+        gated = option_gated_inputs(campaign.system)  # an option the example leaves off reads no input
+        expected = {k: roll20_reader(v) for k, v in roll20_defaults(campaign.system).items()
+                    if k not in gated or getattr(campaign.rules_options, gated[k])}
         assert roll20 == dict(sorted(expected.items())), campaign.id
         foundry = module_exports(folder / "foundry" / "scripts" / "common" / "config.js")["ATTRIBUTES"]
         assert foundry == {k: foundry_reader(v) for k, v in campaign.foundry_attributes.items()}

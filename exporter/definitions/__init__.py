@@ -140,6 +140,7 @@ def target_settings(campaign: Campaign) -> dict[str, TargetSettings]:
     return {
         "foundry": TargetSettings(campaign.foundry_attributes, {
             "system_id": campaign.foundry_system_id,
+            "checked_versions": campaign.foundry_checked_versions,
             "manifest": campaign.release_url(foundry.manifest),
             "download": campaign.release_url(foundry.download),
             "compatibility": campaign.foundry_compatibility,

@@ -14,14 +14,22 @@ class StatusDef:
     label: str
 
 
+TARGETS = ("foundry", "roll20", "web")
+
+
 @dataclass(frozen=True)
 class SettingDef:
-    """A world setting of the automation"""
+    """A world setting of the automation, and the targets it applies to"""
 
     key: str
     type: str
     default: Any
     choices: tuple[str, ...] = ()
+    targets: tuple[str, ...] = TARGETS
+
+    def entry(self) -> dict[str, Any]:
+        """Return the setting as a target's configuration writes it"""
+        return {"key": self.key, "type": self.type, "default": self.default, "choices": list(self.choices)}
 
 
 @dataclass(frozen=True)
@@ -41,7 +49,15 @@ SETTINGS: tuple[SettingDef, ...] = (
     SettingDef("skipSurprisedTurns", "boolean", True),
     # Who sees the cards: the outcome to all and the rolls to the GM, everything to all, or everything to the GM.
     SettingDef("chatVisibility", "string", "split", ("split", "public", "gm")),
+    # Open the surprise dialog when the GM begins a combat with combatants on both sides, and begin it after the
+    # roll. Only Foundry's combat has a beginning the module hears before it happens (docs/dev/foundry.md §7).
+    SettingDef("surpriseAtCombatStart", "boolean", True, targets=("foundry",)),
 )
+
+
+def setting_entries(settings: tuple[SettingDef, ...], target: str) -> list[dict[str, Any]]:
+    """Return the settings that apply to a target, as its configuration writes them"""
+    return [setting.entry() for setting in settings if target in setting.targets]
 
 # Every system's macros: open the dialog, the system's own GM rolls (GM_ROLLS of its rules module), clear.
 OPEN_DIALOG, CLEAR = "surprise", "clear"

@@ -25,7 +25,7 @@ NUMBERS = frozenset({
 TEXTS = frozenset({
     "name", "names", "acting", "side", "winner", "loser", "who", "kind", "faces", "modifiers", "field", "other",
     "procedure", "status", "title", "file", "problem", "what", "message", "command", "marker", "macro", "pack",
-    "system", "expected", "row", "scripts", "parts",
+    "system", "expected", "row", "scripts", "parts", "version", "checked",
 })
 
 # Strings where a placeholder stands for something else than its name does elsewhere: (key, name) -> kind, and why.

@@ -11,8 +11,14 @@ import { localize, t } from "./i18n.js";
 
 /** The catalogue keys this module shows, which the build ships (exporter/targets/strings.py) */
 export const STRING_KEYS = [
-  "Dialog.Cancel", "Dialog.ChooseProcedure", "Dialog.Roll", "Dialog.Title", "Dialog.Unread", "Export.Button", "Notify.GMOnly", "Notify.NoCombat", "Odds.Title", "Procedure.{procedure}"
+  "Dialog.Cancel", "Dialog.ChooseProcedure", "Dialog.Roll", "Dialog.Skip", "Dialog.Title", "Dialog.Unread", "Export.Button", "Notify.GMOnly", "Notify.NoCombat", "Odds.Title", "Procedure.{procedure}"
 ];
+
+/** What the dialog returns when the GM, beginning a combat, skips the surprise */
+export const SKIPPED = "skip";
+
+/** The button that skips the surprise, offered as a combat begins */
+const skipButton = () => ({ action: SKIPPED, label: localize("Dialog.Skip") });
 
 const { DialogV2 } = foundry.applications.api;
 
@@ -124,15 +130,15 @@ function watchOdds(dialog, start) {
   update();
 }
 
-/** Ask which procedure to use when the system has several */
-async function chooseProcedure() {
+/** Ask which procedure to use when the system has several; as a combat begins, skipping is offered too */
+async function chooseProcedure(beginning) {
   if (PROCEDURES.length === 1) return PROCEDURES[0].id;
   return DialogV2.wait({
     window: { title: localize("Dialog.Title") },
     content: `<p>${escapeHtml(localize("Dialog.ChooseProcedure"))}</p>`,
-    buttons: PROCEDURES.map((procedure, index) => ({
+    buttons: [...PROCEDURES.map((procedure, index) => ({
       action: procedure.id, label: localize(`Procedure.${procedure.id}`), default: index === 0,
-    })),
+    })), ...(beginning ? [skipButton()] : [])],
     rejectClose: false,
   });
 }
@@ -144,12 +150,16 @@ function rolled(form, start) {
   return draft ?? null;
 }
 
-/** Open the GM dialog: pick the procedure, set the sides and review the values read from the sheets, then resolve */
-export async function openSurpriseDialog(combat = game.combat) {
+/**
+ * Open the GM dialog: pick the procedure, set the sides and review the values read from the sheets, then resolve.
+ * Returns the outcome, or null when nothing was rolled; with `beginning` (a combat about to begin, start.js) the GM may
+ * also skip the surprise, and SKIPPED is returned.
+ */
+export async function openSurpriseDialog(combat = game.combat, { beginning = false } = {}) {
   if (!game.user.isGM) return ui.notifications.warn(localize("Notify.GMOnly"));
   if (!combat) return ui.notifications.warn(localize("Notify.NoCombat"));
-  const procedure = await chooseProcedure();
-  if (!procedure) return null;
+  const procedure = await chooseProcedure(beginning);
+  if (!procedure || procedure === SKIPPED) return procedure ?? null;
   const start = draftOf(combat, procedure);
   const draft = await DialogV2.wait({
     window: { title: `${localize("Dialog.Title")}: ${localize(`Procedure.${procedure}`)}` },
@@ -157,10 +167,12 @@ export async function openSurpriseDialog(combat = game.combat) {
     render: (event, dialog) => watchOdds(dialog, start),
     buttons: [
       { action: "roll", label: localize("Dialog.Roll"), default: true, callback: (event, button) => rolled(button.form, start) },
+      ...(beginning ? [skipButton()] : []),
       { action: "cancel", label: localize("Dialog.Cancel") },
     ],
     rejectClose: false,
   });
+  if (draft === SKIPPED) return SKIPPED;
   if (!draft || draft === "cancel") return null;
   return resolveSurprise(draft, combat);
 }

@@ -19,6 +19,17 @@ export const statusEntries = () => {
   return Array.isArray(list) ? list : Object.values(list);
 };
 
+/**
+ * How long the module's effects last on V14: until the module removes them, at the latest when the fight ends. The
+ * expiry is given, so that a game system that stamps `turnStart` on every effect made without one (dnd5e 6.0.2,
+ * foundryvtt/dnd5e#7482, #7484) leaves them alone; no value is, so that core's expiry never runs them out, in the
+ * database or in memory only (foundryvtt/foundryvtt#13743). docs/dev/foundry.md §8.
+ */
+const V14_DURATION = { value: null, expiry: "combatEnd" };
+
+/** Tell whether an effect lasts as the module's own V14 effects do */
+const lastsAsOwn = (duration) => (duration?.value ?? null) === null && duration?.expiry === V14_DURATION.expiry;
+
 /** Add one entry to CONFIG.statusEffects in the shape it has, unless its id is already there. */
 function addStatusEntry(entry) {
   if (statusEntries().some((existing) => existing.id === entry.id)) return;
@@ -38,7 +49,8 @@ export function addStatusEffects() {
       inUse.set(status.id, existing);
       continue;
     }
-    addStatusEntry({ id: status.id, name: localize(status.label), img: status.icon, hud: true });
+    const duration = game.release.generation >= 14 ? { duration: { ...V14_DURATION } } : {};
+    addStatusEntry({ id: status.id, name: localize(status.label), img: status.icon, hud: true, ...duration });
     ids.add(status.id);
     inUse.set(status.id, status.id);
   }
@@ -71,7 +83,8 @@ async function dropExpired(actor, id) {
  * Switch a status on or off on the actor behind a combatant; a combatant without an actor is left alone.
  * Returns the effect now showing the status when it was switched on, true when it was switched off, false when
  * nothing changed. The effect is read back from actor.effects: a game system's toggleStatusEffect (GURPS Game Aid's)
- * may return nothing.
+ * may return nothing. On V14 an effect made from a game system's own status (GGA's mental stun, core's prone) is given
+ * the module's duration after it is made, where the system gave it another (V14_DURATION).
  */
 export async function setStatus(actor, id, active) {
   if (!actor) return false;
@@ -79,5 +92,8 @@ export async function setStatus(actor, id, active) {
   if (hasStatus(actor, id) === active) return false;
   await actor.toggleStatusEffect(statusId(id), { active });
   if (!active) return true;
-  return statusEffects(actor, id).find((effect) => !effect.disabled && !expired(effect)) ?? false;
+  const effect = statusEffects(actor, id).find((each) => !each.disabled && !expired(each));
+  if (!effect) return false;
+  if (game.release.generation >= 14 && !lastsAsOwn(effect.duration)) await effect.update({ duration: { ...V14_DURATION } });
+  return effect;
 }

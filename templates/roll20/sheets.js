@@ -104,6 +104,19 @@ function inDisagreement(characterId, key) {
   return Object.entries(ATTRIBUTES).some(([, other]) => other?.agrees?.input === key && disagrees(characterId, other));
 }
 
+/** A number constant of the rules a reader names (`requires.constant`, `plus`), or undefined */
+const ruleNumber = (name) => (owns(RULES, name) && typeof RULES[name] === "number" ? RULES[name] : undefined);
+
+/**
+ * Tell whether the other attribute a reader requires (its sheet default counting) holds the rules' constant: the AD&D
+ * 1e Revised sheet's chance in `surprise_die`, a d6 only where that is 6
+ */
+function requirementMet(characterId, reader) {
+  if (!reader.requires) return true;
+  const wanted = ruleNumber(reader.requires.constant);
+  return wanted !== undefined && wholeNumber(getAttrByName(characterId, reader.requires.attribute)) === wanted;
+}
+
 /**
  * Read an input from the sheet of the character a token represents: undefined when it holds none (the rule default
  * then), null when it holds one that cannot be settled and must be asked for
@@ -118,10 +131,13 @@ export function readAttribute(token, key, type) {
   if (typeof raw === "boolean") return type === "boolean" ? raw : undefined;
   const text = String(raw ?? "").trim();
   if (text === "") return undefined;
+  // A value on a scale the rules do not play (a chance of 10) is asked for, never read as another.
+  if (!requirementMet(characterId, reader)) return null;
   if (type === "boolean") return ["1", "true", "on", "yes"].includes(text.toLowerCase());
   // A value the sheet holds that is no number (a formula, a typo) is asked for, never taken as none.
   const number = Number(text);
-  return Number.isFinite(number) ? Math.trunc(number) : null;
+  const offset = reader.plus ? ruleNumber(reader.plus) : 0;
+  return Number.isFinite(number) && offset !== undefined ? Math.trunc(number) + offset : null;
 }
 
 /** Tell whether players control a token (directly or through its character) */

@@ -9,7 +9,7 @@ import path from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { createFoundry, runGeneration } from "./harness.mjs";
-import { ggaList, installArsActors, installGgaActors, installGgaFinders } from "./emulation/game-systems.mjs";
+import { ggaList, installArsActors, installGga1Actors, installGgaActors, installGgaFinders } from "./emulation/game-systems.mjs";
 
 const GENERATION = runGeneration();
 const GURPS = "ambush-gurps-example";
@@ -89,28 +89,38 @@ const GGA_SHEETS = {
   "dire-vulture.json": { iq: 6, per: 14, combat_reflexes: false, tactics: 0, stealth: null, unread: ["stealth"] },
   // Orc Sergeant.gcs with Combat Reflexes named in Spanish: read with the English name, it is not there.
   "orc-sergeant-es.json": { iq: 10, per: 11, combat_reflexes: false, tactics: 0, stealth: 11, unread: [] },
+  // Typed into GGA's Mook Generator (the fixture's `typed`): "Combat Reflexes [15]" is Combat Reflexes, its cost in
+  // GURPS notation after the name; "Tactics-12" and "Stealth-13" are levels the GM typed, read though GGA stores them
+  // with 0 points: a Mook's skill has no default behind it. IQ 11 and Per 12 as typed.
+  "mook-bandit-leader.json": { iq: 11, per: 12, combat_reflexes: true, tactics: 12, stealth: 13, unread: [] },
+  // A Mook's trait without its cost, and no Tactics typed: none (Tactics 0).
+  "mook-bandit.json": { iq: 10, per: 10, combat_reflexes: true, tactics: 0, stealth: 11, unread: [] },
 };
 
-/** Draft every fixture's character in a GURPS world and return its values per procedure that reads them */
-async function readGga(id, files, install = gga) {
+/** Draft actors in a GURPS world and return each one's values per procedure that reads them, in their order */
+async function readGgaActors(actors, install = gga, id = GURPS) {
   const { env, done } = await boot(id, "gurps", install);
   try {
-    const actors = files.map((file) => fixture("gga", file).actor);
     const combat = await combatOf(env, actors);
     const api = game.modules.get(id).api;
     const partial = api.draft(combat, "partial");
     const contest = api.draft(combat, "quick-contest");
-    const read = {};
-    for (const [index, file] of files.entries()) {
+    const read = actors.map((actor, index) => {
       const one = valuesOfMember(memberOf(partial, combat, index), ["iq", "combat_reflexes", "tactics"]);
       const other = valuesOfMember(memberOf(contest, combat, index), ["per", "stealth"]);
-      read[file] = { ...one, ...other, unread: [...new Set([...one.unread, ...other.unread])].sort() };
-    }
+      return { ...one, ...other, unread: [...new Set([...one.unread, ...other.unread])].sort() };
+    });
     assert.deepEqual(env.errors, []);
     return read;
   } finally {
     done();
   }
+}
+
+/** Draft every fixture's character in a GURPS world and return its values per procedure that reads them */
+async function readGga(id, files, install = gga, kind = "gga") {
+  const read = await readGgaActors(files.map((file) => fixture(kind, file).actor), install, id);
+  return Object.fromEntries(files.map((file, index) => [file, read[index]]));
 }
 
 test("GGA corpus: each character's draft holds what its GCS sheet says, containers folded or not", async () => {
@@ -168,8 +178,10 @@ test("GGA names: whole names, case and spacing aside, with GGA's levels and brac
     const api = game.modules.get(GURPS).api;
     const partial = valuesOf(api.draft(combat, "partial"), ["combat_reflexes", "tactics"]);
     const contest = valuesOf(api.draft(combat, "quick-contest"), ["stealth"]);
-    assert.deepEqual(partial.Ana, { combat_reflexes: false, tactics: 0, unread: [] }, "no name read inside another");
-    assert.deepEqual(contest.Ana, { stealth: null, unread: [] });
+    // No name is read inside another, yet GGA's own finders see "combat reflexes" in Ana's quirk and "Stealth" at the
+    // start of "Stealthy": asked, never a silent no (issue 29: whatever GGA's finder finds is never taken as none).
+    assert.deepEqual(partial.Ana, { combat_reflexes: null, tactics: 0, unread: ["combat_reflexes"] });
+    assert.deepEqual(contest.Ana, { stealth: null, unread: ["combat_reflexes", "stealth"] });
     assert.deepEqual(partial.Ben, { combat_reflexes: true, tactics: 13, unread: [] });
     assert.deepEqual(contest.Ben, { stealth: 12, unread: [] }, "a tech level and a specialization as GGA names them");
     assert.equal(partial.Cid.combat_reflexes, true, "a note in brackets after the name");
@@ -180,26 +192,27 @@ test("GGA names: whole names, case and spacing aside, with GGA's levels and brac
 });
 
 test("GGA: a value that cannot be read is asked, never taken as none; the dialog shows it unanswered", async () => {
-  // A Mook Generator character (lib/npc-input.js: `{ ...new Skill(n, v) }`, `{ ...new Advantage(e) }`: 0 points,
-  // the level in `import`), an actor without GGA's lists, and a level that is no number.
-  const mook = { name: "Mook", type: "enemy", system: {
+  // A GCS character whose Tactics was set to 0 points (GGA's importer keeps GCS's id in `uuid` and no `points`,
+  // actor-importer.js importSk; its level is GCS's default), an actor without GGA's lists, and a level that is no number.
+  const vet = { name: "Vet", type: "character", system: {
     attributes: { IQ: { import: 10, value: 10, points: 0 }, PER: { import: 10, value: 10, points: 0 } },
-    ads: ggaList([{ name: "Combat Reflexes", points: 0 }]), skills: ggaList([{ name: "Tactics", import: "14", level: 0, points: 0 }]) } };
+    ads: ggaList([{ name: "Combat Reflexes", points: 15, uuid: "tGdaUslNoNUKhCO-n" }]),
+    skills: ggaList([{ name: "Tactics", import: "4", level: "", uuid: "sW2zBl5AkSZ2ZoPSd" }]) } };
   const bare = { name: "Statue", type: "character", system: { attributes: { IQ: { import: 8, value: 10 } } } };
   const odd = { name: "Odd", type: "character", system: { attributes: { IQ: { import: 11, value: 10 } }, ads: {},
     skills: ggaList([{ name: "Tactics", import: "", level: "x", points: 2 }]) } };
   const { env, done } = await boot(GURPS, "gurps", gga);
   try {
-    const combat = await combatOf(env, [mook, bare, odd]);
+    const combat = await combatOf(env, [vet, bare, odd]);
     const api = game.modules.get(GURPS).api;
     const draft = api.draft(combat, "partial");
     const values = valuesOf(draft, ["iq", "combat_reflexes", "tactics"]);
-    assert.deepEqual(values.Mook, { iq: 10, combat_reflexes: true, tactics: null, unread: ["tactics"] });
+    assert.deepEqual(values.Vet, { iq: 10, combat_reflexes: true, tactics: null, unread: ["tactics"] });
     assert.deepEqual(values.Statue, { iq: 8, combat_reflexes: null, tactics: null, unread: ["combat_reflexes", "tactics"] });
     assert.deepEqual(values.Odd, { iq: 11, combat_reflexes: false, tactics: null, unread: ["tactics"] });
     // Rolling as drafted is refused with the first value still to give; none is taken as 0 or false.
     assert.equal(await api.resolve(draft, combat), null);
-    assert.match(env.notifications.at(-1).message, /^Mook: Tactics could not be read from the sheet/);
+    assert.match(env.notifications.at(-1).message, /^Vet: Tactics could not be read from the sheet/);
     assert.equal(api.state(combat), null);
     // The dialog asks: the yes/no of Combat Reflexes starts unanswered, and rolls once everything is given.
     const ids = Object.fromEntries(combat.turns.map((c) => [c.name, c.id]));
@@ -207,12 +220,12 @@ test("GGA: a value that cannot be read is asked, never taken as none; the dialog
       const box = record.form.elements[`members.${ids.Statue}.combat_reflexes`];
       assert.equal(box.tagName, "SELECT");
       assert.equal(box.value, "", "no answer yet");
-      assert.match(record.element.querySelector(".ambush-odds").textContent, /^Mook: Tactics could not be read/);
+      assert.match(record.element.querySelector(".ambush-odds").textContent, /^Vet: Tactics could not be read/);
       record.fill({ [`members.${ids.Statue}.combat_reflexes`]: "false", [`members.${ids.Statue}.tactics`]: 0,
-        [`members.${ids.Mook}.tactics`]: 14, [`members.${ids.Odd}.tactics`]: 0 });
+        [`members.${ids.Vet}.tactics`]: 0, [`members.${ids.Odd}.tactics`]: 0 });
       return "roll";
     });
-    env.scriptDice(6, 1); // the initiative: side a's leader (the mook) 6, side b's 1: side b is surprised
+    env.scriptDice(6, 1); // the initiative: side a's leader (the veteran) 6, side b's 1: side b is surprised
     await api.openDialog(combat);
     await env.settle();
     assert.deepEqual(env.dialogAnswers, []);
@@ -246,6 +259,102 @@ test("GGA: where GGA's own finder sees a trait or skill the walk does not, the v
     }
   } finally {
     done();
+  }
+});
+
+// --- GURPS Game Aid 1.0 -------------------------------------------------------------------------------------------
+
+/** GGA 1.0 as a world has it (V14 only): its actors' traits and skills as Items, its finders and deprecated lists */
+const gga1 = () => [installGga1Actors()];
+const V14_ONLY = { skip: GENERATION < 14 ? "GGA 1.0 runs on Foundry V14 only (its system.json: minimum 14)" : false };
+
+/**
+ * What each GGA 1.0 actor of fixtures/sheets/gga-1.0 holds (its README), worked out from the GCS file and from what
+ * GGA 1.0's code does to it. `imported`: 1.0's own GCS importer, which keeps GCS's `disabled` mark; `migrated`: a 0.18
+ * actor as 1.0 loads it, whose folded containers' entries the migration leaves behind (v1_0_0.ts flattenItemList).
+ */
+const GGA1_SHEETS = {
+  "louis-dantares.imported.json": GGA_SHEETS["louis-dantares.json"],
+  // The container folded on 1.0's sheet (`open` false) changes nothing: every Item is read.
+  "louis-dantares-collapsed.imported.json": GGA_SHEETS["louis-dantares.json"],
+  // 1.0's importer writes `points: 0` for GCS's 0-point skill and GCS's id in `importid`: its default level, asked.
+  "louis-dantares-tactics-0.imported.json": GGA_SHEETS["louis-dantares-tactics-0.json"],
+  "noble-knight-collapsed.imported.json": GGA_SHEETS["noble-knight-collapsed.json"],
+  "c31r07.imported.json": GGA_SHEETS["c31r07.json"],
+  // GCS's mark is kept: the switched-off Combat Reflexes does not count.
+  "c31r07-combat-reflexes-off.imported.json": { ...GGA_SHEETS["c31r07-combat-reflexes-off.json"], combat_reflexes: false },
+  "dire-vulture.imported.json": GGA_SHEETS["dire-vulture.json"],
+  "orc-sergeant-es.imported.json": GGA_SHEETS["orc-sergeant-es.json"],
+  "louis-dantares.migrated.json": GGA_SHEETS["louis-dantares.json"],
+  // Folded on the 0.18 sheet: 1.0's migration did not carry Combat Reflexes over. GGA holds none; neither does ambush
+  // (docs/game-systems.md tells the GM to unfold every container before upgrading).
+  "louis-dantares-collapsed.migrated.json": { ...GGA_SHEETS["louis-dantares.json"], combat_reflexes: false },
+  "louis-dantares-tactics-0.migrated.json": GGA_SHEETS["louis-dantares-tactics-0.json"],
+  // The same loss: Combat Reflexes in "Advantages" and Stealth in "Physical", both folded, are gone.
+  "noble-knight-collapsed.migrated.json": { ...GGA_SHEETS["noble-knight-collapsed.json"], combat_reflexes: false, stealth: null },
+  "c31r07.migrated.json": GGA_SHEETS["c31r07.json"],
+  // 0.18's importer dropped GCS's mark, so the migrated trait is on: read as there, as on 0.18.
+  "c31r07-combat-reflexes-off.migrated.json": GGA_SHEETS["c31r07-combat-reflexes-off.json"],
+  "dire-vulture.migrated.json": GGA_SHEETS["dire-vulture.json"],
+  "orc-sergeant-es.migrated.json": GGA_SHEETS["orc-sergeant-es.json"],
+  "mook-bandit-leader.migrated.json": GGA_SHEETS["mook-bandit-leader.json"],
+  "mook-bandit.migrated.json": GGA_SHEETS["mook-bandit.json"],
+};
+
+test("GGA 1.0 corpus: each actor's draft holds what its Items say, imported by 1.0 or migrated from 0.18", V14_ONLY, async () => {
+  const files = Object.keys(GGA1_SHEETS);
+  assert.deepEqual(await readGga(GURPS, files, gga1, "gga-1.0"), GGA1_SHEETS);
+});
+
+test("GGA 1.0: no deprecated list is read; the Items are", V14_ONLY, async () => {
+  const { env, done } = await boot(GURPS, "gurps", gga1);
+  try {
+    const combat = await combatOf(env, [fixture("gga-1.0", "c31r07-combat-reflexes-off.imported.json").actor]);
+    const api = game.modules.get(GURPS).api;
+    api.draft(combat, "partial");
+    api.draft(combat, "quick-contest");
+    assert.deepEqual(env.deprecations.filter((entry) => /GURPS Game Aid 1\.0/.test(entry.message)), []);
+    // The emulation's deprecated lists do exist, and record a read (a test that could not fail would prove nothing).
+    assert.ok(combat.combatants.contents[0].actor.system.ads);
+    assert.equal(env.deprecations.filter((entry) => /GURPS Game Aid 1\.0/.test(entry.message)).length, 1);
+  } finally {
+    done();
+  }
+});
+
+test("GGA 1.0: a trait in a switched-off container is off; a typed skill counts without points", V14_ONLY, async () => {
+  // GCS counts a trait inside a switched-off container as off (src/module/importer/gcs-importer/schema/trait.ts
+  // effectivelyDisabled); GGA 1.0 stores each Item's own mark. A skill typed on the sheet carries no importid.
+  const item = (id, type, name, system) => ({ _id: id.padEnd(16, "0"), type, name, system });
+  const actor = { name: "Sentry", type: "character", system: { profile: {}, holderItemId: "",
+    attributes: { IQ: { importedValue: 11, points: 0 }, PER: { importedValue: 12, points: 0 } } },
+  items: [item("box", "feature", "Racial Template", { disabled: true, importid: "T1", importFrom: "GCS", points: 0 }),
+    item("cr", "feature", "Combat Reflexes", { containedBy: "box".padEnd(16, "0"), importid: "t1", importFrom: "GCS", points: 15 }),
+    item("tactics", "skill", "Tactics", { points: 0, importedLevel: 13 }),
+    item("stealth", "skill", "Stealth", { points: 0, importedLevel: 10, importid: "s1", importFrom: "GCS" })] };
+  const values = (await readGgaActors([actor], gga1))[0];
+  assert.deepEqual(values, { iq: 11, per: 12, combat_reflexes: false, tactics: 13, stealth: null, unread: ["stealth"] });
+});
+
+test("GGA 1.0: where GGA 1.0's own finders see what the module does not, the value is asked", V14_ONLY, async () => {
+  // GGA 1.0's findAdvantage sees the name inside another (actor/data/character.ts findTrait: `includes`), its
+  // findSkillSpell anywhere in another (not anchored): "Naval Tactics" for Tactics.
+  const item = (id, type, name, system) => ({ _id: id.padEnd(16, "0"), type, name, system });
+  const actor = { name: "Admiral", type: "character", system: { profile: {}, holderItemId: "",
+    attributes: { IQ: { importedValue: 13, points: 0 }, PER: { importedValue: 12, points: 0 } } },
+  items: [item("cr", "feature", "Combat Reflexes [bought with Luck]", { points: 15 }),
+    item("naval", "skill", "Naval Tactics", { points: 4, importedLevel: 14 })] };
+  const warned = [];
+  const warn = console.warn;
+  console.warn = (...args) => warned.push(args.join(" "));
+  try {
+    const values = (await readGgaActors([actor], gga1))[0];
+    assert.deepEqual(values, { iq: 13, per: 12, combat_reflexes: null, tactics: null, stealth: null,
+      unread: ["combat_reflexes", "tactics"] });
+    assert.ok(["Combat Reflexes", "Tactics"].every((name) => warned.some((line) => line.includes(`"${name}"`))),
+      "the console says why");
+  } finally {
+    console.warn = warn;
   }
 });
 

@@ -12,7 +12,7 @@
 //         the markup of core's tracker and of ARS's own, emulation/dom.mjs)
 //   game: modules.get(id).api, settings.register/get, settings.settings.has (a game system's setting: ARS's variant,
 //         rollInitEachRound), i18n.localize/format, user.isGM, users.activeGM?.isSelf, combat, combats.has, actors.get,
-//         release.generation, system.id
+//         release.generation, system.id, system.version
 //   ui.notifications.warn/info; CONFIG.statusEffects (an array or, on V14, an object keyed by id); CONST.TOKEN_DISPOSITIONS
 //   foundry.utils.getProperty/deepClone/saveDataToFile; foundry.applications.api.DialogV2.wait({window: {title},
 //         content, buttons: [{action, label, default, callback(event, button)}], render(event, dialog), rejectClose}),
@@ -23,11 +23,12 @@
 //           getCombatantsByToken, updateEmbeddedDocuments("Combatant", [{_id, initiative}]), getFlag/setFlag/unsetFlag
 //   Combatant: id, name, parent, initiative, actor, token.disposition
 //   Actor: id, name, system (through foundry.utils.getProperty; prepared by the game system where it derives values),
-//          _source (the stored data), effects, toggleStatusEffect(id, {active}),
+//          _source (the stored data), effects, items (GGA 1.0's traits and skills: Item id, name, type, system),
+//          toggleStatusEffect(id, {active}),
 //          deleteEmbeddedDocuments("ActiveEffect", ids); GURPS Game Aid's findAdvantage and GURPS.findSkillSpell where
 //          the system has them, as a cross-check (emulation/game-systems.mjs)
 //   ActiveEffect: id, statuses, disabled, duration.expired (V14), update({duration: {combat, rounds, startRound,
-//          startTurn}}) (V13)
+//          startTurn}}) (V13), update({duration: {value, expiry}}) (V14)
 //   canvas.tokens.controlled (api.recoveryRoll: the tokens the GM selected; env.controlTokens selects them)
 //   Not emulated: actor.prototypeToken (a combatant without a token takes no side).
 //
@@ -38,7 +39,9 @@
 // V13. turnChangeFirst fires combatTurnChange before updateCombat (docs/dev/foundry.md §7 leaves their order open).
 //
 // What the test runners call:
-//   createFoundry({generation, systemId, modules, users, userId, language, lang, quiet, turnChangeFirst})
+//   createFoundry({generation, systemId, systemVersion, modules, users, userId, language, lang, quiet, turnChangeFirst,
+//       expiryInMemory (V14 core expiry as foundryvtt#13743 reports it: in this client's memory only), worldSettings
+//       ({"<namespace>.<key>": value}: what the world kept from an earlier session, read once the setting is registered)})
 //   env.loadModule(folder), boot, settle, teardown, scriptDice, pendingDice, createActor/createToken/createCombat,
 //       deleteActor/deleteToken/deleteCombat, switchUser, remote(userId, fn), renderCombatTracker({popout, tracker, jquery}),
 //       checkSettingsI18n, dialogAnswers (answers get the dialog's record: element, form, content, config, dialog,
@@ -50,8 +53,8 @@
 //       actor/token.toObject, actor.createEmbeddedDocuments("ActiveEffect"), message.whisper/content/rolls/flags
 //   game.time.worldTime and the updateWorldTime hook (the clock core's and ARS's round methods advance)
 //   runGeneration, GENERATIONS, statusEntries, addStatusEntry (below); ggaList, installGgaFinders, installGgaActors
-//       (with actor.toggleExpand), installArsActors, installArsInitiative, installArsTurnMethods, installArsTime
-//       (emulation/game-systems.mjs)
+//       (with actor.toggleExpand), installGga1Actors (GGA 1.0's Items, actor.items), installArsActors,
+//       installArsInitiative, installArsTurnMethods, installArsTime, installDnd5eExpiryStamp (emulation/game-systems.mjs)
 //
 // Layout (tests/foundry/emulation/): core (CONST, utils, collections, validation), documents (Document, User,
 // Actor, ActiveEffect, Scene, Token, status lists), combat, expiry (V14 core expiry), dice (Roll, Die, the dice
@@ -106,9 +109,15 @@ export function createFoundry({
   generation = 13,
   quiet = false,
   turnChangeFirst = false,
+  expiryInMemory = false,
+  systemVersion = null,
+  worldSettings = {},
 } = {}) {
   installedEnv()?.teardown();
-  const environment = new FoundryEnvironment({ systemId, users, userId, modules, language, lang, generation, quiet, turnChangeFirst });
+  const environment = new FoundryEnvironment({
+    systemId, users, userId, modules, language, lang, generation, quiet, turnChangeFirst, expiryInMemory, systemVersion,
+    worldSettings,
+  });
   environment._install();
   return environment;
 }

@@ -9,7 +9,9 @@ import { test } from "node:test";
 import { pathToFileURL } from "node:url";
 
 import { CONST as HARNESS_CONST, Collection, createFoundry } from "./harness.mjs";
-import { installArsInitiative, installArsTime, installArsTurnMethods } from "./emulation/game-systems.mjs";
+import {
+  installArsInitiative, installArsTime, installArsTurnMethods, installDnd5eExpiryStamp, installGga1Actors,
+} from "./emulation/game-systems.mjs";
 
 const GM = "gamemaster000001";
 const PLAYER = "player0000000001";
@@ -1259,6 +1261,56 @@ test("V14 core expires an effect only at its own event: combatEnd when the comba
   await env.settle();
   assert.equal(effect.duration.expired, true);
   assert.equal(open.duration.expired, false);
+});
+
+test("a dnd5e-6-like system stamps turnStart and 0 seconds on effects made in combat without an expiry; core expires them", async (t) => {
+  for (const expiryInMemory of [false, true]) {
+    const { env, actors, combat } = await bootedWithCombat(t, { generation: 14, systemId: "ars", expiryInMemory });
+    const unstamp = installDnd5eExpiryStamp();
+    t.after(unstamp);
+    await combat.startCombat();
+    await combat.nextTurn();
+    await env.settle();
+    // Made during Bob's turn: stamped (foundryvtt/dnd5e#7482, #7484); one with its own expiry or in turns is not.
+    const [stamped, own, turns] = await actors[1].createEmbeddedDocuments("ActiveEffect", [{ name: "Prone", statuses: ["prone"] },
+      { name: "Held", duration: { expiry: "combatEnd" } }, { name: "Brief", duration: { value: 3, units: "turns" } }]);
+    assert.deepEqual({ ...stamped.duration }, { value: 0, units: "seconds", expiry: "turnStart", expired: false });
+    assert.deepEqual([own.duration.expiry, own.duration.value, turns.duration.expiry], ["combatEnd", null, null]);
+    for (let i = 0; i < 2; i++) await combat.nextTurn();
+    await env.settle();
+    assert.equal(stamped.duration.expired, false, "not yet Bob's next turn");
+    await combat.nextTurn();
+    await env.settle();
+    assert.deepEqual([combat.combatant.name, stamped.duration.expired, own.duration.expired], ["Bob", true, false]);
+    assert.ok(!actors[1].statuses.has("prone"));
+    assert.equal(stamped._source.duration.expired, !expiryInMemory, "persisted, or in this client's memory only (foundryvtt#13743)");
+    unstamp();
+    env.teardown();
+  }
+});
+
+test("GGA 1.0: traits and skills are Items; the deprecated lists record a read; the finders search the Items", async (t) => {
+  const env = setup(t, { generation: 14, systemId: "gurps" });
+  const uninstall = installGga1Actors();
+  t.after(uninstall);
+  await env.boot();
+  const item = (id, type, name, system) => ({ _id: id.padEnd(16, "0"), type, name, system });
+  const actor = await env.createActor({ name: "Ann", system: { profile: {}, holderItemId: "holder".padEnd(16, "0"),
+    attributes: { IQ: { importedValue: 12, points: 40 } } },
+  items: [item("box", "feature", "Advantages", { points: 15 }), item("cr", "feature", "Combat Reflexes",
+    { containedBy: "box".padEnd(16, "0"), points: 15 }), item("holder", "feature", "Personal Actions & Modifiers", {}),
+  item("tac", "skill", "Tactics", { points: 2, importedLevel: 11 }), item("naval", "skill", "Naval Tactics",
+    { points: 1, importedLevel: 13, otf: "[14]" })] });
+  assert.equal(actor.system.attributes.IQ.value, 12, "the imported value");
+  assert.deepEqual(actor.items.map((i) => [i.name, i.system.level]), [["Advantages", null], ["Combat Reflexes", null],
+    ["Personal Actions & Modifiers", null], ["Tactics", 11], ["Naval Tactics", 14]]);
+  assert.deepEqual(actor.system.allAdsV2.map((i) => i.name), ["Advantages", "Combat Reflexes"], "not the holder");
+  assert.deepEqual(env.deprecations, []);
+  assert.deepEqual(Object.values(actor.system.ads).map((entry) => [entry.name, Object.keys(entry.contains).length]), [["Advantages", 1]]);
+  assert.equal(env.deprecations.length, 1);
+  assert.equal(actor.system.findAdvantage("reflex").name, "Combat Reflexes", "contained, case aside");
+  assert.equal(GURPS.findSkillSpell(actor, "Tactics", true).name, "Naval Tactics", "the best level, anywhere in the name");
+  assert.equal(GURPS.findAdDisad(actor, "Luck"), null);
 });
 
 test("V14: a numeric ChatMessage type is rejected (V13: deprecated), as is Roll#evaluate's async option", async (t) => {

@@ -4,6 +4,7 @@ import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { test } from "node:test";
 import { addStatusEntry, createFoundry, runGeneration, statusEntries } from "./harness.mjs";
+import { installDnd5eExpiryStamp } from "./emulation/game-systems.mjs";
 
 const MODULES = process.env.MODULES_DIR;
 const GENERATION = runGeneration();
@@ -13,9 +14,9 @@ const FALLOUT = "ambush-fallout-example";
 const moduleDir = (id) => `${MODULES}/${id}/foundry`;
 
 /** Boot a module in a fresh client; `lang` loads the module's own translation file for that language. */
-async function boot(id, { systemId = "gurps", language = "en", users, userId } = {}) {
+async function boot(id, { systemId = "gurps", language = "en", users, userId, ...options } = {}) {
   const lang = language === "en" ? {} : JSON.parse(await readFile(`${moduleDir(id)}/lang/${language}.json`, "utf8"));
-  const env = createFoundry({ generation: GENERATION, systemId, modules: [{ id }], language, lang, users, userId, quiet: true });
+  const env = createFoundry({ generation: GENERATION, systemId, modules: [{ id }], language, lang, users, userId, quiet: true, ...options });
   await env.loadModule(moduleDir(id));
   return env;
 }
@@ -148,11 +149,82 @@ test("the module's statuses last as long as the rules say, core expiry or not, a
   }
 });
 
+// Core's expiry as a world meets it: persisted with the expiryAction "update", or in memory only (foundryvtt#13743)
+const V14_EXPIRIES = [["persisted", {}], ["in memory only", { expiryInMemory: true }]];
+
+for (const [expiry, options] of V14_EXPIRIES) {
+  test(`V14, a system stamping turnStart on effects without an expiry, core expiry ${expiry}: AD&D's surprise lasts its segments`,
+    { skip: GENERATION < 14 ? "V13 core expires nothing" : false }, async () => {
+      const env = await boot(ADND, { systemId: "ars", ...options });
+      const unstamp = installDnd5eExpiryStamp();
+      try {
+        const { combat, gob } = await adndDuel(env);
+        const api = game.modules.get(ADND).api;
+        env.scriptDice(5, 2); // the goblins are surprised for 2 segments: rounds 1 and 2
+        await api.resolve(api.draft(combat, "roll"), combat);
+        await env.settle();
+        const [made] = gob.effects.filter((e) => e.statuses.has("surprised")).map((e) => e.id);
+        await combat.startCombat();
+        await env.settle();
+        const seen = [];
+        for (let step = 0; step < 6; step += 1) {
+          const shown = gob.effects.filter((e) => e.statuses.has("surprised") && !e.duration.expired).map((e) => e.id);
+          seen.push(shown.length ? shown[0] === made : false);
+          await combat.nextTurn();
+          await env.settle();
+        }
+        // As in the test above, the very effect made at the roll shown throughout (never expired and made anew): the
+        // stamp changes nothing, nor does core's expiry in either form.
+        assert.deepEqual(seen, [true, true, false, false, false, false]);
+        assert.deepEqual(gob.effects.filter((e) => e.statuses.has("surprised")), [], "no leftover");
+        assert.deepEqual([env.errors, env.warnings], [[], []]);
+      } finally {
+        unstamp();
+        env.teardown();
+      }
+    });
+
+  test(`V14, a system stamping turnStart, core expiry ${expiry}: GURPS's stun stays until the IQ roll succeeds`,
+    { skip: GENERATION < 14 ? "V13 core expires nothing" : false }, async () => {
+      // The same encounter in a world without the stamp, then with it: the stun shows at the same moments.
+      const play = async (stamp) => {
+        const env = await boot(GURPS, stamp ? options : {});
+        const unstamp = stamp ? installDnd5eExpiryStamp() : () => {};
+        try {
+          const { combat, orc } = await gurpsCombat(env);
+          const api = game.modules.get(GURPS).api;
+          env.scriptDice(1); // total surprise: the orc is frozen for 1 second
+          await api.resolve(api.draft(combat, "total"), combat);
+          await env.settle();
+          env.scriptDice(6, 6, 6, 3, 3, 3); // his IQ rolls: an 18 (stays stunned), then a 9 against IQ 10
+          await combat.startCombat();
+          await env.settle();
+          const seen = [];
+          for (let step = 0; step < 5; step += 1) {
+            seen.push([combat.round, combat.combatant.name, orc.statuses.has("mentalstun")]);
+            await combat.nextTurn();
+            await env.settle();
+          }
+          assert.deepEqual(orc.effects.filter((e) => e.statuses.has("mentalstun")), [], "no leftover");
+          assert.deepEqual([env.errors, env.pendingDice], [[], []]);
+          return seen;
+        } finally {
+          unstamp();
+          env.teardown();
+        }
+      };
+      const plain = await play(false);
+      assert.deepEqual(plain.map(([, , on]) => on), [true, true, true, false, false], "shown while frozen and stunned, gone once he recovers");
+      assert.deepEqual(await play(true), plain);
+    });
+}
+
 test("V14: a status core expired and left on the actor is applied again: the leftover goes, a live effect shows it",
   { skip: GENERATION < 14 ? "V13 core expires nothing" : false }, async () => {
     const env = await boot(ADND, { systemId: "ars" });
     try {
       const { combat, gob } = await adndDuel(env);
+      env.dialogAnswers.push("skip"); // beginning the combat opens the surprise dialog: the GM skips it
       await combat.startCombat();
       await env.settle();
       // Surprised for one round by other means (a macro, another module), made on Ann's turn: core expires it at
@@ -182,6 +254,106 @@ test("V14: a status core expired and left on the actor is applied again: the lef
       env.teardown();
     }
   });
+
+test("beginning a combat with two sides opens the surprise dialog first; the combat begins after the roll", async () => {
+  const env = await boot(ADND, { systemId: "ars" });
+  try {
+    const { combat, gob } = await adndDuel(env);
+    assert.equal(game.settings.get(ADND, "surpriseAtCombatStart"), true, "on by default");
+    const seen = [];
+    env.dialogAnswers.push((record) => {
+      seen.push(["dialog", combat.round, record.config.buttons.map((button) => button.action)]);
+      return "roll";
+    });
+    env.scriptDice(5, 2); // the goblins are surprised for 2 segments
+    Hooks.on("updateCombat", (c, changed) => { if ("round" in changed) seen.push(["round", changed.round, Boolean(game.modules.get(ADND).api.state(c))]); });
+    await combat.startCombat();
+    await env.settle();
+    assert.deepEqual(env.dialogAnswers, [], "the dialog opened");
+    // The dialog while round 0, with the skip button; the combat begins once, the surprise already resolved.
+    assert.deepEqual(seen, [["dialog", 0, ["roll", "skip", "cancel"]], ["round", 1, true]]);
+    assert.ok(combat.started && gob.statuses.has("surprised"));
+    assert.deepEqual([env.errors, env.pendingDice], [[], []]);
+  } finally {
+    env.teardown();
+  }
+});
+
+test("beginning a combat: skip begins it at once, closing leaves it unbegun, one side or a surprise rolled begin it", async () => {
+  const env = await boot(GURPS);
+  try {
+    const { combat } = await gurpsCombat(env);
+    const api = game.modules.get(GURPS).api;
+    // GURPS asks for the procedure first, where the skip is offered too.
+    env.dialogAnswers.push((record) => {
+      assert.deepEqual(record.config.buttons.map((button) => button.action), ["partial", "total", "quick-contest", "skip"]);
+      return null; // the GM closes the window
+    });
+    await combat.startCombat();
+    await env.settle();
+    assert.deepEqual([env.dialogAnswers, combat.round, api.state(combat)], [[], 0, null], "closed: not begun");
+    env.dialogAnswers.push("partial", () => "skip");
+    await combat.startCombat();
+    await env.settle();
+    assert.deepEqual([env.dialogAnswers, combat.round, api.state(combat)], [[], 1, null], "skipped: begun, no surprise");
+    assert.equal(env.dialogs.length, 3);
+    // A surprise rolled before the beginning, a combat with one side, a world that turned the setting off: no dialog.
+    const second = await env.createCombat({ combatants: [{ token: combat.combatants.contents[0].token }] });
+    await second.startCombat();
+    await env.settle();
+    assert.equal(second.round, 1, "one side");
+    const third = (await gurpsCombat(env)).combat;
+    env.scriptDice(3);
+    await api.resolve(api.draft(third, "total"), third);
+    await env.settle();
+    await third.startCombat();
+    await env.settle();
+    assert.equal(third.round, 1, "the surprise was rolled already");
+    await game.settings.set(GURPS, "surpriseAtCombatStart", false);
+    const fourth = (await gurpsCombat(env)).combat;
+    await fourth.startCombat();
+    await env.settle();
+    assert.equal(fourth.round, 1, "setting off");
+    assert.equal(env.dialogs.length, 3, "no dialog for them");
+    assert.deepEqual(env.errors, []);
+  } finally {
+    env.teardown();
+  }
+});
+
+test("a game-system version ambush was not checked against is told to the active GM once per world and version", async () => {
+  const told = (env) => env.notifications.filter((n) => /was checked against/.test(n.message));
+  const gms = [
+    { id: "gamemaster000001", name: "GM 1", isGM: true, active: true },
+    { id: "gamemaster000002", name: "GM 2", isGM: true, active: true },
+  ];
+  // GGA 0.18.22 and 1.0.0-alpha are the versions checked (exporter/sheets.py); 0.18.23 is not.
+  let env = await boot(GURPS, { systemVersion: "0.18.22" });
+  assert.deepEqual(told(env), [], "a checked version");
+  env.teardown();
+  env = await boot(GURPS, { systemVersion: "0.18.23" });
+  const stored = game.settings.get(GURPS, "uncheckedVersionTold");
+  assert.deepEqual(told(env).map((n) => [n.type, n.permanent, /0\.18\.23.*0\.18\.22, 1\.0\.0-alpha/.test(n.message)]),
+    [["warning", true, true]]);
+  env.teardown();
+  // The same world reloaded: told already. A later version: told again. A second GM's client: the active GM tells.
+  env = await boot(GURPS, { systemVersion: "0.18.23", worldSettings: { [`${GURPS}.uncheckedVersionTold`]: stored } });
+  assert.deepEqual(told(env), [], "once per world");
+  env.teardown();
+  env = await boot(GURPS, { systemVersion: "0.18.24", worldSettings: { [`${GURPS}.uncheckedVersionTold`]: stored } });
+  assert.equal(told(env).length, 1, "a new version");
+  env.teardown();
+  env = await boot(GURPS, { systemVersion: "0.18.23", users: gms, userId: "gamemaster000002" });
+  assert.deepEqual(told(env), [], "not the active GM");
+  env.teardown();
+  // A system that reports no version, and a module made for no game system (ambush checked none), tell nothing.
+  env = await boot(GURPS);
+  assert.deepEqual([told(env), env.errors], [[], []]);
+  env.teardown();
+  env = await boot(FALLOUT, { systemId: "worldbuilding", systemVersion: "0.8.2" });
+  assert.deepEqual([told(env), env.errors], [[], []]);
+  env.teardown();
+});
 
 test("the GM's Surprise button sits in core's tracker controls, popped out too; once; none for a player", async () => {
   const env = await boot(GURPS);
@@ -333,8 +505,8 @@ test("clear removes the module's statuses and the surprise state", async () => {
       // Ends at turn 0 of round 3, when the module removes it: an expiry module agrees with it.
       assert.deepEqual([effect.duration.startRound, effect.duration.startTurn, effect.duration.rounds], [1, 0, 2]);
     } else {
-      // V14: no core duration, so core never expires it; the module removes it itself.
-      assert.deepEqual([effect.duration.value, effect.duration.units, effect.duration.expired], [null, null, false]);
+      // V14: no core duration, so core never expires it; the module removes it itself, at the latest with the fight.
+      assert.deepEqual([effect.duration.value, effect.duration.expiry, effect.duration.expired], [null, "combatEnd", false]);
     }
     assert.equal(await api.clear(combat), true);
     await env.settle();

@@ -1,6 +1,6 @@
 // Play conformance vectors through generated Roll20 Mod scripts in the emulated Mod sandbox, every group in this process.
 //   node conformance.mjs GROUPS.json
-// GROUPS.json: [{script, scriptName, attributes: {input: sheet reader}, markers: {status: marker tag}, procedures,
+// GROUPS.json: [{script, scriptName, attributes: {input: sheet reader}, constants, markers: {status: marker tag}, procedures,
 // vectors: [VECTOR.json, ...]}].
 // For each vector: a character and a token per member (side a controlled by a player), the turn order in
 // scenario order, then the GM's chat commands as the buttons would send them (resolve, set, roll), the dice
@@ -70,7 +70,10 @@ function sheetAttributes(member) {
       if (reader.points) attributes[`${row}_${reader.points}`] = 1;
       return;
     }
-    attributes[reader.set ? reader.set[0] : reader.attribute] = value;
+    // A reader that requires another attribute to hold a rules' number (a d6) finds it; one that adds a rules' number
+    // finds the value less it (the AD&D Revised sheet's Adj. 1 for surprises_on 3).
+    if (reader.requires) attributes[reader.requires.attribute] = config.constants[reader.requires.constant];
+    attributes[reader.set ? reader.set[0] : reader.attribute] = reader.plus ? value - config.constants[reader.plus] : value;
   });
   return attributes;
 }

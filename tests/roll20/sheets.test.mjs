@@ -129,6 +129,52 @@ test("AD&D 1e Revised sheet: the Reaction Adj. in the PHB's sign, never the hidd
   sb.assertClean({ allowWarnings: true });
 });
 
+/** The AD&D script built with options.side_best_rating (tests/test_roll20_sheets.py RATED): members give their own ratings */
+const RATED = { file: process.env.RATED_SCRIPT, name: "AdndRated" };
+
+test("AD&D 1e Revised sheet: a member's own chance and Surprise Others Adj. where set, on a d6 only; any other die asked", async () => {
+  const { sb } = await ready(RATED, ADND_REVISED);
+  const members = await draftOf(sb, RATED, "roll");
+  const got = (name) => pick(members[name], ["surprised_on", "surprises_on"]);
+  // The sheet's defaults (2 of 6, Adj. 0) are no one's own rating: nothing typed, nothing read (the side's stands;
+  // the draft's empty own rating is null, and not asked for).
+  assert.deepEqual(got("Fresh"), { surprised_on: null, surprises_on: null });
+  assert.deepEqual(got("Archer"), { surprised_on: null, surprises_on: null });
+  // 1 of 6: surprised on 1 alone. Adj. 1 is taken off the opponents' d6, so they are surprised on 1 to 2 + 1 = 3.
+  assert.deepEqual(got("Ranger"), { surprised_on: 1, surprises_on: 3 });
+  // The die picked "of 6" again, 2 of 6 and Adj. 2: a rating of 2 and opponents surprised on 1 to 4.
+  assert.deepEqual(got("Lurker"), { surprised_on: 2, surprises_on: 4 });
+  // 15 of 100 is no chance in six, and an Adj. beside a d100 no pips of a d6: both asked, neither scaled.
+  assert.deepEqual(got("Sage"), { surprised_on: null, surprises_on: null });
+  assert.deepEqual(asked(members.Sage), ["surprised_on", "surprises_on"]);
+  // A formula typed as the chance is no number: asked, never taken as none.
+  assert.deepEqual(got("Scribbled"), { surprised_on: null, surprises_on: null });
+  assert.deepEqual(asked(members.Scribbled), ["surprised_on"]);
+  for (const name of ["Fresh", "Archer", "Ranger", "Lurker"]) assert.deepEqual(asked(members[name]), [], name);
+  sb.assertClean({ allowWarnings: true });
+});
+
+test("AD&D 1e Revised sheet: a chance of 15 in 100 is refused at the roll until the GM gives the member's rating", async () => {
+  const fixture = { defaults: ADND_REVISED.defaults, characters: { Sage: { surprise: "15", surprise_die: "100" }, Gob: {} } };
+  const { sb, tokens } = await ready(RATED, fixture, { hostile: ["Gob"] });
+  await draftOf(sb, RATED, "roll");
+  let before = sb.chat.length;
+  sb.user.chat(GM, "!surprise roll");
+  await sb.settle();
+  assert.ok(whispers(sb, before).some((text) => /Sage: .* could not be read from the sheet; give it\./.test(text)),
+    whispers(sb, before).join("\n"));
+  assert.ok(sb.read(`state.${RATED.name}.draft`), "nothing was played: the draft waits");
+  sb.user.chat(GM, `!surprise set --token ${tokens.Sage.id} --surprised_on 1`);
+  await sb.settle();
+  before = sb.chat.length;
+  sb.scriptDice(3, 3); // neither side surprised
+  sb.user.chat(GM, "!surprise roll");
+  await sb.settle();
+  assert.ok(!whispers(sb, before).some((text) => /could not be read/.test(text)), whispers(sb, before).join("\n"));
+  assert.equal(sb.read(`state.${RATED.name}.draft`) ?? null, null, "the draft was played");
+  sb.assertClean({ allowWarnings: true });
+});
+
 test("AD&D 1e: Dexterity and an adjustment that disagree are refused at the roll until the GM gives one of them", async () => {
   const fixture = { defaults: ADND_REVISED.defaults, characters: { Imported: ADND_REVISED.characters.Imported, Gob: {} } };
   const { sb, tokens } = await ready(ADND, fixture, { hostile: ["Gob"] });

@@ -1,11 +1,15 @@
-"""Write the GURPS Game Aid actors of fixtures/sheets/gga/ from real GCS character files
+"""Write the GURPS Game Aid actors of fixtures/sheets/gga/ and gga-1.0/ from real GCS character files
 
 A development tool, run by hand where the two public repositories are at hand (CI reaches neither, so its output is
 committed): it reads each character of FIXTURES from a local clone of richardwilkes/gcs_master_library at
 LIBRARY_COMMIT, applies the change a GM would make in GCS where the fixture says so, and writes the actor the way
-GURPS Game Aid's GCS importer stores it (crnormand/gurps at GGA_COMMIT), cut down to the entries that matter.
+GURPS Game Aid's GCS importer stores it (crnormand/gurps at GGA_COMMIT), cut down to the entries that matter. It also
+writes the NPCs of MOOKS as GGA's Mook Generator stores what a GM types (tests/tools/gga_mook.py), and, into
+fixtures/sheets/gga-1.0/, each of them as GGA 1.0 holds it (tests/tools/gga_v1.py, GGA_V1_COMMIT): every actor
+above as 1.0 migrates it when it loads a 0.18 world (`<name>.migrated.json`), and every GCS character as 1.0's own
+importer makes it (`<name>.imported.json`).
 
-    python tests/tools/gcs_to_gga.py --library PATH/gcs_master_library --gga PATH/gurps [--out fixtures/sheets/gga]
+    python tests/tools/gcs_to_gga.py --library PATH/gcs_master_library --gga PATH/gurps
 
 Each clone is a git directory (bare or not); files are read at the commits below with `git show`. What GGA does, as
 read in module/actor/actor-importer.js (importAd 1609-1648, importSk 1681-1736, foldList 2475-2490,
@@ -38,10 +42,17 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
+if __package__ in (None, ""):  # run as a script: its folder is on the path, not the repository
+    import gga_mook
+    import gga_v1
+else:
+    from tests.tools import gga_mook, gga_v1
+
 LIBRARY = "richardwilkes/gcs_master_library"
 LIBRARY_COMMIT = "0abbcf48156a7cd8ef7cb34d6744fc090a4af07c"
 GGA = "crnormand/gurps"
 GGA_COMMIT = "ac714d44d6b93fd989bdeb6870c736fb04645ec4"
+GGA_V1_COMMIT = "6dd54dd7ab129f24a7f858038b1aa39883997758"  # branch develop, 1.0.0-alpha, August 2026
 ROOT = Path(__file__).resolve().parents[2]
 
 # Each fixture: the GCS file, the entries kept, the containers collapsed on GGA's sheet, and the GM's changes in GCS
@@ -326,19 +337,59 @@ def actor(gcs: dict[str, Any], spec: dict[str, Any], strings: dict[str, str]) ->
     return {"name": name, "type": "character", "system": {"attributes": attributes, "ads": ads, "skills": skills}}
 
 
-def gga_strings(gga: Path) -> dict[str, str]:
-    """Return GGA's English strings under GURPS (its CR texts)"""
-    return json.loads(git_show(gga, GGA_COMMIT, "lang/en.json"))["GURPS"]
+def cut_gcs(entries: list[dict[str, Any]], keep: set[str]) -> list[dict[str, Any]]:
+    """Keep the GCS entries named in keep and the containers above them, children in order"""
+    out = []
+    for entry in entries or []:
+        children = cut_gcs(entry.get("children") or [], keep)
+        if children or entry["name"] in keep:
+            out.append({**entry, "children": children})
+    return out
+
+
+# Each NPC as a GM types it into the Mook Generator: a leader whose trait carries its cost in GURPS notation and whose
+# skills carry their levels, and one whose traits were pasted from a stat block (the Generator's import strips costs).
+MOOKS: list[dict[str, Any]] = [
+    {
+        "file": "mook-bandit-leader.json", "name": "Bandit leader", "iq": 11, "per": 12,
+        "traits": "Combat Reflexes [15]; Overconfidence (12) [-5]\nBad Temper [-10]",
+        "skills": "Tactics-12; Stealth-13\nBroadsword-14",
+    },
+    {
+        "file": "mook-bandit.json", "name": "Bandit", "iq": 10, "per": 10,
+        "traits": "Combat Reflexes; Greed (12)", "skills": "Stealth-11; Shortsword-12",
+    },
+]
+
+
+def gga_strings(gga: Path, commit: str = GGA_COMMIT, path: str = "lang/en.json") -> dict[str, Any]:
+    """Return GGA's English strings under GURPS"""
+    return json.loads(git_show(gga, commit, path))["GURPS"]
+
+
+def write(path: Path, fixture: dict[str, Any]) -> None:
+    """Write one fixture as the corpus keeps them"""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(fixture, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    print(f"wrote {path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}")
+
+
+def v1_fixture(base: dict[str, Any], importer: str, actor: dict[str, Any]) -> dict[str, Any]:
+    """Return a GGA 1.0 fixture: the 0.18 fixture's source and changes, the 1.0 code that shaped it, the actor"""
+    return {**base, "importer": {"repository": GGA, "commit": GGA_V1_COMMIT, "path": importer,
+                                 "version": "1.0.0-alpha"}, "actor": actor}
 
 
 def main() -> None:
-    """Write every fixture of FIXTURES"""
+    """Write every fixture of FIXTURES and MOOKS, in GGA 0.18's shape and in GGA 1.0's"""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--library", type=Path, required=True, help=f"a local clone of {LIBRARY}")
     parser.add_argument("--gga", type=Path, required=True, help=f"a local clone of {GGA}")
     parser.add_argument("--out", type=Path, default=ROOT / "fixtures" / "sheets" / "gga")
+    parser.add_argument("--out-v1", type=Path, default=ROOT / "fixtures" / "sheets" / "gga-1.0")
     args = parser.parse_args()
     strings = gga_strings(args.gga)
+    holder = gga_strings(args.gga, GGA_V1_COMMIT, "static/lang/en.json")["migration"]["holderItem"]["name"]
     for spec in FIXTURES:
         gcs = json.loads(git_show(args.library, LIBRARY_COMMIT, spec["gcs"]))
         changes = apply_changes(gcs, spec)
@@ -350,9 +401,30 @@ def main() -> None:
             "collapsed": spec.get("collapse", []),
             "actor": actor(gcs, spec, strings),
         }
-        path = args.out / spec["file"]
-        path.write_text(json.dumps(fixture, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-        print(f"wrote {path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}")
+        write(args.out / spec["file"], fixture)
+        stem = spec["file"].removesuffix(".json")
+        write(args.out_v1 / f"{stem}.migrated.json",
+              v1_fixture(fixture, "src/module/actor/migrations/v1_0_0.ts",
+                         gga_v1.migrated_actor(stem, fixture["actor"], holder)))
+        keep = set(spec["keep"]) | ({spec["rename"][1]} if "rename" in spec else set())
+        kept = {"traits": cut_gcs(gcs.get("traits") or [], keep), "skills": cut_gcs(gcs.get("skills") or [], keep)}
+        write(args.out_v1 / f"{stem}.imported.json",
+              v1_fixture(fixture, "src/module/importer/gcs-importer/importer.ts",
+                         gga_v1.imported_actor(stem, gcs, fixture["actor"]["name"], kept, spec.get("collapse", []))))
+    for spec in MOOKS:
+        typed = {key: spec[key] for key in ("name", "iq", "per", "traits", "skills")}
+        fixture = {
+            "source": {"repository": GGA, "commit": GGA_COMMIT, "path": "lib/npc-input.js", "typed": typed},
+            "importer": {"repository": GGA, "commit": GGA_COMMIT, "path": "lib/npc-input.js"},
+            "changes": [],
+            "collapsed": [],
+            "actor": gga_mook.mook_actor(spec),
+        }
+        write(args.out / spec["file"], fixture)
+        stem = spec["file"].removesuffix(".json")
+        write(args.out_v1 / f"{stem}.migrated.json",
+              v1_fixture(fixture, "src/module/actor/migrations/v1_0_0.ts",
+                         gga_v1.migrated_actor(stem, fixture["actor"], holder)))
 
 
 if __name__ == "__main__":

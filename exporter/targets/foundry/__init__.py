@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import json
-from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
 from exporter._resources import templates_root
 from exporter.definitions import Definitions
 from exporter.definitions.catalogue import nest
+from exporter.definitions.features import setting_entries
 from exporter.dist import write_text
 from exporter.targets.config_js import CONFIG_MODULE, ConfigEntry, render_config
 from exporter.targets.environment import make_environment
@@ -39,11 +39,20 @@ def config_entries(defs: Definitions) -> list[ConfigEntry]:
                     "asked for in the dialog", defs.targets["foundry"].attributes),
         ConfigEntry("STATUSES", "The statuses the module shows; reuse lists the ids a game system may already define",
                     status_entries(defs)),
-        ConfigEntry("SETTINGS", "The world settings of the automation", [asdict(s) for s in defs.settings]),
+        ConfigEntry("SETTINGS", "The world settings of the automation", setting_entries(defs.settings, "foundry")),
+        ConfigEntry("CHECKED_VERSIONS", "The game system and its versions ambush was checked against "
+                    "(exporter/sheets.py); on another the GM is told once per world", checked_versions(defs)),
         ConfigEntry("SURPRISE_MACRO", "The compendium and the macro that open the surprise dialog, named as Foundry "
                     "shows them (module.json, the pack), for a tracker without a place for the button",
                     surprise_macro(defs)),
     ]
+
+
+def checked_versions(defs: Definitions) -> dict[str, Any] | None:
+    """Return the game system's id and the versions checked, or None for a system ambush has no versions of"""
+    settings = defs.targets["foundry"].settings
+    versions = settings["checked_versions"]
+    return {"system_id": settings["system_id"], "versions": versions} if versions else None
 
 
 def surprise_macro(defs: Definitions) -> dict[str, str]:

@@ -11,6 +11,7 @@ from typing import Any
 from exporter import __version__
 from exporter._resources import templates_root
 from exporter.definitions import Definitions
+from exporter.definitions.features import setting_entries
 from exporter.dist import given_source_date, write_text
 from exporter.targets.config_js import ConfigEntry, render_config
 from exporter.targets.environment import make_environment
@@ -87,8 +88,7 @@ class Roll20Writer:
             ConfigEntry("ATTRIBUTES", "The sheet reader of each input the rules read; one without is asked for",
                         defs.targets["roll20"].attributes),
             ConfigEntry("SETTINGS", "The automation's settings, as the campaign gives them to every target",
-                        [{"key": s.key, "type": s.type, "default": s.default, "choices": list(s.choices)}
-                         for s in defs.settings]),
+                        setting_entries(defs.settings, "roll20")),
             ConfigEntry("MARKERS", "The marker of each status: a colour, a built-in marker or a custom marker's name",
                         status_markers(defs)),
             ConfigEntry("SIDE_RULE", "How tokens are split into the two sides", settings["side_rule"]),
@@ -122,6 +122,7 @@ class Roll20Writer:
             "version": defs.module.version,
             "system": defs.system,
             "attributes": defs.targets["roll20"].attributes,
+            "constants": defs.constants,
             "markers": status_markers(defs),
             "side_rule": defs.targets["roll20"].settings["side_rule"],
             "command": defs.targets["roll20"].settings["command"],
@@ -152,13 +153,17 @@ def names_text(value: str | list[str]) -> str:
     return " or ".join(f"`{name}`" for name in ([value] if isinstance(value, str) else value))
 
 
-def reader_text(reader: dict[str, Any]) -> str:
-    """Describe a sheet reader for the README: an attribute, set-only attributes or a section's named row"""
+def reader_text(reader: dict[str, Any], constants: dict[str, Any]) -> str:
+    """Describe a sheet reader for the README: an attribute, set-only attributes or a section's named row; the rules'
+    numbers it names (`requires`, `plus`) as the numbers they are"""
     names = names_text
     if "set" in reader:
         agrees = reader.get("agrees")
         checked = f", asked with `{agrees['input']}` where the two disagree" if agrees else ""
-        return names(reader["set"]) + " where set on the character" + checked
+        requires = reader.get("requires")
+        scale = f", asked where `{requires['attribute']}` is not {constants[requires['constant']]}" if requires else ""
+        plus = f", plus {constants[reader['plus']]}" if reader.get("plus") else ""
+        return names(reader["set"]) + " where set on the character" + plus + checked + scale
     if "section" in reader:
         field = f"{names(reader['value'])} of " if reader.get("value") else ""
         points = f" with at least one point in `{reader['points']}`" if reader.get("points") else ""

@@ -8,6 +8,7 @@ from typing import Any
 from exporter import __version__
 from exporter._resources import templates_root
 from exporter.definitions import Definitions
+from exporter.definitions.features import setting_entries
 from exporter.dist import write_text
 from exporter.targets.config_js import ConfigEntry, render_config
 from exporter.targets.environment import make_environment
@@ -38,8 +39,7 @@ def config_entries(defs: Definitions, strings: dict[str, dict[str, str]]) -> lis
         ConfigEntry("STORAGE_KEY", "The localStorage key the page keeps its encounter under: one per campaign",
                     storage_key(defs.module.id)),
         ConfigEntry("SETTINGS", "The automation's settings, as the campaign gives them to every target",
-                    [{"key": s.key, "type": s.type, "default": s.default, "choices": list(s.choices)}
-                     for s in defs.settings]),
+                    setting_entries(defs.settings, "web")),
         ConfigEntry("STATUSES", "The statuses the rules mark, each with the catalogue key of its label",
                     [{"id": status.id, "label": status.label} for status in defs.statuses]),
         ConfigEntry("STRINGS", "Every string the page shows, per language", strings),

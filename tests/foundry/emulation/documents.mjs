@@ -380,9 +380,22 @@ export class ActiveEffect extends Document {
     return !this.disabled;
   }
 
-  /** The stored duration, read-only; V13 core never expires it, V14 core sets `expired` (docs/dev/foundry.md §8, emulation/expiry.mjs) */
+  /** This client's in-memory expiry of the effect (foundryvtt#13743; emulation/expiry.mjs, option expiryInMemory) */
+  #expiredInMemory = false;
+
+  /**
+   * The stored duration, read-only; V13 core never expires it, V14 core sets `expired` (docs/dev/foundry.md §8,
+   * emulation/expiry.mjs), or only in this client's memory (foundryvtt#13743)
+   */
   get duration() {
-    return Object.freeze({ ...this._source.duration });
+    const duration = { ...this._source.duration };
+    if (this.#expiredInMemory) duration.expired = true;
+    return Object.freeze(duration);
+  }
+
+  /** Mark the effect expired in this client's memory only, its stored data untouched (foundryvtt#13743) */
+  _expireInMemory() {
+    this.#expiredInMemory = true;
   }
 
   /**
@@ -411,18 +424,45 @@ export class ActiveEffect extends Document {
 }
 defineFields(ActiveEffect, ["img", "changes", "disabled"]);
 
+/**
+ * An Item owned by an actor (API v13/v14 classes/foundry.documents.Item.html: _id, name, type, system, sort, flags; the
+ * other fields are not emulated). Its `system` is the stored data unless a game system prepares it
+ * (emulation/game-systems.mjs, GURPS Game Aid 1.0's traits and skills).
+ */
+export class Item extends Document {
+  static documentName = "Item";
+
+  static _cleanData(data) {
+    const source = pickKnown("Item", data, ["_id", "name", "type", "system", "sort", "flags"]);
+    return {
+      _id: checkId("Item", source._id ?? null),
+      name: requireString("Item", "name", source.name),
+      type: requireString("Item", "type", source.type),
+      system: source.system ?? {},
+      sort: optionalNumber("Item", "sort", source.sort ?? 0, { integer: true }),
+      flags: source.flags ?? {},
+    };
+  }
+
+  get actor() {
+    return this.parent instanceof Actor ? this.parent : null;
+  }
+}
+defineFields(Item, ["type", "system", "sort"]);
+
 export class Actor extends Document {
   static documentName = "Actor";
-  static embedded = { ActiveEffect: "effects" };
+  static embedded = { ActiveEffect: "effects", Item: "items" };
 
   constructor(source, options) {
-    const { effects = [], ...rest } = source;
+    const { effects = [], items = [], ...rest } = source;
     super(rest, options);
     this._embed("effects", ActiveEffect, effects);
+    this._embed("items", Item, items);
   }
 
   static _cleanData(data) {
-    const source = pickKnown("Actor", data, ["_id", "name", "type", "system", "flags", "ownership", "effects"]);
+    const source = pickKnown("Actor", data, ["_id", "name", "type", "system", "flags", "ownership", "effects", "items"]);
     return {
       _id: checkId("Actor", source._id ?? null),
       name: requireString("Actor", "name", source.name),
@@ -431,6 +471,7 @@ export class Actor extends Document {
       flags: source.flags ?? {},
       ownership: source.ownership ?? { default: CONST.DOCUMENT_OWNERSHIP_LEVELS.NONE },
       effects: source.effects ?? [],
+      items: source.items ?? [],
     };
   }
 
@@ -445,7 +486,7 @@ export class Actor extends Document {
   }
 
   toObject() {
-    return { ...super.toObject(), effects: this.effects.map((effect) => effect.toObject()) };
+    return { ...super.toObject(), effects: this.effects.map((effect) => effect.toObject()), items: this.items.map((item) => item.toObject()) };
   }
 
   /**

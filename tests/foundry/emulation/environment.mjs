@@ -10,7 +10,7 @@ import { ChatMessage } from "./chat.mjs";
 import { Combatant } from "./combat.mjs";
 import { Database } from "./database.mjs";
 import { DiceScript, Roll } from "./dice.mjs";
-import { ActiveEffect, TokenDocument, coreStatusEffects, gurpsStatusEffects } from "./documents.mjs";
+import { ActiveEffect, Item, TokenDocument, coreStatusEffects, gurpsStatusEffects } from "./documents.mjs";
 import { createHooks } from "./hooks.mjs";
 import { createI18n, loadTranslations, softLocalize } from "./i18n.mjs";
 import { createSettings } from "./settings.mjs";
@@ -20,7 +20,7 @@ import { renderCombatTracker } from "./dom.mjs";
 import { ModuleMap } from "./isolation.mjs";
 
 const WORLD_COLLECTIONS = { Actor: "actors", Combat: "combats", Scene: "scenes", ChatMessage: "messages", User: "users" };
-const EMBEDDED_CLASSES = { ActiveEffect, Combatant, Token: TokenDocument };
+const EMBEDDED_CLASSES = { ActiveEffect, Combatant, Item, Token: TokenDocument };
 
 /**
  * The globals a module sees; the product reads Hooks, game, CONFIG, CONST, foundry, ui, Roll and ChatMessage.
@@ -290,7 +290,8 @@ export class FoundryEnvironment {
     return {
       release: Object.freeze({ ...RELEASES[this.options.generation], version: `${this.options.generation}.${RELEASES[this.options.generation].build}` }),
       // Game#system: the world's game system's package data, read by its id (API v13/v14 foundry.Game.html#system)
-      system: Object.freeze({ id: this.options.systemId }),
+      // and its version (API v13/v14 foundry.packages.System.html, BasePackage#version); (harness choice) none unless given
+      system: Object.freeze({ id: this.options.systemId, version: this.options.systemVersion ?? undefined }),
       modules,
       // foundry.helpers.GameTime (API v13/v14): the world's clock; only what the emulation reads is emulated
       time: Object.freeze({ get worldTime() { return environment._worldTime; } }),

@@ -1,7 +1,8 @@
-// What two game systems add to the emulated Foundry client, each part shaped after the public code it follows:
-// GURPS Game Aid's nested trait and skill lists, its finders and the values it derives as an actor is prepared, and
-// ARS's Dexterity as it prepares an actor and its initiative re-rolled each round.
-import { Actor } from "./documents.mjs";
+// What the game systems add to the emulated Foundry client, each part shaped after the public code it follows:
+// GURPS Game Aid 0.18's nested trait and skill lists, its finders and the values it derives as an actor is prepared;
+// GURPS Game Aid 1.0's traits and skills as Items, its deprecated lists and its finders; ARS's Dexterity as it prepares
+// an actor and its initiative re-rolled each round; and dnd5e 6's stamping of an expiry on effects without one.
+import { ActiveEffect, Actor, Item } from "./documents.mjs";
 import { Combat } from "./combat.mjs";
 import { env } from "./core.mjs";
 
@@ -176,6 +177,149 @@ export function installGgaActors() {
   return () => {
     restore();
     delete Actor.prototype.toggleExpand;
+  };
+}
+
+// --- GURPS Game Aid 1.0 (crnormand/gurps @6dd54dd7ab129f24a7f858038b1aa39883997758, branch develop, 1.0.0-alpha) ---
+// Paths under src/module/. V14 only (static/system.json: minimum and maximum 14). Every actor is migrated as it loads
+// (actor/gurps-actor.ts migrateData, actor/migrations/v1_0_0.ts): the corpus of fixtures/sheets/gga-1.0/ holds actors
+// already in the 1.0 shape, as tests/tools/gga_v1.py makes them; the migration itself is not emulated here.
+
+/** item/data/base.ts, data/mixins/containable.ts, trait.ts and skill.ts: what the data model fills in where a field is
+ * not stored (the initial values of the fields the emulation reads) */
+const GGA1_INITIAL = {
+  feature: { containedBy: null, open: true, disabled: false, importid: "", importFrom: "", points: 0, level: null },
+  skill: { containedBy: null, open: true, disabled: false, importid: "", importFrom: "", points: 0, importedLevel: 0,
+    specialization: null, techlevel: null, otf: "" },
+};
+
+/**
+ * Make every Item's `system` what its data preparation leaves in memory, as prepareActors does for actors: the stored
+ * fields with the schema's initial values where none is stored, then `prepare(system, item)`. Returns the restorer.
+ */
+function prepareItems(prepare) {
+  const stored = Object.getOwnPropertyDescriptor(Item.prototype, "system");
+  const prepared = new WeakMap();
+  Object.defineProperty(Item.prototype, "system", {
+    configurable: true,
+    get() {
+      const source = this._source;
+      if (!prepared.has(source)) {
+        const system = { ...(GGA1_INITIAL[this.type] ?? {}), ...structuredClone(source.system ?? {}) };
+        prepare(system, this);
+        prepared.set(source, system);
+      }
+      return prepared.get(source);
+    },
+  });
+  return () => Object.defineProperty(Item.prototype, "system", stored);
+}
+
+/**
+ * item/data/skill.ts #prepareLevelsFromOtf (63-106), run in prepareBaseData: with no OTF the level is the imported
+ * one; an OTF of digits alone is the level. (harness choice) A formula, which GGA evaluates with its OTF parser, is not
+ * emulated and throws.
+ */
+function skillLevel(system) {
+  const otf = String(system.otf ?? "").replace(/^\s*\[(.*)\]\s*$/, "$1").trim();
+  if (otf === "") return system.importedLevel;
+  if (/^\d+$/.test(otf)) return parseInt(otf, 10);
+  throw new Error(`harness: a GGA 1.0 skill whose OTF is a formula ("${system.otf}") is not emulated`);
+}
+
+/**
+ * item/legacy/trait-adapter.ts and skill-adapter.ts, what the deprecated lists hold: an adapter per top-level Item
+ * whose `contains` lists its children while the Item is open and `collapsed` while it is folded; a trait's name is
+ * the Item's followed by its level (trait-adapter.ts `get name`), its `disabled` the Item's.
+ */
+function legacyEntry(item, items) {
+  const children = Object.fromEntries(items.filter((other) => other.system.containedBy === item.id)
+    .sort((a, b) => a.sort - b.sort).map((child, index) => [String(index).padStart(5, "0"), legacyEntry(child, items)]));
+  const { level, points, disabled, open } = item.system;
+  const name = item.type === "feature" && level ? `${item.name} ${level}` : item.name;
+  return { name, points, level, disabled, import: item.system.importedLevel, contains: open ? children : {},
+    collapsed: open ? {} : children };
+}
+
+/**
+ * What GGA 1.0's character data model (actor/data/character.ts) offers on `actor.system`, on top of its stored data:
+ *
+ * - the attributes' `value` reset to `importedValue` as the actor is prepared (#resetCalculatedAttributeValues
+ *   328-336; the items' bonuses, #applyBonusesToAttributes, are not emulated: the corpus's items have none);
+ * - allAdsV2 and allSkillsV2 (prepareEmbeddedDocuments 353-358): every `feature` Item but the holder of the migrated
+ *   reactions (`holderItemId`), every `skill` Item; adsV2 and skillsV2, the top-level ones (891-910);
+ * - `ads` and `skills`, marked `@deprecated Legacy collection` (897-919): lists of adapters (legacyEntry). Each read
+ *   is recorded in env.deprecations, so that a test sees a module lean on them;
+ * - findTrait/findAdvantage (1208-1217): the first trait whose name contains the name asked for, case aside, no pattern
+ *   (a disabled trait included); findSkill (1229-1244): the skill of the best level above 0 whose name matches the
+ *   name as a pattern anywhere (buildNameRegex 1221-1226 with src/util/utilities.js makeRegexPatternFrom 502-513,
+ *   the same as 0.18's; not anchored, unlike 0.18's finder); findSkillSpell (1270-1283),
+ *   spells left out (the corpus has none).
+ */
+function characterModel(system, actor) {
+  for (const attribute of Object.values(system.attributes ?? {})) {
+    if (attribute && typeof attribute === "object") attribute.value = attribute.importedValue;
+  }
+  const items = () => [...actor.items];
+  const traits = () => items().filter((item) => item.type === "feature" && item.id !== system.holderItemId);
+  const skills = () => items().filter((item) => item.type === "skill");
+  const topLevel = (list) => list.filter((item) => item.system.containedBy === null).sort((a, b) => a.sort - b.sort);
+  const deprecated = (name, list) => () => {
+    env()._deprecate("Actor", `GURPS Game Aid 1.0: actor.system.${name} is a deprecated legacy collection (actor/data/character.ts)`);
+    return Object.fromEntries(topLevel(list()).map((item, index) => [String(index).padStart(5, "0"), legacyEntry(item, list())]));
+  };
+  const nameRegex = (name) => new RegExp(makeRegexPatternFrom(String(name).replace(/^ *(\[ ?["'])?/, ""), false, false), "i");
+  const findSkill = (name) => {
+    let best = null;
+    for (const skill of skills()) {
+      if (skill.name?.match(nameRegex(name)) && skill.system.level > (best?.system.level ?? 0)) best = skill;
+    }
+    return best;
+  };
+  const members = {
+    allAdsV2: { get: traits }, allSkillsV2: { get: skills },
+    adsV2: { get: () => topLevel(traits()) }, skillsV2: { get: () => topLevel(skills()) },
+    ads: { get: deprecated("ads", traits) }, skills: { get: deprecated("skills", skills) },
+    findTrait: { value: (name) => traits().find((trait) => trait.name.toLowerCase().includes(String(name).toLowerCase())) ?? null },
+    findAdvantage: { value: (name) => members.findTrait.value(name) },
+    findSkill: { value: findSkill },
+    findSkillSpell: { value: (name, isSkillOnly = false) => {
+      if (!isSkillOnly) throw new Error("harness: GGA 1.0 findSkillSpell without isSkillOnly is not emulated");
+      return findSkill(name);
+    } },
+  };
+  for (const key of ["ads", "skills"]) delete system[key];
+  return Object.defineProperties(system, Object.fromEntries(Object.entries(members).map(([key, member]) => [key, { configurable: true, ...member }])));
+}
+
+/**
+ * Install GURPS Game Aid 1.0: its actors' and Items' data preparation (characterModel, skillLevel), its
+ * GurpsActorV2#isOfType (actor/gurps-actor.ts 76-79) and its global finders (util/index.ts 8-10, util/find-item.ts:
+ * GURPS.findSkillSpell(actor, name, isSkillOnly) and GURPS.findAdDisad(actor, name) call the character model's own,
+ * for an actor of type `character`, else return null). Its toggleStatusEffect hands a status that is no posture to
+ * core's (actor/gurps-actor.ts 456-464), which the emulation's Actor already is. Returns the remover.
+ */
+export function installGga1Actors() {
+  const restoreItems = prepareItems((system, item) => {
+    if (item.type === "skill") system.level = skillLevel(system);
+  });
+  const restoreActors = prepareActors(characterModel);
+  Object.defineProperty(Actor.prototype, "isOfType", {
+    configurable: true,
+    value(...types) {
+      return types.includes(this.type);
+    },
+  });
+  const model = (actor) => (actor instanceof Actor && actor.isOfType("character") ? actor.system : null);
+  globalThis.GURPS = {
+    findSkillSpell: (actor, name, isSkillOnly = false) => model(actor)?.findSkillSpell(name, isSkillOnly) ?? null,
+    findAdDisad: (actor, name) => model(actor)?.findAdvantage(name) ?? null,
+  };
+  return () => {
+    restoreItems();
+    restoreActors();
+    delete Actor.prototype.isOfType;
+    delete globalThis.GURPS;
   };
 }
 
@@ -412,4 +556,30 @@ export function installArsTime({ turnTime = 600 } = {}) {
     }
   });
   return () => environment.Hooks.off("updateWorldTime", id);
+}
+
+// --- dnd5e 6 (foundryvtt/dnd5e 6.0.2 on Foundry 14.368) ------------------------------------------------------------
+
+/**
+ * A game system that stamps an expiry on every effect made during a combat without one, as dnd5e 6.0.2 does (and the
+ * hyp3e system did, thurianknight/hyp3e#307): its ActiveEffect#_preCreate sets `duration.expiry` to "turnStart"
+ * wherever no expiry is given and the units are not turns (`if ( !expiry && (units !== "turns") )`, quoted in
+ * foundryvtt/dnd5e#7482, the default units being seconds), and such a "durationless" effect is "given 0 seconds and
+ * expiration at turn start", so that it "will all expire a turn after being applied" (foundryvtt/dnd5e#7484, FVTT
+ * 14.368, dnd5e 6.0.2; statuses from the token HUD alike). dnd5e's code of that release is not in the public copy
+ * read (its snapshot stops at 5.3.3): the stamp is written from those two reports. (harness choice) "During combat":
+ * while the world has an active combat. V14 only, as dnd5e 6 is. Returns the remover.
+ */
+export function installDnd5eExpiryStamp() {
+  const original = ActiveEffect.prototype._preCreate;
+  ActiveEffect.prototype._preCreate = function _preCreate(...args) {
+    original.apply(this, args);
+    if (!(this.parent instanceof Actor) || env().options.generation < 14 || !env()._world.combats.active) return;
+    const duration = { ...this._source.duration };
+    if (duration.expiry || duration.units === "turns") return;
+    this._replaceSource({ ...this._source, duration: { ...duration, units: duration.units ?? "seconds", value: duration.value ?? 0, expiry: "turnStart" } });
+  };
+  return () => {
+    ActiveEffect.prototype._preCreate = original;
+  };
 }

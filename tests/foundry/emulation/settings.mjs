@@ -9,7 +9,8 @@ const SCOPES = ["world", "client", "user"]; // "user" since V13
 /** Build game.settings for one environment */
 export function createSettings(environment) {
   const settings = new Map();
-  const values = new Map();
+  // (harness choice) a world's stored values come from createFoundry's worldSettings, as an earlier session left them
+  const values = new Map(Object.entries(environment.options.worldSettings ?? {}));
 
   const lookup = (namespace, key) => {
     const id = `${namespace}.${key}`;

@@ -25,11 +25,16 @@
 
 import { env } from "./core.mjs";
 
-/** Build ui.notifications; every notification is recorded on the environment (harness choice: no options emulated) */
+/**
+ * Build ui.notifications; every notification is recorded on the environment. Of the options only `permanent` (the
+ * notification stays until dismissed; API v13/v14 foundry.applications.ui.Notifications.html, NotifyOptions) is
+ * emulated, recorded beside the message.
+ */
 export function createNotifications(environment) {
   const record = (type) => (message, options) => {
-    if (options !== undefined) throw new Error(`harness: ui.notifications.${type} options are not emulated`);
-    const notification = { type, message: String(message) };
+    const unknown = Object.keys(options ?? {}).filter((key) => key !== "permanent");
+    if (unknown.length) throw new Error(`harness: ui.notifications.${type} option ${unknown[0]} is not emulated`);
+    const notification = { type, message: String(message), ...(options?.permanent ? { permanent: true } : {}) };
     environment.notifications.push(notification);
     return notification;
   };
