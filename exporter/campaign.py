@@ -37,7 +37,11 @@ DEFAULT_TARGETS: tuple[Target, ...] = ("foundry", "roll20")  # a campaign that n
 # docs/dev/foundry.md §1: package ids match /^[A-Za-z0-9-_]+$/ and are no OS-reserved name; we keep them lower-case.
 PACKAGE_ID = re.compile(r"[a-z0-9][a-z0-9_-]{0,63}")
 RESERVED_IDS = {"con", "prn", "aux", "nul", *(f"com{i}" for i in range(10)), *(f"lpt{i}" for i in range(10))}
-VERSION = re.compile(r"\d+\.\d+\.\d+(?:[-+][0-9A-Za-z.-]+)?")
+VERSION = re.compile(r"([0-9]+)\.([0-9]+)\.([0-9]+)(?:[-+][0-9A-Za-z.-]+)?")
+# Foundry compares versions part by part, numbers as JavaScript numbers
+# (https://foundryvtt.com/api/v14/functions/foundry.utils.isNewerVersion.html), exact only up to 2^53 - 1; npm's semver
+# refuses a larger part for the same reason (npm/node-semver classes/semver.js, MAX_SAFE_INTEGER).
+LARGEST_VERSION_PART = 2**53 - 1
 URL = re.compile(r"https?://[^\s\"'<>\\]+")
 SYSTEM_PACKAGE_ID = re.compile(r"[A-Za-z0-9_-]+")
 # docs/dev/foundry.md §1.1: the Foundry generations the module supports, module.json's minimum and maximum.
@@ -266,8 +270,12 @@ class Campaign(StrictModel):
     @field_validator("version")
     @classmethod
     def _version(cls, value: str) -> str:
-        if not VERSION.fullmatch(value):
+        matched = VERSION.fullmatch(value)
+        if not matched:
             raise ValueError("must be a version like 1.2.0")
+        if any(int(part) > LARGEST_VERSION_PART for part in matched.groups()):
+            raise ValueError(f"has a number above {LARGEST_VERSION_PART}, which Foundry and Roll20 cannot compare "
+                             "exactly: give a version like 1.2.0")
         return value
 
     @model_validator(mode="after")

@@ -31,6 +31,13 @@ def reported_errors() -> Iterator[None]:
 class AmbushGroup(click.Group):
     """The command group, printing a usage error as one line (exit 2) instead of click's four"""
 
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        """Show the help, as --help does, when ambush is run with nothing: no usage error, nothing wrong"""
+        if not args and not ctx.resilient_parsing:
+            click.echo(ctx.get_help(), color=ctx.color)
+            ctx.exit(0)
+        return super().parse_args(ctx, args)
+
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):  # type: ignore[no-untyped-def]
         """Run the CLI, turning click's usage errors into one line"""
         if not standalone_mode:
@@ -122,21 +129,22 @@ class Progress:
 @click.option("--system", type=click.Choice(SYSTEM_IDS), required=True,
               help="The rules system: gurps4e (GURPS 4e, B393), adnd1e (AD&D 1e / OSRIC), "
                    "fallout-ttrpg (the Fallout TTRPG homebrew).")
-@click.argument("path", type=click.Path(path_type=Path), default=Path("campaign.toml"))
+@click.argument("path", type=click.Path(), default="campaign.toml")
 @click.option("--workflow", is_flag=True,
               help="Also write .github/workflows/release.yml beside it: pushing a tag v<version> to GitHub then "
                    "releases the Foundry module, the Roll20 script and the web page (`ambush docs release`).")
-def init(system: str, path: Path, workflow: bool) -> None:
+def init(system: str, path: str, workflow: bool) -> None:
     """Write a new, commented campaign.toml for a system
 
     The campaign builds every target: the Foundry module, the Roll20 script and the web page for a table without a
     VTT (its `targets` line). PATH is the file to write (default campaign.toml), or a folder to write campaign.toml
-    into; an existing file is never overwritten. Every field and option carries a one-line comment.
+    into: one that exists, or a new one, named with a / at its end or without .toml; an existing file is never
+    overwritten. Every field and option carries a one-line comment.
     """
-    from exporter.init import init_campaign, workflow_path
+    from exporter.init import campaign_file, init_campaign, workflow_path
 
     with reported_errors():
-        written = init_campaign(system, path, workflow)
+        written = init_campaign(system, campaign_file(path), workflow)
     click.echo(f"wrote {written}")
     if workflow:
         click.echo(f"wrote {workflow_path(written)}")
@@ -316,18 +324,21 @@ def release(campaigns: tuple[Path, ...], repository: str, tag: str, out: Path, n
 @click.argument("manifest", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--repository", required=True, metavar="URL", help=REPOSITORY_HELP)
 @click.option("--tag", required=True, help="The tag of the GitHub release that carries the module.")
-def publish(manifest: Path, repository: str, tag: str) -> None:
+@click.option("--dry-run", is_flag=True, help="Stop after the dry run: foundryvtt.com checks the release and lists "
+                                               "nothing.")
+def publish(manifest: Path, repository: str, tag: str, dry_run: bool) -> None:
     """Announce a released module on foundryvtt.com through Foundry's Package Release API
 
     MANIFEST is the ID.json that `ambush release` wrote, attached to the GitHub release of TAG. The package's release
-    token is read from the environment variable FOUNDRY_PACKAGE_TOKEN. A dry run goes first; a version that
-    foundryvtt.com lists already is no error (`ambush docs release`).
+    token is read from the environment variable FOUNDRY_PACKAGE_TOKEN. A dry run goes first (with --dry-run, alone); a
+    version that foundryvtt.com lists already is no error (`ambush docs release`).
     """
     from exporter.publish import PublishError, publish_module, token_from_environment
 
     with reported_errors():
         try:
-            click.echo(publish_module(manifest, repository, tag, token_from_environment(), say=click.echo))
+            click.echo(publish_module(manifest, repository, tag, token_from_environment(), say=click.echo,
+                                      dry_run=dry_run))
         except PublishError as err:
             click.echo(f"Error: {' '.join(str(err).split())}", err=True)
             raise SystemExit(1) from None

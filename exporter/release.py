@@ -56,8 +56,10 @@ def checked_repository(repository: str) -> str:
 
 
 def checked_tag(path: Path, campaign: Campaign, tag: str) -> None:
-    """Refuse a release whose tag is not the campaign's version: Foundry updates only to a higher version"""
-    if tag not in (campaign.version, f"v{campaign.version}"):
+    """Refuse a release whose tag is not v and the campaign's version: Foundry updates only to a higher version"""
+    if tag == campaign.version:  # the release workflow runs on tags v*: a tag without its v releases nothing there
+        raise ExportError(f"--tag: {tag!r} is the version without its v: tag v{campaign.version}")
+    if tag != f"v{campaign.version}":
         raise InputFileError(path, "version", f"is {campaign.version}, but the release is tagged {tag}: "
                                               f"tag v{campaign.version}, or give the campaign the tag's version")
 
