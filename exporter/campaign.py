@@ -230,7 +230,9 @@ class Roll20Target(StrictModel):
     attributes: dict[str, Roll20Reader] | None = None
     # docs/dev/roll20.md §8: the roll20userid of each author, as strings of digits (TOML types are exact)
     user_ids: list[UserId] | None = None
-    publish: bool = True  # write script.json for the one-click repository (it needs user_ids); false: a pasted script
+    # script.json for the one-click repository, which needs user_ids: None writes it where they are given, true asks
+    # for it (the build warns without them), false never writes it (a script pasted into the Mod page)
+    publish: bool | None = None
     marker: MarkerName | None = None  # None: the target's own
     side_rule: Literal["controlled-by", "turn-order-split"] = "controlled-by"
     command: ChatCommand = "!surprise"  # the chat command the script answers; two scripts must not share one

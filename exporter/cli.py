@@ -75,12 +75,15 @@ def main() -> None:
               help="Write each campaign into OUT/<campaign id>/.")
 @click.option("--target", type=click.Choice(["foundry", "roll20", "web", "all"]), default="all", show_default=True,
               help="Build only one target's files (a VTT's, or the web page).")
-@click.option("--zip/--no-zip", "make_zip", default=True, show_default=True,
-              help="Also pack the Foundry module as <id>-<version>.zip for release.")
-@click.option("--check", is_flag=True, help="Write nothing; exit 1 listing the files a build would change.")
+@click.option("--zip/--no-zip", "make_zip", default=None,
+              help="Also pack the Foundry module as <id>-<version>.zip for release (default: --zip; with --check, "
+                   "as OUT holds it).")
+@click.option("--check", is_flag=True, help="Write nothing; exit 1 listing the files a build would change (a folder "
+                                            "never built is one line).")
 @click.option("--jobs", "-j", type=click.IntRange(1, 64), default=1, show_default=True,
               help="Build this many campaigns at once.")
-def build(campaigns: tuple[Path, ...], out: Path, target: str, make_zip: bool, check: bool, jobs: int) -> None:
+def build(campaigns: tuple[Path, ...], out: Path, target: str, make_zip: bool | None, check: bool,
+          jobs: int) -> None:
     """Build each campaign's targets (default: ./campaign.toml, else the bundled examples)
 
     Each campaign's `targets`: the Foundry module (OUT/<id>/foundry/ and its zip), the Roll20 script (OUT/<id>/roll20/)

@@ -91,12 +91,13 @@ def page_asset(campaign_id: str, version: str) -> str:
 
 def release_names(campaign: Campaign) -> dict[str, str]:
     """Return the files one campaign adds to a release: each one's name there, and its path in the campaign's build"""
+    from exporter.build import zip_name
     from exporter.targets.roll20 import script_name
     from exporter.targets.web import PAGE
 
     files: dict[str, str] = {}
     if "foundry" in campaign.targets:
-        files[f"{campaign.id}-{campaign.version}.zip"] = f"{campaign.id}-{campaign.version}.zip"
+        files[zip_name(campaign)] = zip_name(campaign)
         files[manifest_asset(campaign.id)] = "foundry/module.json"
     if "roll20" in campaign.targets:
         files[f"{script_name(campaign.id)}.js"] = f"roll20/{script_name(campaign.id)}.js"
