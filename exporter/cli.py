@@ -65,7 +65,8 @@ def main() -> None:
     """Turn tabletop surprise rules into Foundry VTT and Roll20 automation, and a web page for a table without a VTT
 
     Write a campaign with `ambush init`, check it with `ambush validate`, build it with `ambush build`;
-    try a fight first with `ambush odds` and `ambush simulate` on a scenario file.
+    try a fight first with `ambush odds` and `ambush simulate` on a scenario file, or on an example that comes with
+    ambush (`ambush examples` lists them: `ambush odds gurps-partial`).
     """
 
 
@@ -174,21 +175,52 @@ def validate(campaign: Path | None) -> None:
         click.echo(f"{path}: ok ({loaded.system}, {loaded.id} {loaded.version})")
 
 
+def scenario_names(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
+    """Complete an example scenario's name in the shell (a file completes as any path does)"""
+    from exporter.examples import examples
+
+    return [e.name for e in examples().values() if e.kind == "scenarios" and e.name.startswith(incomplete)]
+
+
+def scenario_file(given: Path) -> Path:
+    """Return the scenario file a command reads: the file given, else the example of that name, said on stderr
+
+    A copy the GM wrote out (`ambush examples NAME`, NAME.toml) is read before the example it came from.
+    """
+    from exporter.errors import InputFileError
+    from exporter.examples import SUFFIX, find_example
+
+    if given.exists():
+        return given
+    copy = given.with_name(given.name + SUFFIX)
+    if not given.suffix and copy.is_file():
+        click.echo(f"reading {copy}", err=True)
+        return copy
+    example = find_example(str(given), "scenarios")
+    if example is None:
+        raise InputFileError(given, None, "no such file; `ambush examples` lists the example scenarios that come "
+                                          "with ambush")
+    click.echo(f"reading the example {example.name} (`ambush examples {example.name}` writes it here to edit)",
+               err=True)
+    return example.path
+
+
 @main.command(short_help="Compute the exact odds of a surprise scenario")
-@click.argument("scenario", type=click.Path(path_type=Path))
+@click.argument("scenario", type=click.Path(path_type=Path), shell_complete=scenario_names)
 @click.option("--json", "as_json", is_flag=True, help="Print the odds as JSON.")
 @click.option("--svg", "svg", type=click.Path(dir_okay=False, path_type=Path),
               help="Also draw them as an SVG chart into this file; its folder must exist.")
 def odds(scenario: Path, as_json: bool, svg: Path | None) -> None:
     """Compute the exact odds of a surprise scenario
 
-    SCENARIO is a scenario file (`ambush docs scenarios`): the system, the procedure and both sides.
+    SCENARIO is a scenario file (`ambush docs scenarios`): the system, the procedure and both sides; or the name of an
+    example that comes with ambush (`ambush examples`).
     """
     from exporter.report import odds_json, odds_svg, odds_table, scenario_odds
     from exporter.scenario import load_scenario
 
     with reported_errors():
-        loaded = load_scenario(scenario)
+        loaded = load_scenario(scenario_file(scenario))
         computed = scenario_odds(loaded)  # once, for the text and the chart
         text = odds_json(loaded, computed) if as_json else odds_table(loaded, computed)
         if svg is not None:
@@ -252,20 +284,51 @@ def explain_command(name: str, system: str | None) -> None:
 
 
 @main.command(short_help="Play a surprise scenario with real dice and narrate it")
-@click.argument("scenario", type=click.Path(path_type=Path))
+@click.argument("scenario", type=click.Path(path_type=Path), shell_complete=scenario_names)
 @click.option("--seed", type=int, default=None, help="Seed the dice; the same seed tells the same story.")
 @click.option("--json", "as_json", is_flag=True, help="Print the outcome as JSON.")
 def simulate(scenario: Path, seed: int | None, as_json: bool) -> None:
-    """Play a surprise scenario with real dice and narrate it"""
+    """Play a surprise scenario with real dice and narrate it
+
+    SCENARIO is a scenario file (`ambush docs scenarios`), or the name of an example that comes with ambush
+    (`ambush examples`).
+    """
     import secrets
 
     from exporter.report import simulation_json, simulation_text
     from exporter.scenario import load_scenario
 
     with reported_errors():
-        loaded = load_scenario(scenario)
+        loaded = load_scenario(scenario_file(scenario))
         chosen = secrets.randbelow(2**31) if seed is None else seed
         click.echo(simulation_json(loaded, chosen) if as_json else simulation_text(loaded, chosen))
+
+
+def example_names(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
+    """Complete an example's name in the shell"""
+    from exporter.examples import examples
+
+    return [name for name in examples() if name.startswith(incomplete)]
+
+
+@main.command(short_help="List the example scenarios and campaigns that come with ambush, or write one out")
+@click.argument("name", required=False, shell_complete=example_names)
+@click.option("--out", type=click.Path(dir_okay=False, path_type=Path),
+              help="Write the example to this file (default: NAME.toml in this folder); never over a file.")
+def examples(name: str | None, out: Path | None) -> None:
+    """List the example scenarios and campaigns that come with ambush, or write one out to read and edit
+
+    `ambush odds NAME` and `ambush simulate NAME` read an example scenario as it comes; `ambush build` with no
+    campaign builds the example campaigns.
+    """
+    from exporter.examples import listing, write_example
+
+    if name is None:
+        click.echo(listing(), nl=False)
+        return
+    with reported_errors():
+        written = write_example(name, out)
+    click.echo(f"wrote {written}")
 
 
 def page_names(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:

@@ -159,7 +159,8 @@ def test_bad_scenarios_exit_2_with_one_line_naming_file_and_field(case, command,
 
 def test_missing_scenario_file(tmp_path):
     code, output = run("odds", str(tmp_path / "nowhere.toml"))
-    assert code == 2 and output.strip() == f"Error: {tmp_path / 'nowhere.toml'}: no such file"
+    assert code == 2 and output.strip() == (f"Error: {tmp_path / 'nowhere.toml'}: no such file; `ambush examples` lists "
+                                            "the example scenarios that come with ambush")
 
 
 def test_build_without_campaigns_builds_the_examples(tmp_path):
