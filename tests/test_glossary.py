@@ -48,7 +48,7 @@ CATALOGUE = {language: bundled_language(language) for language in ("en", *LANGUA
 
 def test_the_glossary_has_the_seed_terms():
     terms = {term for row in ROWS for language in LANGUAGES for term in row[language]}
-    for seed_term in ("突袭", "完全意外", "部分意外", "主动性", "主动性检定", "精神震慑", "惊呆", "战斗反射", "回合",
+    for seed_term in ("突袭", "完全意外", "部分意外", "先攻", "先攻检定", "精神震慑", "惊呆", "战斗反射", "回合",
                       "Überrasch", "Überraschungssegment", "Überraschungsbonus"):
         assert seed_term in terms
     assert "意外" in {term for row in ROWS for term in row["never-zh-CN"]}

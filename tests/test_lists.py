@@ -99,7 +99,7 @@ const strings = JSON.parse(readFileSync(process.argv[1], "utf8"));
 console.log(JSON.stringify(Object.entries(strings).map(([language, catalogue]) => {{
   const t = (key, data) => fill(catalogue[key], data ?? {{}}, language);
   return [label(t, "IQ", 12), counted(t, "A", 3), sequence(t, ["1d6: 5", "1d6: 2"]), range(1, 3, t), range(1, 1, t),
-    t("Format.Part", {{ title: "T", part: 1, parts: 2 }}), t("Format.Modifier", {{ label: "IQ", value: signed(1) }})];
+    t("Format.Part", {{ title: "T", part: 1, parts: 2 }}), t("Format.Named", {{ label: "IQ", value: signed(1) }})];
 }})));
 """
 

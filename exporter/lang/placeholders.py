@@ -16,7 +16,7 @@ Kind = Literal["text", "number", "count"]
 COUNTS = frozenset({"count", "left", "more", "seconds", "segments", "turns"})
 NUMBERS = frozenset({
     "a", "b", "none", "chance",  # percentages
-    "roll", "first", "second", "total", "skill", "target", "dc", "threshold",  # dice, scores and what they meet
+    "roll", "first", "second", "total", "skill", "target", "dc",  # dice, scores and what they meet
     "round", "segment", "number", "line",  # the number of a round, a segment, a die, a line: a label
     "minimum", "maximum", "value", "sides",  # bounds, a value a GM typed, a die's size
     "low", "high", "part", "parts",  # the ends of a range; one part of a message sent in several
@@ -26,7 +26,7 @@ NUMBERS = frozenset({
 TEXTS = frozenset({
     "name", "names", "acting", "side", "winner", "loser", "who", "kind", "faces", "modifiers", "field", "other",
     "procedure", "status", "title", "file", "problem", "what", "message", "command", "marker", "macro", "pack",
-    "system", "expected", "row", "scripts", "label",
+    "system", "expected", "row", "scripts", "label", "range",
 })
 
 # Strings where a placeholder stands for something else than its name does elsewhere: (key, name) -> kind, and why.

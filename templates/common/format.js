@@ -191,10 +191,15 @@ const range = (low, high, t) => (low === high ? t("Format.Number", { value: low 
 /** Write a label and its value: "IQ: 12", in Chinese "IQ：12" */
 const label = (t, name, value) => t("Format.Label", { label: name, value });
 
+/** Write a name and the number that belongs to it: "higher IQ +1", "Opener 2"; in Chinese without a space, "IQ较高+1" */
+const named = (t, name, value) => t("Format.Named", { label: name, value });
+
 /** Write a name with a count after it, in parentheses: "Side A (3)", in Chinese "A方（3）" */
 const counted = (t, name, count) => t("Format.Count", { label: name, count });
 
 /** Write parts one after another, each whole in itself: "1d6: 5; 1d6: 2", in Chinese "1d6：5；1d6：2" */
 const sequence = (t, parts) => parts.join(t("Format.Separator"));
 
-export { STRING_KEYS, counted, decimal, fill, formatNumber, label, list, percent, range, sequence, signed, yesNo };
+export {
+  STRING_KEYS, counted, decimal, fill, formatNumber, label, list, named, percent, range, sequence, signed, yesNo,
+};
