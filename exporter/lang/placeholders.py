@@ -20,13 +20,15 @@ NUMBERS = frozenset({
     "round", "segment", "number", "line",  # the number of a round, a segment, a die, a line: a label
     "minimum", "maximum", "value", "sides",  # bounds, a value a GM typed, a die's size
     "low", "high", "part", "parts",  # the ends of a range; one part of a message sent in several
+    "given", "adjustment",  # a value a sheet holds, and the one the rules' table gives
     "combat_reflexes", "ally_combat_reflexes", "higher_iq", "tactics", "tactics_master", "leaderless",  # modifiers
     "lowest_roll", "sure_success", "sure_failure", "highest_roll", "lowest_rollable",  # the faces of 3d6
 })
 TEXTS = frozenset({
     "name", "names", "acting", "side", "winner", "loser", "who", "kind", "faces", "modifiers", "field", "other",
     "procedure", "status", "title", "file", "problem", "what", "message", "command", "marker", "macro", "pack",
-    "system", "expected", "row", "scripts", "label", "range",
+    "system", "expected", "row", "scripts", "label", "range", "mark", "fields", "why", "attribute", "held",
+    "section", "points",
 })
 
 # Strings where a placeholder stands for something else than its name does elsewhere: (key, name) -> kind, and why.
