@@ -121,8 +121,7 @@ function openerLine(row, index, page) {
   const [who, ...numbers] = openerNeeds(row);
   const query = numbers.map((field) => `--${field.key} ?{${promptText(field.label)}|${field.value ?? OPENER_PREFILL[field.key] ?? ""}}`);
   const attacker = who.value ? HE(shortName(who.value)) : unknown();
-  return `${markup("Format.Label", { label: openerName(row, index), value: attacker })} `
-    + `${numbers.map(valueText).join(" · ")} `
+  return `${[markup("Format.Label", { label: openerName(row, index), value: attacker }), ...numbers.map(valueText)].join(" · ")} `
     + button("✎", `${COMMAND} set --page ${page} --opener ${index} ${query.join(" ")}`)
     + button(t("Roll20.UseSelected"), `${COMMAND} set --page ${page} --opener ${index} --${who.key} selected`);
 }

@@ -28,8 +28,13 @@ const HTML_ESCAPES = {
 /** Escape any text for chat HTML so nothing in it runs as markup, roll, query or attribute syntax */
 export const HE = (text) => String(text).replace(/[&<>'"@|{}[\]%#?*\n]/g, (ch) => HTML_ESCAPES[ch]);
 
-/** Keep only characters that are safe inside a roll query's prompt */
-export const promptText = (text) => String(text).replace(/[^\p{L}\p{N} _.'-]/gu, " ").trim().slice(0, 40) || "?";
+/**
+ * Keep only characters that are safe inside a roll query's prompt: letters, digits, the label's colon and parentheses,
+ * and punctuation beyond ASCII, which no Roll20 syntax uses (a Chinese label's ：and （）, „…“)
+ */
+export const promptText = (text) => String(text)
+  .replace(/[^\p{L}\p{N} _.'():-]/gu, (ch) => (ch > "\u007f" && /\p{P}/u.test(ch) ? ch : " "))
+  .replace(/\s+/g, " ").trim().slice(0, 40) || "?";
 
 /** Translate a string of the script, filling {placeholders}, numbers written as the language writes them */
 export function t(key, data = {}) {
