@@ -112,6 +112,20 @@ def test_no_string_uses_a_term_the_glossary_rules_out(row, language):
     assert wrong == []
 
 
+# The terms a German or a Chinese GM may question, by concept: the glossary says where each comes from
+SOURCED = {"Stealth": ("de", "Schleichen"), "Quick Contest": ("de", "Schnelles Kräftemessen"),
+           "Initiative": ("zh-CN", "先攻"), "Combat Reflexes": ("zh-CN", "战斗反射")}
+
+
+def test_the_glossary_says_where_the_terms_a_gm_may_question_come_from():
+    assert "\n## Sources\n" in GLOSSARY
+    bullets = GLOSSARY.split("\n## Sources\n", 1)[1].split("\n- ")
+    for concept, (language, term) in SOURCED.items():
+        bullet = next((text for text in bullets if text.startswith(f"**{concept}**")), "")
+        assert term in bullet and re.search(r"https://\S+|\w+/\w+ `lang/", bullet), concept
+        assert any(term in text for text in CATALOGUE[language].values()), f"{term} is no word of the {language} strings"
+
+
 def test_the_glossary_holds_each_term_once_per_language():
     for language in ("en", *LANGUAGES):
         terms = [term for row in ROWS for term in row[language]]
