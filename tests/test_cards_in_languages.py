@@ -64,10 +64,19 @@ def shown(tmp_path_factory, browser) -> dict[tuple[str, str], dict[str, list[str
 
 
 WEB_PLAYER = (ROOT / "tests" / "web" / "play_vector.js").read_text(encoding="utf-8")
-# The cards (the GM's shown), the tracker's rows and what the surprise tracks, as the page lays them out; a card's GM
-# badge apart from its title
-WEB_TEXT = """() => [...document.querySelectorAll("#log li.card > p, #order li, #tracked li")].flatMap((node) =>
-  (node.classList.contains("card-title") ? [...node.childNodes].map((part) => part.textContent) : [node.innerText]))"""
+# The round, whose turn it is and the end of the surprise, each as the page showed it while the vector played
+WATCH = """() => {
+  window.shownLines = new Set();
+  const keep = () => document.querySelectorAll("#round, #turn-of, .over").forEach((node) => window.shownLines.add(node.textContent));
+  window.shownObserver?.disconnect();
+  window.shownObserver = new MutationObserver(keep);
+  window.shownObserver.observe(document.body, { subtree: true, childList: true, characterData: true });
+}"""
+# Then the cards (the GM's shown), the tracker's rows and what the surprise tracks, as the page lays them out; a
+# card's GM badge apart from its title
+WEB_TEXT = """() => [...window.shownLines, ...[...document.querySelectorAll("#log li.card > p, #order li, #tracked li")]
+  .flatMap((node) => (node.classList.contains("card-title") ? [...node.childNodes].map((part) => part.textContent)
+    : [node.innerText]))]"""
 
 
 def web_lines(browser, root) -> dict[tuple[str, str], dict[str, list[str]]]:
@@ -85,6 +94,7 @@ def web_lines(browser, root) -> dict[tuple[str, str], dict[str, list[str]]]:
             speak(tab, language)
             for path in vectors:
                 vector = json.loads(path.read_text(encoding="utf-8"))
+                tab.evaluate(WATCH)
                 outcome = tab.evaluate(WEB_PLAYER, {"key": f"ambush:web-{index}", "dice": vector["dice"],
                                                     "toml": scenario_toml(vector["scenario"]),
                                                     "scenario": vector["scenario"]})
