@@ -159,6 +159,8 @@ def common_faults(line: str, language: str) -> list[str]:
     text = without_data(line)
     if re.search(r"\b(undefined|NaN|null|true|false)\b|\[object|\{[a-z_]+\}", text):
         faults.append("a code value or a placeholder")
+    if text.count("(") != text.count(")") or text.count("（") != text.count("）"):
+        faults.append("a parenthesis never closed: a text cut short")
     english = sorted({word for word in re.findall(r"[A-Za-z]{4,}", text) if word.lower() in english_only(language)})
     if english:
         faults.append(f"English: {', '.join(english)}")

@@ -28,13 +28,21 @@ const HTML_ESCAPES = {
 /** Escape any text for chat HTML so nothing in it runs as markup, roll, query or attribute syntax */
 export const HE = (text) => String(text).replace(/[&<>'"@|{}[\]%#?*\n]/g, (ch) => HTML_ESCAPES[ch]);
 
+/** The characters a roll query's prompt keeps at most: a label and whose value it is */
+const PROMPT_LENGTH = 60;
+
 /**
  * Keep only characters that are safe inside a roll query's prompt: letters, digits, the label's colon and parentheses,
- * and punctuation beyond ASCII, which no Roll20 syntax uses (a Chinese label's ：and （）, „…“)
+ * and punctuation beyond ASCII, which no Roll20 syntax uses (a Chinese label's ：and （）, „…“); a longer prompt is
+ * cut after a whole word
  */
-export const promptText = (text) => String(text)
-  .replace(/[^\p{L}\p{N} _.'():-]/gu, (ch) => (ch > "\u007f" && /\p{P}/u.test(ch) ? ch : " "))
-  .replace(/\s+/g, " ").trim().slice(0, 40) || "?";
+export function promptText(text) {
+  const kept = [...String(text).replace(/[^\p{L}\p{N} _.'():-]/gu, (ch) => (ch > "\u007f" && /\p{P}/u.test(ch) ? ch : " "))
+    .replace(/\s+/g, " ").trim()];
+  if (kept.length <= PROMPT_LENGTH) return kept.join("") || "?";
+  const cut = kept.slice(0, PROMPT_LENGTH - 1).join("");
+  return `${cut.includes(" ") ? cut.slice(0, cut.lastIndexOf(" ")) : cut}…`;
+}
 
 /** Translate a string of the script, filling {placeholders}, numbers written as the language writes them */
 export function t(key, data = {}) {
