@@ -39,7 +39,9 @@ TARGETS = ("roll20", "foundry", "web")
 FOUNDRY_GENERATION = 14
 HAN = r"[\u3400-\u9fff\uf900-\ufaff]"
 FULL_WIDTH = r"[，。：；（）“”！？、]"
-BLOCK = re.compile(r"<(?:br|/?div|/?p|/?li|/?tr|/?td|/?th|/?h\d|/?a)\b[^>]*>", re.I)
+# What stands apart on a card or in a form: a block, a button, a field and its label
+BLOCK = re.compile(r"<(?:br|/?div|/?p|/?li|/?tr|/?td|/?th|/?h\d|/?a|/?label|/?legend|/?option|/?select|input|/?button)\b[^>]*>",
+                   re.I)
 QUERY = re.compile(r"\?\{([^|}]*)")  # a Roll20 query's prompt: the window the GM types into
 COMMAND = re.compile(r"!surprise[^“”„\n]*")  # a command stays as the GM types it
 

@@ -8,12 +8,13 @@
 // begins, as it does at a real table (emulation/game-systems.mjs), its values keeping the scenario's order. The outcome is rebuilt from what the module did:
 // its chat cards, the statuses on the actors during each turn, and which turns it let pass. Prints one
 // JSON line per vector and group: {generation, vector, ok, diff?, error?}. A group with a language plays in a client of
-// that language, and its lines add the chat's cards and the notifications ({cards: [html, ...]},
-// tests/test_cards_in_languages.py).
+// that language, opens the dialog first and cancels it, and its lines add the dialogs (title, form and odds), the
+// chat's cards and the notifications ({cards: [html, ...]}, tests/test_cards_in_languages.py).
 import { readFile } from "node:fs/promises";
 import { pathToFileURL } from "node:url";
 import { renamed, runVectors } from "../js/compare.mjs";
 import { completeDraft } from "../js/drafts.mjs";
+import { oddsBox } from "./dialog-fields.mjs";
 import { checkedAdnd, checkedGurps, rebuildAdnd, rebuildFallout, rebuildGurps } from "../js/outcomes.mjs";
 import { installArsInitiative } from "./emulation/game-systems.mjs";
 import { GENERATIONS, createFoundry } from "./harness.mjs";
@@ -80,6 +81,15 @@ async function play({ moduleDir, gameSystem, generation, moduleId, language }, v
     await env.settle();
     const nameOf = new Map(combat.turns.map((c) => [c.id, c.name]));
     const api = game.modules.get(moduleId).api;
+    if (language) {
+      if (api.procedures.length > 1) env.dialogAnswers.push(scenario.procedure);
+      env.dialogAnswers.push((record) => {
+        record.odds = oddsBox(record);
+        return "cancel";
+      });
+      await api.openDialog(combat);
+      await env.settle();
+    }
     const draft = api.draft(combat, scenario.procedure);
     const problems = completeDraft(draft, scenario, Object.keys(attributes));
     if (problems.length) throw new Error(problems.join("; "));
@@ -104,7 +114,8 @@ async function play({ moduleDir, gameSystem, generation, moduleId, language }, v
     if (env.missingI18n.length) throw new Error(`missing translations: ${[...new Set(env.missingI18n.map((m) => m.key ?? m))].join(", ")}`);
     return result;
   } finally {
-    shown = [...env.messages.map((message) => message.content), ...env.notifications.map((notice) => notice.message)];
+    shown = [...env.dialogs.flatMap((record) => [record.title, record.content, ...(record.odds ?? [])]),
+      ...env.messages.map((message) => message.content), ...env.notifications.map((notice) => notice.message)];
     env.teardown();
   }
 }
