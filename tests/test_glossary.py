@@ -126,6 +126,17 @@ def test_the_glossary_says_where_the_terms_a_gm_may_question_come_from():
         assert any(term in text for text in CATALOGUE[language].values()), f"{term} is no word of the {language} strings"
 
 
+# docs/glossary.md, How each language writes: German instructions in the infinitive, never the du-form, neither its
+# pronouns nor the imperative of the verbs an instruction uses
+DU_FORM = re.compile(r"\b(?:du|dich|dir|dein\w*)\b|(?:^|[.:;!?]\s+|\bund\s+|\boder\s+)(?:[Gg]ib|[Ww]ähle|[Kk]licke|[Ff]üge|"
+                     r"[Bb]aue|[Ss]etze|[Nn]imm|[Öö]ffne|[Tt]rage|[Pp]rüfe|[Ss]tarte|[Ll]ege|[Zz]iehe|[Ww]ürfle|[Ll]ies|"
+                     r"[Ss]chreibe|[Ee]ntferne|[Mm]arkiere)\b")
+
+
+def test_german_instructions_are_in_the_infinitive():
+    assert [f"{key}: {text}" for key, text in CATALOGUE["de"].items() if DU_FORM.search(words(text))] == []
+
+
 def test_the_glossary_holds_each_term_once_per_language():
     for language in ("en", *LANGUAGES):
         terms = [term for row in ROWS for term in row[language]]
