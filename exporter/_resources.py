@@ -22,12 +22,17 @@ def templates_root() -> Path:
     return bundled_dir("templates")
 
 
+def bundled_examples(kind: str) -> list[Path]:
+    """Return the bundled examples of a kind, campaigns or scenarios, in a fixed order (a checkout's, else the wheel's)"""
+    root = Path(__file__).resolve().parents[1] / "fixtures" / kind
+    if not root.is_dir():
+        root = Path(str(files("exporter").joinpath("fixtures", kind)))
+    return sorted(root.glob("*.toml"))
+
+
 def example_campaigns() -> list[Path]:
     """Return the bundled example campaigns, one per system, in a fixed order"""
-    root = Path(__file__).resolve().parents[1] / "fixtures" / "campaigns"
-    if not root.is_dir():
-        root = Path(str(files("exporter").joinpath("fixtures", "campaigns")))
-    return sorted(root.glob("*.toml"))
+    return bundled_examples("campaigns")
 
 
 # The campaign a command reads when given none: the one in the current folder (ambush init writes it there).

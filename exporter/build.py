@@ -49,6 +49,11 @@ def writer(target: str) -> Any:
     return Roll20Writer()
 
 
+def zip_name(campaign: Campaign) -> str:
+    """Return the file name of a campaign's zipped Foundry module"""
+    return f"{campaign.id}-{campaign.version}.zip"
+
+
 def write_campaign(campaign: Campaign, folder: Path, target: str, make_zip: bool) -> None:
     """Write one campaign's output into folder"""
     defs = build_definitions(campaign)
@@ -56,7 +61,7 @@ def write_campaign(campaign: Campaign, folder: Path, target: str, make_zip: bool
     if "foundry" in targets:
         writer("foundry").write(defs, folder / "foundry")
         if make_zip:
-            write_zip(folder / "foundry", folder / f"{campaign.id}-{campaign.version}.zip")
+            write_zip(folder / "foundry", folder / zip_name(campaign))
     if "roll20" in targets:
         writer("roll20").write(defs, folder / "roll20")
     if "web" in targets:
@@ -65,11 +70,11 @@ def write_campaign(campaign: Campaign, folder: Path, target: str, make_zip: bool
 
 
 def publishing_warnings(campaigns: list[Campaign], target: str) -> list[str]:
-    """Say, per campaign, what its Roll20 output lacks for publishing"""
+    """Say, per campaign that asks to publish its Roll20 script (publish = true), what it lacks for that"""
     from exporter.targets.roll20 import unpublishable_warning
 
     return [unpublishable_warning(c.id) for c in campaigns
-            if "roll20" in chosen_targets(c, target) and c.roll20.publish and not c.roll20_user_ids]
+            if "roll20" in chosen_targets(c, target) and c.roll20.publish is True and not c.roll20_user_ids]
 
 
 def load_all(paths: list[Path]) -> dict[Path, Campaign]:
@@ -99,11 +104,23 @@ def with_target(campaigns: dict[Path, Campaign], target: str) -> tuple[list[Camp
                       for path, campaign in others]
 
 
+def missing_lines(missing: list[str], actual: Path, prefix: str) -> list[str]:
+    """Name each missing file, and a missing folder once, with the files it would hold: a dist never built is a line"""
+    counts: dict[str, int] = {}
+    for rel in missing:
+        parts = rel.split("/")
+        gone = next((depth for depth in range(len(parts)) if not (actual / "/".join(parts[:depth])).is_dir()), None)
+        key = f"{'/'.join([prefix, *parts[:gone]])}/" if gone is not None else f"{prefix}/{rel}"
+        counts[key] = counts.get(key, 0) + 1
+    return [f"missing: {key}" + (f" (a folder of {count} file{'s' if count > 1 else ''})" if key.endswith("/") else "")
+            for key, count in counts.items()]
+
+
 def tree_differences(expected: Path, actual: Path, prefix: str) -> list[str]:
     """List the files that are missing, extra or changed in actual compared with expected"""
     want = {p.relative_to(expected).as_posix() for p in sorted_files(expected)} if expected.is_dir() else set()
     have = {p.relative_to(actual).as_posix() for p in sorted_files(actual)} if actual.is_dir() else set()
-    out = [f"missing: {prefix}/{rel}" for rel in sorted(want - have)]
+    out = missing_lines(sorted(want - have), actual, prefix)
     out += [f"extra: {prefix}/{rel}" for rel in sorted(have - want)]
     out += [f"changed: {prefix}/{rel}" for rel in sorted(want & have)
             if not filecmp.cmp(expected / rel, actual / rel, shallow=False)]
@@ -180,12 +197,13 @@ def write_all(campaigns: list[Campaign], staging: Path, target: str, make_zip: b
                 progress(futures[future])
 
 
-def build_campaigns(paths: list[Path], out: Path, target: str = "all", make_zip: bool = True,
+def build_campaigns(paths: list[Path], out: Path, target: str = "all", make_zip: bool | None = True,
                     check: bool = False, progress: Callable[[str], None] | None = None, jobs: int = 1,
                     adjust: Callable[[Path, Campaign], Campaign] | None = None) -> BuildReport:
     """Build each campaign (the bundled examples when none is named) into out/ID/, or compare with --check
 
-    adjust, when given, changes each loaded campaign before it is built (a release sets its URLs).
+    make_zip None zips as a build does, and a check then compares the zip only where out/ID/ holds one (a build with
+    --no-zip left none). adjust, when given, changes each loaded campaign before it is built (a release sets its URLs).
     """
     loaded = load_all(paths or example_campaigns())
     if adjust is not None:
@@ -200,12 +218,15 @@ def build_campaigns(paths: list[Path], out: Path, target: str = "all", make_zip:
     except OSError as err:
         raise InputFileError(out, None, f"cannot write the output folder ({err.strerror})") from None
     try:
-        write_all(campaigns, staging, target, make_zip, jobs, progress)
+        write_all(campaigns, staging, target, make_zip is not False, jobs, progress)
         if check:
             # A build into out waits for the lock, so no tree is renamed while it is compared.
             with folder_lock(out, needed=False):
                 for campaign in campaigns:
-                    report.differences += tree_differences(staging / campaign.id, out / campaign.id, campaign.id)
+                    built = out / campaign.id
+                    if make_zip is None and built.is_dir() and not (built / zip_name(campaign)).exists():
+                        (staging / campaign.id / zip_name(campaign)).unlink(missing_ok=True)  # built with --no-zip
+                    report.differences += tree_differences(staging / campaign.id, built, campaign.id)
             return report
         with folder_lock(out):  # another build into the same folder waits here, so trees never mix
             move_into_place([(staging / campaign.id, out / campaign.id) for campaign in campaigns])

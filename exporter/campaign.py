@@ -37,7 +37,11 @@ DEFAULT_TARGETS: tuple[Target, ...] = ("foundry", "roll20")  # a campaign that n
 # docs/dev/foundry.md §1: package ids match /^[A-Za-z0-9-_]+$/ and are no OS-reserved name; we keep them lower-case.
 PACKAGE_ID = re.compile(r"[a-z0-9][a-z0-9_-]{0,63}")
 RESERVED_IDS = {"con", "prn", "aux", "nul", *(f"com{i}" for i in range(10)), *(f"lpt{i}" for i in range(10))}
-VERSION = re.compile(r"\d+\.\d+\.\d+(?:[-+][0-9A-Za-z.-]+)?")
+VERSION = re.compile(r"([0-9]+)\.([0-9]+)\.([0-9]+)(?:[-+][0-9A-Za-z.-]+)?")
+# Foundry compares versions part by part, numbers as JavaScript numbers
+# (https://foundryvtt.com/api/v14/functions/foundry.utils.isNewerVersion.html), exact only up to 2^53 - 1; npm's semver
+# refuses a larger part for the same reason (npm/node-semver classes/semver.js, MAX_SAFE_INTEGER).
+LARGEST_VERSION_PART = 2**53 - 1
 URL = re.compile(r"https?://[^\s\"'<>\\]+")
 SYSTEM_PACKAGE_ID = re.compile(r"[A-Za-z0-9_-]+")
 # docs/dev/foundry.md §1.1: the Foundry generations the module supports, module.json's minimum and maximum.
@@ -238,7 +242,9 @@ class Roll20Target(StrictModel):
     attributes: dict[str, Roll20Reader] | None = None
     # docs/dev/roll20.md §8: the roll20userid of each author, as strings of digits (TOML types are exact)
     user_ids: list[UserId] | None = None
-    publish: bool = True  # write script.json for the one-click repository (it needs user_ids); false: a pasted script
+    # script.json for the one-click repository, which needs user_ids: None writes it where they are given, true asks
+    # for it (the build warns without them), false never writes it (a script pasted into the Mod page)
+    publish: bool | None = None
     marker: MarkerName | None = None  # None: the target's own
     side_rule: Literal["controlled-by", "turn-order-split"] = "controlled-by"
     command: ChatCommand = "!surprise"  # the chat command the script answers; two scripts must not share one
@@ -278,8 +284,12 @@ class Campaign(StrictModel):
     @field_validator("version")
     @classmethod
     def _version(cls, value: str) -> str:
-        if not VERSION.fullmatch(value):
+        matched = VERSION.fullmatch(value)
+        if not matched:
             raise ValueError("must be a version like 1.2.0")
+        if any(int(part) > LARGEST_VERSION_PART for part in matched.groups()):
+            raise ValueError(f"has a number above {LARGEST_VERSION_PART}, which Foundry and Roll20 cannot compare "
+                             "exactly: give a version like 1.2.0")
         return value
 
     @model_validator(mode="after")

@@ -31,6 +31,13 @@ def reported_errors() -> Iterator[None]:
 class AmbushGroup(click.Group):
     """The command group, printing a usage error as one line (exit 2) instead of click's four"""
 
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        """Show the help, as --help does, when ambush is run with nothing: no usage error, nothing wrong"""
+        if not args and not ctx.resilient_parsing:
+            click.echo(ctx.get_help(), color=ctx.color)
+            ctx.exit(0)
+        return super().parse_args(ctx, args)
+
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):  # type: ignore[no-untyped-def]
         """Run the CLI, turning click's usage errors into one line"""
         if not standalone_mode:
@@ -58,7 +65,8 @@ def main() -> None:
     """Turn tabletop surprise rules into Foundry VTT and Roll20 automation, and a web page for a table without a VTT
 
     Write a campaign with `ambush init`, check it with `ambush validate`, build it with `ambush build`;
-    try a fight first with `ambush odds` and `ambush simulate` on a scenario file.
+    try a fight first with `ambush odds` and `ambush simulate` on a scenario file, or on an example that comes with
+    ambush (`ambush examples` lists them: `ambush odds gurps-partial`).
     """
 
 
@@ -68,12 +76,15 @@ def main() -> None:
               help="Write each campaign into OUT/<campaign id>/.")
 @click.option("--target", type=click.Choice(["foundry", "roll20", "web", "all"]), default="all", show_default=True,
               help="Build only one target's files (a VTT's, or the web page).")
-@click.option("--zip/--no-zip", "make_zip", default=True, show_default=True,
-              help="Also pack the Foundry module as <id>-<version>.zip for release.")
-@click.option("--check", is_flag=True, help="Write nothing; exit 1 listing the files a build would change.")
+@click.option("--zip/--no-zip", "make_zip", default=None,
+              help="Also pack the Foundry module as <id>-<version>.zip for release (default: --zip; with --check, "
+                   "as OUT holds it).")
+@click.option("--check", is_flag=True, help="Write nothing; exit 1 listing the files a build would change (a folder "
+                                            "never built is one line).")
 @click.option("--jobs", "-j", type=click.IntRange(1, 64), default=1, show_default=True,
               help="Build this many campaigns at once.")
-def build(campaigns: tuple[Path, ...], out: Path, target: str, make_zip: bool, check: bool, jobs: int) -> None:
+def build(campaigns: tuple[Path, ...], out: Path, target: str, make_zip: bool | None, check: bool,
+          jobs: int) -> None:
     """Build each campaign's targets (default: ./campaign.toml, else the bundled examples)
 
     Each campaign's `targets`: the Foundry module (OUT/<id>/foundry/ and its zip), the Roll20 script (OUT/<id>/roll20/)
@@ -122,21 +133,22 @@ class Progress:
 @click.option("--system", type=click.Choice(SYSTEM_IDS), required=True,
               help="The rules system: gurps4e (GURPS 4e, B393), adnd1e (AD&D 1e / OSRIC), "
                    "fallout-ttrpg (the Fallout TTRPG homebrew).")
-@click.argument("path", type=click.Path(path_type=Path), default=Path("campaign.toml"))
+@click.argument("path", type=click.Path(), default="campaign.toml")
 @click.option("--workflow", is_flag=True,
               help="Also write .github/workflows/release.yml beside it: pushing a tag v<version> to GitHub then "
                    "releases the Foundry module, the Roll20 script and the web page (`ambush docs release`).")
-def init(system: str, path: Path, workflow: bool) -> None:
+def init(system: str, path: str, workflow: bool) -> None:
     """Write a new, commented campaign.toml for a system
 
     The campaign builds every target: the Foundry module, the Roll20 script and the web page for a table without a
     VTT (its `targets` line). PATH is the file to write (default campaign.toml), or a folder to write campaign.toml
-    into; an existing file is never overwritten. Every field and option carries a one-line comment.
+    into: one that exists, or a new one, named with a / at its end or without .toml; an existing file is never
+    overwritten. Every field and option carries a one-line comment.
     """
-    from exporter.init import init_campaign, workflow_path
+    from exporter.init import campaign_file, init_campaign, workflow_path
 
     with reported_errors():
-        written = init_campaign(system, path, workflow)
+        written = init_campaign(system, campaign_file(path), workflow)
     click.echo(f"wrote {written}")
     if workflow:
         click.echo(f"wrote {workflow_path(written)}")
@@ -163,21 +175,52 @@ def validate(campaign: Path | None) -> None:
         click.echo(f"{path}: ok ({loaded.system}, {loaded.id} {loaded.version})")
 
 
+def scenario_names(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
+    """Complete an example scenario's name in the shell (a file completes as any path does)"""
+    from exporter.examples import examples
+
+    return [e.name for e in examples().values() if e.kind == "scenarios" and e.name.startswith(incomplete)]
+
+
+def scenario_file(given: Path) -> Path:
+    """Return the scenario file a command reads: the file given, else the example of that name, said on stderr
+
+    A copy the GM wrote out (`ambush examples NAME`, NAME.toml) is read before the example it came from.
+    """
+    from exporter.errors import InputFileError
+    from exporter.examples import SUFFIX, find_example
+
+    if given.exists():
+        return given
+    copy = given.with_name(given.name + SUFFIX)
+    if not given.suffix and copy.is_file():
+        click.echo(f"reading {copy}", err=True)
+        return copy
+    example = find_example(str(given), "scenarios")
+    if example is None:
+        raise InputFileError(given, None, "no such file; `ambush examples` lists the example scenarios that come "
+                                          "with ambush")
+    click.echo(f"reading the example {example.name} (`ambush examples {example.name}` writes it here to edit)",
+               err=True)
+    return example.path
+
+
 @main.command(short_help="Compute the exact odds of a surprise scenario")
-@click.argument("scenario", type=click.Path(path_type=Path))
+@click.argument("scenario", type=click.Path(path_type=Path), shell_complete=scenario_names)
 @click.option("--json", "as_json", is_flag=True, help="Print the odds as JSON.")
 @click.option("--svg", "svg", type=click.Path(dir_okay=False, path_type=Path),
               help="Also draw them as an SVG chart into this file; its folder must exist.")
 def odds(scenario: Path, as_json: bool, svg: Path | None) -> None:
     """Compute the exact odds of a surprise scenario
 
-    SCENARIO is a scenario file (`ambush docs scenarios`): the system, the procedure and both sides.
+    SCENARIO is a scenario file (`ambush docs scenarios`): the system, the procedure and both sides; or the name of an
+    example that comes with ambush (`ambush examples`).
     """
     from exporter.report import odds_json, odds_svg, odds_table, scenario_odds
     from exporter.scenario import load_scenario
 
     with reported_errors():
-        loaded = load_scenario(scenario)
+        loaded = load_scenario(scenario_file(scenario))
         computed = scenario_odds(loaded)  # once, for the text and the chart
         text = odds_json(loaded, computed) if as_json else odds_table(loaded, computed)
         if svg is not None:
@@ -241,20 +284,51 @@ def explain_command(name: str, system: str | None) -> None:
 
 
 @main.command(short_help="Play a surprise scenario with real dice and narrate it")
-@click.argument("scenario", type=click.Path(path_type=Path))
+@click.argument("scenario", type=click.Path(path_type=Path), shell_complete=scenario_names)
 @click.option("--seed", type=int, default=None, help="Seed the dice; the same seed tells the same story.")
 @click.option("--json", "as_json", is_flag=True, help="Print the outcome as JSON.")
 def simulate(scenario: Path, seed: int | None, as_json: bool) -> None:
-    """Play a surprise scenario with real dice and narrate it"""
+    """Play a surprise scenario with real dice and narrate it
+
+    SCENARIO is a scenario file (`ambush docs scenarios`), or the name of an example that comes with ambush
+    (`ambush examples`).
+    """
     import secrets
 
     from exporter.report import simulation_json, simulation_text
     from exporter.scenario import load_scenario
 
     with reported_errors():
-        loaded = load_scenario(scenario)
+        loaded = load_scenario(scenario_file(scenario))
         chosen = secrets.randbelow(2**31) if seed is None else seed
         click.echo(simulation_json(loaded, chosen) if as_json else simulation_text(loaded, chosen))
+
+
+def example_names(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
+    """Complete an example's name in the shell"""
+    from exporter.examples import examples
+
+    return [name for name in examples() if name.startswith(incomplete)]
+
+
+@main.command(short_help="List the example scenarios and campaigns that come with ambush, or write one out")
+@click.argument("name", required=False, shell_complete=example_names)
+@click.option("--out", type=click.Path(dir_okay=False, path_type=Path),
+              help="Write the example to this file (default: NAME.toml in this folder); never over a file.")
+def examples(name: str | None, out: Path | None) -> None:
+    """List the example scenarios and campaigns that come with ambush, or write one out to read and edit
+
+    `ambush odds NAME` and `ambush simulate NAME` read an example scenario as it comes; `ambush build` with no
+    campaign builds the example campaigns.
+    """
+    from exporter.examples import listing, write_example
+
+    if name is None:
+        click.echo(listing(), nl=False)
+        return
+    with reported_errors():
+        written = write_example(name, out)
+    click.echo(f"wrote {written}")
 
 
 def page_names(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
@@ -316,18 +390,21 @@ def release(campaigns: tuple[Path, ...], repository: str, tag: str, out: Path, n
 @click.argument("manifest", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--repository", required=True, metavar="URL", help=REPOSITORY_HELP)
 @click.option("--tag", required=True, help="The tag of the GitHub release that carries the module.")
-def publish(manifest: Path, repository: str, tag: str) -> None:
+@click.option("--dry-run", is_flag=True, help="Stop after the dry run: foundryvtt.com checks the release and lists "
+                                               "nothing.")
+def publish(manifest: Path, repository: str, tag: str, dry_run: bool) -> None:
     """Announce a released module on foundryvtt.com through Foundry's Package Release API
 
     MANIFEST is the ID.json that `ambush release` wrote, attached to the GitHub release of TAG. The package's release
-    token is read from the environment variable FOUNDRY_PACKAGE_TOKEN. A dry run goes first; a version that
-    foundryvtt.com lists already is no error (`ambush docs release`).
+    token is read from the environment variable FOUNDRY_PACKAGE_TOKEN. A dry run goes first (with --dry-run, alone); a
+    version that foundryvtt.com lists already is no error (`ambush docs release`).
     """
     from exporter.publish import PublishError, publish_module, token_from_environment
 
     with reported_errors():
         try:
-            click.echo(publish_module(manifest, repository, tag, token_from_environment(), say=click.echo))
+            click.echo(publish_module(manifest, repository, tag, token_from_environment(), say=click.echo,
+                                      dry_run=dry_run))
         except PublishError as err:
             click.echo(f"Error: {' '.join(str(err).split())}", err=True)
             raise SystemExit(1) from None

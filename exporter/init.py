@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -52,12 +53,25 @@ def workflow_path(campaign: Path) -> Path:
     return campaign.parent / WORKFLOW_PATH
 
 
-def init_campaign(system: str, path: Path, workflow: bool = False) -> Path:
-    """Write a new campaign.toml (into path, or path/campaign.toml for a folder) and check it loads
+CAMPAIGN_FILE = "campaign.toml"
+
+
+def campaign_file(given: str) -> Path:
+    """Return the file init writes for a PATH as typed: the file, or campaign.toml in the folder it names
+
+    A folder is one that exists, or a new one typed with a separator at its end (mycamp/) or without the .toml a
+    campaign file ends in (mycamp): a file named mycamp would be no campaign any command looks for.
+    """
+    path = Path(given)
+    folder = given.endswith(("/", os.sep)) or path.is_dir() or path.suffix.lower() != ".toml"
+    return path / CAMPAIGN_FILE if folder else path
+
+
+def init_campaign(system: str, target: Path, workflow: bool = False) -> Path:
+    """Write a new campaign.toml at target (its folder made as needed) and check it loads
 
     With workflow, also the release workflow beside it (workflow_path); nothing is written when either file exists.
     """
-    target = path / "campaign.toml" if path.is_dir() else path
     for existing in [target, *([workflow_path(target)] if workflow else [])]:
         if existing.exists():
             raise InputFileError(existing, None, "already exists; choose another path")

@@ -151,8 +151,12 @@ def release_payload(module: dict[str, Any], repository: str, tag: str, dry_run: 
 
 
 def publish_module(path: Path, repository: str, tag: str, token: str | None, endpoint: str | None = None,
-                   sleep: Callable[[float], None] = time.sleep, say: Callable[[str], None] = print) -> str:
-    """Release one module of a GitHub release on foundryvtt.com after a dry run; return what happened, in one line"""
+                   sleep: Callable[[float], None] = time.sleep, say: Callable[[str], None] = print,
+                   dry_run: bool = False) -> str:
+    """Release one module of a GitHub release on foundryvtt.com after a dry run; return what happened, in one line
+
+    With dry_run, stop after the dry run: foundryvtt.com checks the release and lists nothing.
+    """
     endpoint = endpoint or RELEASE_API
     if not token:
         raise ExportError(f"{TOKEN_VARIABLE} is not set: give the package's release token from its page on "
@@ -170,6 +174,8 @@ def publish_module(path: Path, repository: str, tag: str, token: str | None, end
         return f"{name}: foundryvtt.com lists this version already; nothing to do"
     if not succeeded(trial):
         raise PublishError(refusal(trial, module))
+    if dry_run:
+        return f"{name}: the dry run passed; nothing was released (--dry-run)"
     say(f"{name}: the dry run passed")
     answer = send(endpoint, token, release_payload(module, repository, tag, dry_run=False), sleep, say)
     if duplicate(answer):

@@ -56,8 +56,10 @@ def checked_repository(repository: str) -> str:
 
 
 def checked_tag(path: Path, campaign: Campaign, tag: str) -> None:
-    """Refuse a release whose tag is not the campaign's version: Foundry updates only to a higher version"""
-    if tag not in (campaign.version, f"v{campaign.version}"):
+    """Refuse a release whose tag is not v and the campaign's version: Foundry updates only to a higher version"""
+    if tag == campaign.version:  # the release workflow runs on tags v*: a tag without its v releases nothing there
+        raise ExportError(f"--tag: {tag!r} is the version without its v: tag v{campaign.version}")
+    if tag != f"v{campaign.version}":
         raise InputFileError(path, "version", f"is {campaign.version}, but the release is tagged {tag}: "
                                               f"tag v{campaign.version}, or give the campaign the tag's version")
 
@@ -89,12 +91,13 @@ def page_asset(campaign_id: str, version: str) -> str:
 
 def release_names(campaign: Campaign) -> dict[str, str]:
     """Return the files one campaign adds to a release: each one's name there, and its path in the campaign's build"""
+    from exporter.build import zip_name
     from exporter.targets.roll20 import script_name
     from exporter.targets.web import PAGE
 
     files: dict[str, str] = {}
     if "foundry" in campaign.targets:
-        files[f"{campaign.id}-{campaign.version}.zip"] = f"{campaign.id}-{campaign.version}.zip"
+        files[zip_name(campaign)] = zip_name(campaign)
         files[manifest_asset(campaign.id)] = "foundry/module.json"
     if "roll20" in campaign.targets:
         files[f"{script_name(campaign.id)}.js"] = f"roll20/{script_name(campaign.id)}.js"

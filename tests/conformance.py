@@ -50,19 +50,19 @@ def option_groups(paths: Iterable[Path] = VECTORS) -> dict[tuple[str, str], list
     return dict(sorted(groups.items()))
 
 
-def campaign_toml(system: str, options: dict, index: int) -> str:
+def campaign_toml(system: str, options: dict, index: int, languages: tuple[str, ...] = ("en",)) -> str:
     lines = [f'id = "conformance-{index}"', 'title = "Conformance"', 'version = "1.0.0"', f'system = "{system}"',
-             'languages = ["en"]', "[options]"]
+             f"languages = {json.dumps(list(languages))}", "[options]"]
     lines += [f"{key} = {json.dumps(value)}" for key, value in options.items()]
     return "\n".join(lines) + "\n"
 
 
-def build_groups(root: Path, vectors: Iterable[Path] = VECTORS) -> list[Group]:
+def build_groups(root: Path, vectors: Iterable[Path] = VECTORS, languages: tuple[str, ...] = ("en",)) -> list[Group]:
     """Build one campaign, for both targets, per option group of the vectors"""
     groups = []
     for index, ((system, options), paths) in enumerate(option_groups(vectors).items()):
         campaign = root / f"campaign-{index}.toml"
-        campaign.write_text(campaign_toml(system, json.loads(options), index), encoding="utf-8")
+        campaign.write_text(campaign_toml(system, json.loads(options), index, languages), encoding="utf-8")
         groups.append(Group(system, campaign, root / "dist" / f"conformance-{index}", tuple(paths)))
     build_campaigns([group.campaign for group in groups], root / "dist", make_zip=False)
     return groups

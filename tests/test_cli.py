@@ -6,6 +6,7 @@ import io
 import itertools
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -158,7 +159,8 @@ def test_bad_scenarios_exit_2_with_one_line_naming_file_and_field(case, command,
 
 def test_missing_scenario_file(tmp_path):
     code, output = run("odds", str(tmp_path / "nowhere.toml"))
-    assert code == 2 and output.strip() == f"Error: {tmp_path / 'nowhere.toml'}: no such file"
+    assert code == 2 and output.strip() == (f"Error: {tmp_path / 'nowhere.toml'}: no such file; `ambush examples` lists "
+                                            "the example scenarios that come with ambush")
 
 
 def test_build_without_campaigns_builds_the_examples(tmp_path):
@@ -313,17 +315,78 @@ def test_without_arguments_the_campaign_of_the_folder_is_read_else_the_examples(
     assert done.stdout.count("ambush-gurps-example") == 1
 
 
-def test_the_script_json_warning_once_per_campaign_by_build_only_and_silenced_by_publish_false(tmp_path):
-    (tmp_path / "a.toml").write_text(campaign_text("camp-a"), encoding="utf-8")
-    (tmp_path / "b.toml").write_text(campaign_text("camp-b"), encoding="utf-8")
+def test_the_script_json_warning_only_where_a_campaign_asks_to_publish_and_once_per_campaign(tmp_path):
+    (tmp_path / "a.toml").write_text(campaign_text("camp-a", roll20="publish = true"), encoding="utf-8")
+    (tmp_path / "b.toml").write_text(campaign_text("camp-b", roll20="publish = true"), encoding="utf-8")
     (tmp_path / "quiet.toml").write_text(campaign_text("camp-q", roll20="publish = false"), encoding="utf-8")
-    (tmp_path / "foundry.toml").write_text(campaign_text("camp-f", '["foundry"]'), encoding="utf-8")
-    files = ["a.toml", "b.toml", "quiet.toml", "foundry.toml"]
+    (tmp_path / "unsaid.toml").write_text(campaign_text("camp-u"), encoding="utf-8")
+    (tmp_path / "foundry.toml").write_text(campaign_text("camp-f", '["foundry"]', roll20="publish = true"),
+                                           encoding="utf-8")
+    files = ["a.toml", "b.toml", "quiet.toml", "unsaid.toml", "foundry.toml"]
     done = ambush("build", *files, "--no-zip", "--jobs", "2", "--out", "dist", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
-    warned = [line.split(":")[1].strip() for line in done.stderr.splitlines() if "script.json not written" in line]
-    assert warned == ["camp-a", "camp-b"]
-    assert not (tmp_path / "dist" / "camp-q" / "roll20" / "script.json").exists()
+    assert done.stderr.splitlines() == [
+        f"warning: camp-{name}: script.json not written: [roll20] publish is true, but user_ids is not set; the "
+        "one-click script repository requires the authors' Roll20 user ids (the script itself works when pasted into "
+        "the Mod page)" for name in "ab"]
+    for name in "abqu":
+        assert not (tmp_path / "dist" / f"camp-{name}" / "roll20" / "script.json").exists()
     check = ambush("build", *files, "--no-zip", "--check", "--out", "dist", cwd=tmp_path)
     assert check.returncode == 0, check.stdout + check.stderr
-    assert "script.json" not in check.stderr
+    assert check.stderr == ""
+
+
+def test_a_campaign_fresh_from_init_builds_without_a_word_on_stderr_and_so_do_the_examples(tmp_path):
+    assert ambush("init", "--system", "gurps4e", cwd=tmp_path).returncode == 0
+    done = ambush("build", "campaign.toml", "--out", "dist", cwd=tmp_path)
+    assert done.returncode == 0 and done.stderr == ""
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    done = ambush("build", "--no-zip", cwd=elsewhere)
+    assert done.returncode == 0
+    assert done.stderr.splitlines() == ["no campaign named and no campaign.toml in this folder: reading the bundled "
+                                        "examples"]
+
+
+def test_publish_false_says_nothing_of_script_json_anywhere(tmp_path):
+    (tmp_path / "quiet.toml").write_text(campaign_text("camp-q", roll20="publish = false"), encoding="utf-8")
+    (tmp_path / "unsaid.toml").write_text(campaign_text("camp-u"), encoding="utf-8")
+    done = ambush("build", "quiet.toml", "unsaid.toml", "--no-zip", "--out", "dist", cwd=tmp_path)
+    assert done.returncode == 0 and done.stderr == ""
+    quiet = (tmp_path / "dist" / "camp-q" / "roll20" / "README.md").read_text(encoding="utf-8")
+    assert "script.json" not in quiet and "user_ids" not in quiet and "rebuild" not in quiet
+    unsaid = (tmp_path / "dist" / "camp-u" / "roll20" / "README.md").read_text(encoding="utf-8")
+    assert 'name its authors\' Roll20 user\nids in the campaign (`[roll20] user_ids = ["123456"]`) and rebuild' in unsaid
+
+
+def test_check_of_a_dist_never_built_is_one_line_per_campaign(tmp_path):
+    for name in ("a", "b"):
+        (tmp_path / f"{name}.toml").write_text(campaign_text(f"camp-{name}"), encoding="utf-8")
+    done = ambush("build", "a.toml", "b.toml", "--check", "--out", "dist", cwd=tmp_path)
+    assert done.returncode == 1
+    lines = done.stdout.splitlines()
+    assert lines[0] == "out of date:" and len(lines) == 3
+    assert [line.split(" (")[0] for line in lines[1:]] == ["missing: camp-a/", "missing: camp-b/"]
+    assert all(line.endswith(" files)") for line in lines[1:])
+    ambush("build", "a.toml", "--out", "dist", cwd=tmp_path)
+    shutil.rmtree(tmp_path / "dist" / "camp-a" / "roll20")
+    (tmp_path / "dist" / "camp-a" / "foundry" / "module.json").unlink()
+    done = ambush("build", "a.toml", "--check", "--out", "dist", cwd=tmp_path)
+    assert done.stdout.splitlines()[1:] == ["missing: camp-a/foundry/module.json",
+                                            "missing: camp-a/roll20/ (a folder of 6 files)"]  # the script, README.md, 4 macros
+
+
+def test_check_compares_the_zip_as_the_dist_was_built_unless_told(tmp_path):
+    (tmp_path / "a.toml").write_text(campaign_text("camp-a"), encoding="utf-8")
+    assert ambush("build", "a.toml", "--no-zip", "--out", "dist", cwd=tmp_path).returncode == 0
+    done = ambush("build", "a.toml", "--check", "--out", "dist", cwd=tmp_path)
+    assert (done.returncode, done.stdout) == (0, "dist is up to date\n")
+    done = ambush("build", "a.toml", "--check", "--zip", "--out", "dist", cwd=tmp_path)
+    assert (done.returncode, done.stdout) == (1, "out of date:\nmissing: camp-a/camp-a-1.0.0.zip\n")
+    assert ambush("build", "a.toml", "--out", "dist", cwd=tmp_path).returncode == 0
+    assert ambush("build", "a.toml", "--check", "--out", "dist", cwd=tmp_path).returncode == 0
+    done = ambush("build", "a.toml", "--check", "--no-zip", "--out", "dist", cwd=tmp_path)
+    assert (done.returncode, done.stdout) == (1, "out of date:\nextra: camp-a/camp-a-1.0.0.zip\n")
+    (tmp_path / "dist" / "camp-a" / "camp-a-1.0.0.zip").write_bytes(b"not the zip")
+    done = ambush("build", "a.toml", "--check", "--out", "dist", cwd=tmp_path)
+    assert (done.returncode, done.stdout) == (1, "out of date:\nchanged: camp-a/camp-a-1.0.0.zip\n")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import shlex
 import subprocess
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -37,7 +38,7 @@ def in_process(*args: str) -> tuple[int, str]:
 
 def printed_texts(run: Run, work: Path, bad_inputs: list[Path], options: int = 99) -> Iterator[tuple[str, str]]:
     """Yield (what, text) for everything ambush prints or writes that may point to the docs"""
-    commands = ["build", "docs", "explain", "init", "odds", "simulate", "systems", "validate"]
+    commands = ["build", "docs", "examples", "explain", "init", "odds", "simulate", "systems", "validate"]
     yield "--help", run("--help")[1]
     for command in commands:
         yield f"{command} --help", run(command, "--help")[1]
@@ -49,6 +50,13 @@ def printed_texts(run: Run, work: Path, bad_inputs: list[Path], options: int = 9
         run("init", "--system", system, str(path))
         yield f"init {system}", path.read_text(encoding="utf-8")
     yield "explain bogus", run("explain", "bogus")[1]
+    from exporter.examples import examples
+
+    yield "examples", run("examples")[1]
+    for example in examples():
+        path = work / f"example-{example}.toml"
+        run("examples", example, "--out", str(path))
+        yield f"examples {example}", path.read_text(encoding="utf-8")
     for bad in bad_inputs:
         command = "validate" if bad.parent.name == "campaigns" else "odds"
         yield f"{command} {bad.name}", run(command, str(bad))[1]
@@ -201,3 +209,60 @@ def test_an_installed_wheel_serves_every_page_it_refers_to(installed_ambush, tmp
     done = subprocess.run([str(python), "-c", SERVE, json.dumps(sorted(pages_said))], cwd=work, capture_output=True,
                           text=True, check=True, timeout=120)
     assert json.loads(done.stdout)["failed"] == {}
+
+
+# Every command the docs show a GM, run as written: in inline code or a code block, `ambush ...` or the README's
+# `.venv/bin/ambush ...`; a line of a block may chain commands with &&.
+CODE_BLOCK = re.compile(r"^```[^\n]*\n(.*?)^```", re.S | re.M)
+INLINE_COMMAND = re.compile(r"`((?:\.venv/bin/)?ambush(?: [^`]*)?)`")
+# What makes a command a synopsis: a placeholder in capitals (SCENARIO.toml, PAGE, N), [optional], a choice a|b, ...,
+# <id> or a shell variable; its subcommand and options must exist, it cannot run as written.
+PLACEHOLDER = re.compile(r"(?:^|\s)[A-Z][A-Z_]*(?:\.toml|\.json)?(?=\s|$)|[\[\]<>|$]|\.\.\.")
+# A command named without what it needs (`ambush odds`, `ambush init --workflow`): a usage error that names it
+MENTION = re.compile(r"Missing argument|Missing option|requires an argument")
+DOC_PAGES = [*sorted(DOCS.rglob("*.md")), ROOT / "README.md"]
+
+
+def doc_commands(page: Path) -> list[str]:
+    """Return the ambush commands a page shows, in the order they stand, each on one line without its comment"""
+    text = page.read_text(encoding="utf-8")
+    found: list[tuple[int, str]] = []
+    for block in CODE_BLOCK.finditer(text):
+        for offset, line in enumerate(block.group(1).splitlines()):
+            for part in line.split("  #")[0].split("&&"):
+                if re.match(r"\s*(?:\.venv/bin/)?ambush(?:\s|$)", part):
+                    found.append((block.start(1) + offset, part.strip().rstrip("\\").strip()))
+    outside = CODE_BLOCK.sub(lambda m: " " * len(m.group(0)), text)
+    found += [(m.start(), m.group(1)) for m in INLINE_COMMAND.finditer(" ".join(outside.split(" ")))]
+    return list(dict.fromkeys(" ".join(command.split()) for _, command in sorted(found)))  # each once, in order
+
+
+def test_the_docs_show_commands_that_run_as_written():
+    commands = {command for page in DOC_PAGES for command in doc_commands(page)}
+    assert {"ambush examples", "ambush odds gurps-partial", "ambush simulate adnd-seed-example --seed 7",
+            ".venv/bin/ambush init --system gurps4e my-campaign.toml", "ambush docs campaign"} <= commands
+    assert not [c for c in commands if "fixtures/" in c], "a command that reads a clone's file"
+
+
+def test_every_command_of_the_docs_runs_from_an_installed_wheel(installed_ambush, tmp_path):
+    failed = []
+    for page in DOC_PAGES:
+        work = tmp_path / page.relative_to(ROOT).as_posix().replace("/", "_")  # a GM's empty folder per page
+        work.mkdir()
+        for command in doc_commands(page):
+            words = shlex.split(command)[1:]
+            if PLACEHOLDER.search(command):
+                subcommand = next((w for w in words if not w.startswith("-")), None)
+                done = subprocess.run([str(installed_ambush), *([subcommand] if subcommand else []), "--help"],
+                                      cwd=work, capture_output=True, text=True, check=False, timeout=120)
+                unknown = [option for word in words if word.startswith("--")
+                           for option in word.split("=")[0].split("/") if option not in done.stdout]
+                if done.returncode != 0 or unknown:
+                    failed.append(f"{page.name}: `{command}`: no such command or option {unknown}")
+                continue
+            done = subprocess.run([str(installed_ambush), *words], cwd=work, capture_output=True, text=True,
+                                  check=False, timeout=300)
+            said = done.stdout + done.stderr
+            if "no such file" in said or not (done.returncode == 0 or (done.returncode == 2 and MENTION.search(said))):
+                failed.append(f"{page.name}: `{command}` exits {done.returncode}: {said.strip()[-300:]}")
+    assert failed == []

@@ -48,7 +48,7 @@ CATALOGUE = {language: bundled_language(language) for language in ("en", *LANGUA
 
 def test_the_glossary_has_the_seed_terms():
     terms = {term for row in ROWS for language in LANGUAGES for term in row[language]}
-    for seed_term in ("突袭", "完全意外", "部分意外", "主动性", "主动性检定", "精神震慑", "惊呆", "战斗反射", "回合",
+    for seed_term in ("突袭", "完全意外", "部分意外", "先攻", "先攻检定", "精神震慑", "惊呆", "战斗反射", "回合",
                       "Überrasch", "Überraschungssegment", "Überraschungsbonus"):
         assert seed_term in terms
     assert "意外" in {term for row in ROWS for term in row["never-zh-CN"]}
@@ -112,6 +112,31 @@ def test_no_string_uses_a_term_the_glossary_rules_out(row, language):
     assert wrong == []
 
 
+# The terms a German or a Chinese GM may question, by concept: the glossary says where each comes from
+SOURCED = {"Stealth": ("de", "Schleichen"), "Quick Contest": ("de", "Schnelles Kräftemessen"),
+           "Initiative": ("zh-CN", "先攻"), "Combat Reflexes": ("zh-CN", "战斗反射")}
+
+
+def test_the_glossary_says_where_the_terms_a_gm_may_question_come_from():
+    assert "\n## Sources\n" in GLOSSARY
+    bullets = GLOSSARY.split("\n## Sources\n", 1)[1].split("\n- ")
+    for concept, (language, term) in SOURCED.items():
+        bullet = next((text for text in bullets if text.startswith(f"**{concept}**")), "")
+        assert term in bullet and re.search(r"https://\S+|\w+/\w+ `lang/", bullet), concept
+        assert any(term in text for text in CATALOGUE[language].values()), f"{term} is no word of the {language} strings"
+
+
+# docs/glossary.md, How each language writes: German instructions in the infinitive, never the du-form, neither its
+# pronouns nor the imperative of the verbs an instruction uses
+DU_FORM = re.compile(r"\b(?:du|dich|dir|dein\w*)\b|(?:^|[.:;!?]\s+|\bund\s+|\boder\s+)(?:[Gg]ib|[Ww]ähle|[Kk]licke|[Ff]üge|"
+                     r"[Bb]aue|[Ss]etze|[Nn]imm|[Öö]ffne|[Tt]rage|[Pp]rüfe|[Ss]tarte|[Ll]ege|[Zz]iehe|[Ww]ürfle|[Ll]ies|"
+                     r"[Ss]chreibe|[Ee]ntferne|[Mm]arkiere)\b")
+
+
+def test_german_instructions_are_in_the_infinitive():
+    assert [f"{key}: {text}" for key, text in CATALOGUE["de"].items() if DU_FORM.search(words(text))] == []
+
+
 def test_the_glossary_holds_each_term_once_per_language():
     for language in ("en", *LANGUAGES):
         terms = [term for row in ROWS for term in row[language]]
@@ -128,7 +153,7 @@ def test_every_language_file_has_every_key_and_the_same_placeholders():
 def test_no_translation_is_left_in_english():
     for language in LANGUAGES:
         same = [key for key, english in CATALOGUE["en"].items()
-                if CATALOGUE[language][key] == english and re.search(r"[a-z]{4,}", english)]
+                if CATALOGUE[language][key] == english and re.search(r"[a-z]{4,}", words(english))]
         assert same == [], f"{language}: {same}"
 
 

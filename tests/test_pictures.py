@@ -80,7 +80,7 @@ def test_the_sources_are_the_cards_the_table_sees_in_each_language(made):
         assert f'<html lang="{language}">' in draft and side_a in draft, language
         result = made[f"roll20-result-{language}.png"].text
         dice = words["Roll20"]["DiceRoll"].format(count=1, sides=6, faces="")  # 1d6 (, or 1W6 ( in German
-        dice_line = f"{html.escape(words['Roll20']['Dice'], quote=False)}: {dice[:-1]}"
+        dice_line = words["Format"]["Label"].format(label=html.escape(words["Roll20"]["Dice"], quote=False), value=dice[:-1])
         assert side_a in result and dice_line in result, language
     assert 'href="!surprise resolve --procedure partial"' in made["roll20-help-en.png"].text
     dialog = made["foundry-dialog.png"].text

@@ -196,3 +196,14 @@ def test_the_command_exits_1_on_a_refusal_and_2_without_a_token(manifest, foundr
     result = CliRunner().invoke(main, args)
     assert result.exit_code == 2 and result.output.startswith("Error: FOUNDRY_PACKAGE_TOKEN is not set")
     assert len(result.output.splitlines()) == 1 and len(foundry.received) == 1
+
+
+def test_the_command_with_dry_run_stops_after_the_dry_run(manifest, foundry, monkeypatch):
+    monkeypatch.setattr("exporter.publish.RELEASE_API", foundry.url)
+    monkeypatch.setenv("FOUNDRY_PACKAGE_TOKEN", TOKEN)
+    foundry.answers = [DRY_SUCCESS, SUCCESS]
+    result = CliRunner().invoke(main, ["publish", str(manifest), "--repository", REPOSITORY, "--tag", "v1.2.0",
+                                       "--dry-run"])
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines() == ["my-module 1.2.0: the dry run passed; nothing was released (--dry-run)"]
+    assert [r["json"]["dry-run"] for r in foundry.received] == [True]

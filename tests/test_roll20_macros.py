@@ -356,8 +356,8 @@ def test_the_gurps_success_rolls_state_the_rule_a_total_cannot_show(macro_id):
     always = [r for r in rolls if all(gurps4e.succeeds(t, r) for t in rollable)]
     never = [r for r in rolls if not any(gurps4e.succeeds(t, r) for t in rollable)]
     text = macro_text(DEFS["gurps4e"], macro_id)
-    assert f"{always[0]}-{always[-1]} always succeed" in text
-    assert f"{never[0]}-{never[-1]} always fail" in text
+    assert f"{always[0]}–{always[-1]} always succeed" in text  # a range with CLDR's en dash (Format.Range)
+    assert f"{never[0]}–{never[-1]} always fail" in text
     assert f"a target below {min(rollable)} cannot be rolled" in text
 
 

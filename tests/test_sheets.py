@@ -92,7 +92,7 @@ def eval_group(text: str) -> int:
 def test_init_writes_the_readers_as_toml_tables(tmp_path):
     from exporter.init import init_campaign
 
-    path = init_campaign("gurps4e", Path(tmp_path))
+    path = init_campaign("gurps4e", tmp_path / "campaign.toml")
     text = path.read_text(encoding="utf-8")
     assert 'combat_reflexes = { advantage = "Combat Reflexes" }' in text
     assert load_campaign(path).foundry_attributes["tactics"] == {"skill": "Tactics"}

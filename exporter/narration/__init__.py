@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from collections.abc import Sequence
+
+from exporter.lang.lists import list_text
 from exporter.lang.messages import Value, fill
 from exporter.lang.numbers import number_text
 from exporter.rules.systems import narration_module
@@ -24,6 +27,11 @@ LOSSES = {"second": "Seconds lost to surprise", "segment": "Segments lost to sur
 def say(text: str, **data: Value) -> str:
     """Fill a message of the command line: its placeholders, and its plural choices by English's plural rules"""
     return fill(text, data, LANGUAGE)
+
+
+def listed(items: Sequence[str]) -> str:
+    """Join names as English joins a list, as the table's cards do (exporter/lang/lists.py): "A, B, and C" """
+    return list_text(items, LANGUAGE)
 
 
 def noun(count: int, unit: str) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from exporter.narration import counted, noun, say, side_label, signed
+from exporter.narration import counted, listed, noun, say, side_label, signed
 from exporter.rules import adnd1e
 from exporter.rules.adnd1e import MemberResult, Outcome, Segment, SideResult
 from exporter.rules.shared import SIDE_KEYS, SideKey, other
@@ -107,7 +107,7 @@ def adjustment_source(member: Member) -> str:
 def segment_numbers(segments: Sequence[Segment]) -> str:
     """Write segment numbers as "segment 1" or "segments 1 and 2" """
     numbers = [str(segment.segment) for segment in segments]
-    return f"{noun(len(numbers), 'segment')} {join(numbers)}"
+    return f"{noun(len(numbers), 'segment')} {listed(numbers)}"
 
 
 def adjustment_lines(scenario: Scenario, outcome: Outcome) -> list[str]:
@@ -150,7 +150,7 @@ def timeline_lines(scenario: Scenario, segments: Sequence[Segment]) -> list[str]
         if segment.kind == "cancelled":
             lines.append(f"Segment {segment.segment} (cancelled): everyone is still surprised; nobody acts.")
             continue
-        acting = join(list(segment.acting))
+        acting = listed(list(segment.acting))
         verb = say("{count, plural, one {acts} other {act}}", count=len(segment.acting))
         frozen, frozen_verb = frozen_text(scenario, segment.frozen)
         line = f"Segment {segment.segment} (surprise): {acting} {verb}; {frozen} {frozen_verb} frozen."
@@ -170,11 +170,5 @@ def frozen_text(scenario: Scenario, frozen: Sequence[str]) -> tuple[str, str]:
             parts.append(f"all of {side_label(scenario, key)}")
         else:
             parts += names
-    return join(parts), say("{count, plural, one {is} other {are}}", count=len(frozen))
+    return listed(parts), say("{count, plural, one {is} other {are}}", count=len(frozen))
 
-
-def join(names: Sequence[str]) -> str:
-    """Join names as "A", "A and B" or "A, B and C" """
-    if len(names) <= 1:
-        return "".join(names)
-    return f"{', '.join(names[:-1])} and {names[-1]}"

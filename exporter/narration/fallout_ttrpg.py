@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from exporter.narration import counted, side_label, signed
+from exporter.narration import counted, listed, side_label, signed
 from exporter.rules import fallout_ttrpg as rules
 from exporter.rules.fallout_ttrpg import Outcome, SneakAttack, SpotTest, SurpriseRound
 from exporter.rules.shared import SideKey, other
@@ -25,13 +25,8 @@ def narrate(scenario: Scenario, outcome: Outcome) -> list[str]:
         lines += surprise_round_lines(scenario, outcome.surprise_round)
     lines += idle_sleeper_lines(scenario, outcome)
     round_number = 1 if outcome.surprise_round is None else 2
-    lines.append(f"Round {round_number}: everyone in Sequence order: {', '.join(outcome.normal_order)}.")
+    lines.append(f"Round {round_number}: everyone in Sequence order: {listed(outcome.normal_order)}.")
     return lines
-
-
-def names_text(names: tuple[str, ...] | list[str]) -> str:
-    """Join names for a sentence"""
-    return ", ".join(names)
 
 
 # --- the World Map spot check ------------------------------------------------------------------------
@@ -68,7 +63,7 @@ def opener_lines(scenario: Scenario, outcome: Outcome) -> list[str]:
     rolled = {attack.name for attack in attacks}
     waiting = [opener.name for opener in rules.opening_order(scenario) if opener.name not in rolled]
     if waiting and any(attack.hit for attack in attacks):
-        lines.append(f"No further opening rolls ({names_text(waiting)}): only the first hit triggers the "
+        lines.append(f"No further opening rolls ({listed(waiting)}): only the first hit triggers the "
                      f"Surprise Round.")
     return lines
 
@@ -104,12 +99,12 @@ def surprise_round_lines(scenario: Scenario, sr: SurpriseRound) -> list[str]:
     victims = scenario.side(other(sr.side)).members
     lines = []
     if sr.surprised:
-        lines.append(f"Surprised ({SURPRISED_EFFECT}): {names_text(sr.surprised)}.")
+        lines.append(f"Surprised ({SURPRISED_EFFECT}): {listed(sr.surprised)}.")
     surprised = set(sr.surprised)
     surprised_sleepers = [name for name in sr.wake_at_end if name in surprised]
     if surprised_sleepers:
         lines.append(f"Asleep and Surprised ({SLEEPER_START}; cannot wake during the Surprise Round, even if "
-                     f"attacked): {names_text(surprised_sleepers)}.")
+                     f"attacked): {listed(surprised_sleepers)}.")
     for member in victims:
         if member.cautious_nature:
             lines.append(cautious_line(scenario, member.name, member.asleep))
@@ -122,7 +117,7 @@ def surprise_round_lines(scenario: Scenario, sr: SurpriseRound) -> list[str]:
         seen.add(name)
     ending = "End of the Surprise Round: Surprised falls off."
     if sr.wake_at_end:
-        ending += f" Waking now: {names_text(sr.wake_at_end)}."
+        ending += f" Waking now: {listed(sr.wake_at_end)}."
     lines.append(ending)
     return lines
 
@@ -164,10 +159,10 @@ def idle_sleeper_lines(scenario: Scenario, outcome: Outcome) -> list[str]:
     if outcome.surprise == "none":
         why = ("the attack missed, so there is no Surprise Round" if scenario.procedure == "sneak-attack"
                else "there is no Surprise Round")
-        return [f"Asleep but not Surprised: {names_text(idle)}. {why[0].upper() + why[1:]}, and the sleeper rules "
+        return [f"Asleep but not Surprised: {listed(idle)}. {why[0].upper() + why[1:]}, and the sleeper rules "
                 f"(Prone, empty slots, waking at the end of the Surprise Round) hold only for surprised sleepers: "
                 f"every sleeper takes a normal turn in Sequence order from round 1. If the GM rules that a sleeper "
                 f"sleeps on through the noise, pass that turn by hand."]
     return [f"Asleep on {side_label(scenario, outcome.surprise)}, the side that gets the Surprise Round: "
-            f"{names_text(idle)}. The sleeper rules hold only for surprised sleepers, so every sleeper of this side "
+            f"{listed(idle)}. The sleeper rules hold only for surprised sleepers, so every sleeper of this side "
             f"takes a Surprise Round turn; if the GM rules that a sleeper sleeps on, pass that turn by hand."]

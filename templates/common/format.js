@@ -7,9 +7,15 @@
 // choice has; in a branch `#` is the count as the language writes it. Outside a choice, a brace that opens no
 // placeholder and `#` are plain text. exporter/lang/numbers.py, plurals.py and messages.py are the command line's
 // twins, and the build refuses a text whose choices are broken (exporter/campaign.py).
+//
+// Lists, ranges and labels go through here too, so that each language writes them once: a list with
+// Intl.ListFormat (CLDR's list patterns: "Ava, Bram and Orc" is "Ava, Bram und Orc", "Ava、Bram和Orc"), a range, a
+// label and its value, a count after a name, a modifier and the parts of a sequence with the catalogue's `Format.*`
+// patterns, where each language keeps its punctuation (Chinese its full-width colon, semicolon and parentheses).
+// exporter/lang/lists.py is the command line's twin of `list`; tests/test_lists.py holds both to Node's Intl.
 
 /** The catalogue keys this module shows, which the build ships (exporter/targets/strings.py) */
-const STRING_KEYS = ["Dialog.No", "Dialog.Yes"];
+const STRING_KEYS = ["Dialog.No", "Dialog.Yes", "Format.*"];
 
 /** A number to be shown in a style of its own: the options of Intl.NumberFormat */
 class Styled {
@@ -167,4 +173,33 @@ const fill = (text, data, language) => render(parse(text), data, language, null)
 /** Say a yes-or-no value in words, in the language `t` translates to */
 const yesNo = (value, t) => t(value ? "Dialog.Yes" : "Dialog.No");
 
-export { STRING_KEYS, decimal, fill, formatNumber, percent, signed, yesNo };
+const lists = new Map();
+
+/**
+ * Join items as a language joins a list (Intl.ListFormat): `type` "conjunction" (and) or "disjunction" (or); `style`
+ * "long", or "narrow" for a plain enumeration such as the faces of dice (3, 5, 1; in Chinese 3、5、1)
+ */
+function list(items, language, { type = "conjunction", style = "long" } = {}) {
+  const key = `${language} ${type} ${style}`;
+  if (!lists.has(key)) lists.set(key, new Intl.ListFormat(language, { type, style }));
+  return lists.get(key).format(items.map(String));
+}
+
+/** Write a range of numbers as the language writes one (1–3; in Chinese 1-3); a range of one number is that number */
+const range = (low, high, t) => (low === high ? t("Format.Number", { value: low }) : t("Format.Range", { low, high }));
+
+/** Write a label and its value: "IQ: 12", in Chinese "IQ：12" */
+const label = (t, name, value) => t("Format.Label", { label: name, value });
+
+/** Write a name and the number that belongs to it: "higher IQ +1", "Opener 2"; in Chinese without a space, "IQ较高+1" */
+const named = (t, name, value) => t("Format.Named", { label: name, value });
+
+/** Write a name with a count after it, in parentheses: "Side A (3)", in Chinese "A方（3）" */
+const counted = (t, name, count) => t("Format.Count", { label: name, count });
+
+/** Write parts one after another, each whole in itself: "1d6: 5; 1d6: 2", in Chinese "1d6：5；1d6：2" */
+const sequence = (t, parts) => parts.join(t("Format.Separator"));
+
+export {
+  STRING_KEYS, counted, decimal, fill, formatNumber, label, list, named, percent, range, sequence, signed, yesNo,
+};

@@ -1,5 +1,6 @@
 // A surprise being played at the table, and the bookkeeping every system's table runtime shares: who is named how, and
 // which statuses the module applied, so that it only ever removes its own.
+import { list } from "./format.js";
 import { membersOf } from "./scenario.js";
 
 /**
@@ -57,9 +58,9 @@ function newSurprise(scenario) {
   return { scenario, labels, applied: {}, done: false };
 }
 
-/** List members' labels as one text; `nobody` names an empty list */
+/** List members' labels as one text, as the table's language joins a list; `nobody` names an empty list */
 function names(table, surprise, ids, nobody = null) {
-  const text = ids.map((id) => surprise.labels[id] ?? "?").join(", ");
+  const text = list(ids.map((id) => surprise.labels[id] ?? "?"), table.language());
   return text || (nobody ? table.t(nobody) : "");
 }
 

@@ -1,7 +1,7 @@
 // The GM's surprise dialog: the draft's fields (common/form.js) rendered as a form, its odds shown live as the GM
 // edits, and the form read back as edits of the draft.
 import { PROCEDURES } from "../common/config.js";
-import { yesNo } from "../common/format.js";
+import { label, yesNo } from "../common/format.js";
 import { applyEdits, draftForm } from "../common/form.js";
 import { draftOddsLines } from "../common/session.js";
 import { exportScenario, resolveSurprise } from "./actions.js";
@@ -162,7 +162,7 @@ export async function openSurpriseDialog(combat = game.combat, { beginning = fal
   if (!procedure || procedure === SKIPPED) return procedure ?? null;
   const start = draftOf(combat, procedure);
   const draft = await DialogV2.wait({
-    window: { title: `${localize("Dialog.Title")}: ${localize(`Procedure.${procedure}`)}` },
+    window: { title: label(t, localize("Dialog.Title"), localize(`Procedure.${procedure}`)) },
     content: formHtml(start) + oddsHtml(),
     render: (event, dialog) => watchOdds(dialog, start),
     buttons: [

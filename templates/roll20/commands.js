@@ -1,19 +1,20 @@
 // The chat commands (the campaign's command, !surprise by default): help, and for GMs resolve, set, draft, odds, export,
 // roll, clear, status, config, turn.
 import { PROCEDURES, TITLE, VERSION } from "../common/config.js";
-import { yesNo } from "../common/format.js";
+import { label, list, yesNo } from "../common/format.js";
 import { procedureDef } from "../common/inputs.js";
 import { draftCard, editDraft, exportCard, memberCard, oddsCard, PAGE_SIZE, present, startDraft } from "./draft.js";
 import { gameSession, resolveDraft, serialized } from "./host.js";
 import { warnSharedMarker, warnUnknownMarkers } from "./markers.js";
 import { passingWay } from "./neighbours.js";
 import { CARDS, store } from "./state.js";
-import { after, button, card, COMMAND, HE, LANGUAGES, notice, promptText, t, textLines, toGM, toPlayer } from "./text.js";
+import { after, button, card, COMMAND, HE, language, LANGUAGES, markup, notice, promptText, t, textLines, toGM, toPlayer } from "./text.js";
 import { readTurnorder, turnorderTokens } from "./turnorder.js";
 
 /** The catalogue keys this module shows, which the build ships (exporter/targets/strings.py) */
 export const STRING_KEYS = [
-  "Dialog.Roll", "Dialog.Title", "Export.Button", "Export.Help", "Notify.GMOnly", "Notify.Invalid", "Notify.NoSurprise", "Odds.Help",
+  "Dialog.Roll", "Dialog.Title", "Export.Button", "Export.Help", "Format.Label", "Notify.GMOnly", "Notify.Invalid",
+  "Notify.NoSurprise", "Odds.Help",
   "Odds.Title", "Procedure.{procedure}", "Roll20.Cleared", "Roll20.Config.*", "Roll20.Help.*", "Roll20.NoDraft",
   "Roll20.NoTokens", "Roll20.Passing.*", "Roll20.ShowDraft", "Settings.chatVisibility.Choices.*"
 ];
@@ -48,7 +49,7 @@ const withInlineRolls = (msg) =>
 /** Say how the script passes the turns of those who may not act in this game, and which scripts that concerns */
 function passingLine() {
   const way = passingWay();
-  return t(`Roll20.Passing.${way.by}`, { scripts: way.scripts.join(", ") });
+  return t(`Roll20.Passing.${way.by}`, { scripts: list(way.scripts, language()) });
 }
 
 /** The help card, headed by the campaign's title (docs/campaign.md), with a button per command */
@@ -67,14 +68,15 @@ const helpCard = () => card(`${TITLE} ${VERSION}`, [
 /** The configuration card */
 function configCard() {
   const config = store().config;
-  const toggle = (key) => button(`${t(`Roll20.Config.${key}`)}: ${yesNo(config[key], t)}`, `${COMMAND} config --${key} ${config[key] ? "false" : "true"}`);
+  const toggle = (key) => button(label(t, t(`Roll20.Config.${key}`), yesNo(config[key], t)), `${COMMAND} config --${key} ${config[key] ? "false" : "true"}`);
   const cards = CARDS.map((mode) => button(`${config.cards === mode ? "✓ " : ""}${t(`Settings.chatVisibility.Choices.${mode}`)}`,
     `${COMMAND} config --cards ${mode}`)).join("");
-  const marker = textLines([`${t("Roll20.Config.marker")}: ${config.marker}`]);
+  const marker = textLines([label(t, t("Roll20.Config.marker"), config.marker)]);
   marker.push(`${marker.pop()} ${button("✎", `${COMMAND} config --marker ?{${promptText(t("Roll20.Config.marker"))}|${promptText(config.marker)}}`)}`);
   return card(t("Roll20.Help.Config"), [
-    toggle("automation"), toggle("skip"), `${HE(t("Roll20.Config.cards"))}: ${cards}`, ...marker,
-    `${HE(t("Roll20.Config.language"))}: ${LANGUAGES.map((language) => button(language, `${COMMAND} config --language ${language}`)).join("")}`,
+    toggle("automation"), toggle("skip"), markup("Format.Label", { label: HE(t("Roll20.Config.cards")), value: cards }), ...marker,
+    markup("Format.Label", { label: HE(t("Roll20.Config.language")),
+      value: LANGUAGES.map((code) => button(code, `${COMMAND} config --language ${code}`)).join("") }),
   ]);
 }
 

@@ -3,16 +3,20 @@
 // `set` commands those buttons send.
 import { SIDE_KEYS } from "../common/config.js";
 import { applyEdits, draftForm, openerFields, parseValue, placeOf } from "../common/form.js";
-import { yesNo } from "../common/format.js";
+import { label, list, yesNo } from "../common/format.js";
 import { draftScenario, inputsAt, own } from "../common/inputs.js";
 import { draftOddsLines, scenarioText } from "../common/session.js";
-import { readAttribute, splitSides, tokenName } from "./sheets.js";
-import { button, card, COMMAND, HE, number, promptText, shortName, STYLE, t, textLines, utf8Length } from "./text.js";
+import { readAttribute, splitSides, tokenName, unreadReason } from "./sheets.js";
+import {
+  button, card, COMMAND, HE, language, markup, number, promptText, shortName, STYLE, t, textLines, utf8Length,
+} from "./text.js";
 
 /** The catalogue keys this module shows, which the build ships (exporter/targets/strings.py) */
 export const STRING_KEYS = [
-  "Dialog.Cancel", "Dialog.Out", "Dialog.Roll", "Dialog.Side.*", "Dialog.Title", "Export.Button",
-  "Export.Title", "Notify.Invalid", "Odds.Title", "Procedure.{procedure}", "Roll20.AddOpener", "Roll20.LeaveOut",
+  "Dialog.Cancel", "Dialog.Encounter", "Dialog.Nobody", "Dialog.Out", "Dialog.Roll", "Dialog.Side.*", "Dialog.Title", "Export.Button",
+  "Export.Title", "Format.Count", "Format.Label", "Format.Named", "Notify.Invalid", "Odds.Title", "Procedure.{procedure}",
+  "Roll20.AddOpener", "Roll20.LeaveOut", "Roll20.Unknown.Give", "Roll20.Unknown.Line", "Roll20.Unknown.Mark",
+  "Roll20.Unknown.NotGiven",
   "Roll20.MoveTo", "Roll20.ShowDraft", "Roll20.UseSelected"
 ];
 
@@ -35,12 +39,49 @@ export function present(draft) {
 /** How many combatants of each place (side a, side b, out of the fight) and opening attacks a page of the draft shows */
 export const PAGE_SIZE = 10;
 
-/** Show a field's value in the script's language (a number as it writes numbers, yes or no in words), a missing one in red; a name shortened */
+/**
+ * Show a field's value in the script's language (a number as it writes numbers, yes or no in words; a name shortened):
+ * a value the roll still needs as a red ?, which the card explains (unknownLines); nobody for a member nobody is; a
+ * dash for a value no one needs, where another stands for it (AD&D's adjustment given instead of Dexterity)
+ */
 function shown(field) {
-  if (field.value === null) return `<span style="${STYLE.missing}">?</span>`;
+  if (field.value === null && field.problem) return unknown();
+  if (field.value === null) return HE(field.type === "member" ? t("Dialog.Nobody") : "–");
   if (field.type === "side") return HE(t(`Dialog.Side.${field.value}`));
   if (typeof field.value === "boolean") return HE(yesNo(field.value, t));
   return HE(typeof field.value === "number" ? number(field.value) : shortName(field.value));
+}
+
+/** The mark of a value the roll still needs, in red */
+const unknown = () => `<span style="${STYLE.missing}">${HE(t("Roll20.Unknown.Mark"))}</span>`;
+
+/** Why a member's sheet gave no value for an input: what it holds that could not be read, or null */
+function unreadWhy(draft, id, key) {
+  const unread = id === null ? undefined : placeOf(draft, id).member?.unread;
+  const token = Array.isArray(unread) && unread.includes(key) ? getObj("graphic", id) : null;
+  return token ? unreadReason(token, key) : null;
+}
+
+/**
+ * Say what each value shown as ? is and why it is wanted, once per reason: what the sheet holds that could not be
+ * read (the attribute and its text, the row without a point, the two values that disagree), or that no one gave it
+ * yet; then how to give one. `owners`: {name, id (null for the encounter or a side), fields} whose values the card shows.
+ */
+function unknownLines(draft, owners) {
+  const reasons = new Map();
+  for (const { name, id, fields } of owners) {
+    for (const field of fields.filter((entry) => entry.value === null && entry.problem)) {
+      const why = unreadWhy(draft, id, field.key) ?? t("Roll20.Unknown.NotGiven");
+      const reason = reasons.get(why) ?? { fields: new Set(), names: new Set() };
+      reason.fields.add(field.label);
+      reason.names.add(shortName(name));
+      reasons.set(why, reason);
+    }
+  }
+  if (!reasons.size) return [];
+  const mark = t("Roll20.Unknown.Mark");
+  return textLines([...[...reasons].map(([why, { fields, names }]) => t("Roll20.Unknown.Line",
+    { mark, fields: list([...fields], language()), names: list([...names], language()), why })), t("Roll20.Unknown.Give", { mark })]);
 }
 
 /** A roll query offering a field's choices by label, sending their values; nobody sends "none" */
@@ -52,7 +93,7 @@ const choiceQuery = (prompt, choices) =>
  * member field offers nobody and the `members` given (those the page shows), never the whole draft
  */
 function setButton(field, flag, prompt, members = []) {
-  const text = `${field.label}: ${shortName(prompt)}`;
+  const text = label(t, field.label, shortName(prompt));
   let query;
   if (field.type === "member") query = choiceQuery(field.label, field.choices.filter((choice) => choice.value === null || members.includes(choice.id)));
   else if (field.type === "boolean") query = choiceQuery(text, [{ label: yesNo(true, t), value: "true" }, { label: yesNo(false, t), value: "false" }]);
@@ -69,12 +110,18 @@ const moveButtons = (combatant) => combatant.placeField.choices.filter((choice) 
 /** What a roll query offers for an opening attack's number before one is set: no bonus, the usual number to hit */
 const OPENER_PREFILL = { attack_bonus: 0, target_number: 15 };
 
+/** An opening attack's fields as the roll needs them: every one of them, so that an empty one is a ? */
+const openerNeeds = (row) => row.map((field) => (field.value === null ? { ...field, problem: field.problem ?? field.key } : field));
+
+/** An opening attack's name: "Opening attacker 2" */
+const openerName = (row, index) => markup("Format.Named", { label: HE(row[0].label), value: number(index + 1) });
+
 /** Describe one declared opening attack, with buttons to change its numbers and to take the selected token */
 function openerLine(row, index, page) {
-  const [who, ...numbers] = row;
+  const [who, ...numbers] = openerNeeds(row);
   const query = numbers.map((field) => `--${field.key} ?{${promptText(field.label)}|${field.value ?? OPENER_PREFILL[field.key] ?? ""}}`);
-  return `${HE(who.label)} ${number(index + 1)}: ${who.value ? HE(shortName(who.value)) : "?"} `
-    + `${numbers.map((field) => `${HE(field.label)} ${shown(field)}`).join(" ")} `
+  const attacker = who.value ? HE(shortName(who.value)) : unknown();
+  return `${[markup("Format.Label", { label: openerName(row, index), value: attacker }), ...numbers.map(valueText)].join(" · ")} `
     + button("✎", `${COMMAND} set --page ${page} --opener ${index} ${query.join(" ")}`)
     + button(t("Roll20.UseSelected"), `${COMMAND} set --page ${page} --opener ${index} --${who.key} selected`);
 }
@@ -100,7 +147,16 @@ const headline = (draft) => draftOddsLines(present(draft), t)[0];
 
 /** A combatant as one line of the draft's page: a button with his name that opens his card, then his values */
 const memberLine = (combatant) => `${button(shortName(combatant.name), `${COMMAND} draft --token ${combatant.id}`)} `
-  + combatant.fields.map((field) => `${HE(field.label)} ${shown(field)}`).join(" · ");
+  + combatant.fields.map(valueText).join(" · ");
+
+/** A value of the draft with its label: "IQ: 12", in Chinese "IQ：12" */
+const valueText = (field) => markup("Format.Label", { label: HE(field.label), value: shown(field) });
+
+/** A value of the draft with its label, and a button that changes it */
+const fieldLine = (field, flag, prompt, members) => `${valueText(field)} ${setButton(field, flag, prompt, members)}`;
+
+/** A place's name in bold with how many stand there: "Side A (friendly) (3)" */
+const placeHeading = (name, count) => markup("Format.Count", { label: `<b>${HE(name)}</b>`, count: number(count) });
 
 /**
  * Render one page of the draft for the GM, the page asked for or the one that shows the combatant `showing`: the
@@ -114,24 +170,27 @@ export function draftCard(draft, page = 1, showing = null) {
   const at = showing === null ? pageNumber(page, pages) : pageWith(form, showing);
   const shownHere = (list) => list.slice((at - 1) * PAGE_SIZE, at * PAGE_SIZE);
   const ids = (place) => shownHere(placed(form, place)).map((entry) => entry.id);
-  const lines = form.encounter.map((field) =>
-    `${HE(field.label)}: ${shown(field)} ${setButton(field, `--scenario --page ${at}`, "", ids("a"))}`);
+  const lines = form.encounter.map((field) => fieldLine(field, `--scenario --page ${at}`, "", ids("a")));
+  const openers = (form.openers ?? []).map((row, index) => ({ row, index })).filter(({ index }) => Math.floor(index / PAGE_SIZE) + 1 === at);
   if (form.openers) {
-    form.openers.forEach((row, index) => {
-      if (Math.floor(index / PAGE_SIZE) + 1 === at) lines.push(openerLine(row, index, at));
-    });
+    lines.push(...openers.map(({ row, index }) => openerLine(row, index, at)));
     lines.push(button(t("Roll20.AddOpener"), `${COMMAND} set --page ${at} --opener ${form.openers.length} --${openerFields(draft.procedure)[0].key} selected`));
   }
   for (const side of form.sides) {
-    const values = side.fields.map((field) => `${HE(field.label)}: ${shown(field)} ${setButton(field, `--side ${side.key} --page ${at}`, side.label, ids(side.key))}`);
-    lines.push(`<b>${HE(side.label)}</b> (${placed(form, side.key).length}) ${values.join(" · ")}`);
+    const values = side.fields.map((field) => fieldLine(field, `--side ${side.key} --page ${at}`, side.label, ids(side.key)));
+    lines.push(`${placeHeading(side.label, placed(form, side.key).length)} ${values.join(" · ")}`);
     lines.push(...shownHere(placed(form, side.key)).map(memberLine));
   }
   const out = placed(form, "out");
   if (out.length) {
-    lines.push(`<b>${HE(t("Dialog.Out"))}</b> (${out.length})`);
+    lines.push(placeHeading(t("Dialog.Out"), out.length));
     lines.push(...shownHere(out).map(memberLine));
   }
+  const inPlace = [...SIDE_KEYS, "out"].flatMap((place) => shownHere(placed(form, place)));
+  lines.push(...unknownLines(draft, [{ name: t("Dialog.Encounter"), id: null, fields: form.encounter },
+    ...openers.map(({ row, index }) => ({ name: t("Format.Named", { label: row[0].label, value: index + 1 }), id: null, fields: openerNeeds(row) })),
+    ...form.sides.map((side) => ({ name: side.label, id: null, fields: side.fields })),
+    ...inPlace.map((combatant) => ({ name: combatant.name, id: combatant.id, fields: combatant.fields }))]));
   lines.push(...textLines([headline(draft)]));
   if (pages > 1) {
     lines.push([at > 1 ? button("◂", `${COMMAND} draft --page ${at - 1}`) : "", `${at}/${pages}`,
@@ -139,7 +198,7 @@ export function draftCard(draft, page = 1, showing = null) {
   }
   lines.push(button(t("Dialog.Roll"), `${COMMAND} roll`) + button(t("Dialog.Cancel"), `${COMMAND} clear --draft`)
     + button(t("Odds.Title"), `${COMMAND} odds`) + button(t("Export.Button"), `${COMMAND} export`));
-  return card(`${t("Dialog.Title")}: ${t(`Procedure.${draft.procedure}`)}`, lines);
+  return card(label(t, t("Dialog.Title"), t(`Procedure.${draft.procedure}`)), lines);
 }
 
 /**
@@ -152,10 +211,11 @@ export function memberCard(draft, id) {
   if (!combatant) return card(t("Dialog.Title"), textLines([t("Notify.Invalid", { name: t("Dialog.Title"), field: String(id) })]));
   const place = combatant.placeField.choices.find((choice) => choice.value === combatant.place);
   const lines = [`<b>${HE(place.label)}</b> ${moveButtons(combatant)}`,
-    ...combatant.fields.map((field) => `${HE(field.label)}: ${shown(field)} ${setButton(field, `--token ${id}`, combatant.name)}`),
+    ...combatant.fields.map((field) => fieldLine(field, `--token ${id}`, combatant.name)),
+    ...unknownLines(draft, [{ name: combatant.name, id, fields: combatant.fields }]),
     ...textLines([...combatant.fields.map((field) => field.problem).filter(Boolean), headline(draft)]),
     button(t("Roll20.ShowDraft"), `${COMMAND} draft --page ${pageWith(form, id)}`)];
-  return card(`${t("Dialog.Title")}: ${shortName(combatant.name, 60)}`, lines);
+  return card(label(t, t("Dialog.Title"), shortName(combatant.name, 60)), lines);
 }
 
 /** The draft's exact odds as lines for the GM (who gets the jump, each member's loss), or what is wrong with it */

@@ -5,6 +5,7 @@
 // every change and lets the session reconcile (common/follow.js), and passes on the turns of those who may not act in
 // the way the other scripts that follow the order hear (neighbours.js).
 import { COMMAND, SCRIPT_NAME } from "../common/config.js";
+import { label, list, sequence } from "../common/format.js";
 import { queued, tableSession } from "../common/session.js";
 import { setMarker } from "./markers.js";
 import { passingWay, shownRound } from "./neighbours.js";
@@ -19,9 +20,9 @@ export const STRING_KEYS = [
   "Roll20.PassByClick",
 ];
 
-/** Write the dice of a message as text: 3d6 (4, 2, 6), or 3W6 (4, 2, 6) in German */
-const diceText = (rolls) => rolls.map((roll) => t("Roll20.DiceRoll", { count: roll.count, sides: roll.sides,
-  faces: roll.faces.map(number).join(", ") })).join("; ");
+/** Write the dice of a message as text: 3d6 (4, 2, 6); 3W6 (4, 2 und 6) in German, 3d6（4、2、6）in Chinese */
+const diceText = (rolls) => sequence(t, rolls.map((roll) => t("Roll20.DiceRoll", { count: roll.count, sides: roll.sides,
+  faces: list(roll.faces.map(number), language(), { style: "narrow" }) })));
 
 /** The dice rolled since the last card that carries dice: a card may sum up several events' turns */
 const rolls = [];
@@ -52,7 +53,7 @@ function roll20Host() {
     async send({ title, lines, gm, dice, records }, surprise) {
       surprise.log.push(...records);
       const rolled = dice ? rolls.splice(0) : [];
-      const messages = card(title, textLines([...lines, ...(rolled.length ? [`${t("Roll20.Dice")}: ${diceText(rolled)}`] : [])]));
+      const messages = card(title, textLines([...lines, ...(rolled.length ? [label(t, t("Roll20.Dice"), diceText(rolled))] : [])]));
       if (gm) toGM(messages);
       else toAll(messages);
     },
@@ -123,7 +124,7 @@ function tellRowless(surprise, order) {
   const rows = new Map();
   for (const id of fresh) rows.set(via.get(id) ?? null, [...(rows.get(via.get(id) ?? null) ?? []), surprise.labels[id]]);
   for (const [row, names] of rows) {
-    const data = { names: names.join(", "), count: names.length, row: row ?? "", command: COMMAND };
+    const data = { names: list(names, language()), count: names.length, row: row ?? "", command: COMMAND };
     notice(t(row === null ? "Roll20.NoRow" : "Roll20.NoOwnRow", data));
   }
 }
@@ -160,7 +161,7 @@ async function play(session, fresh = true) {
     if (way.by === "clicks") {
       await session.flush();
       const names = topMembers(look, surprise);
-      notice(t("Roll20.PassByClick", { names: names.join(", "), count: names.length }));
+      notice(t("Roll20.PassByClick", { names: list(names, language()), count: names.length }));
       return;
     }
     const next = passed(readTurnorder());

@@ -3,7 +3,8 @@
 import { COMMAND, MARKERS, SCRIPT_NAME } from "../common/config.js";
 import { claimedByOthers, scriptsUsing } from "./neighbours.js";
 import { isRecord } from "./state.js";
-import { notice, t } from "./text.js";
+import { list } from "../common/format.js";
+import { language, notice, t } from "./text.js";
 
 /** The catalogue keys this module shows, which the build ships (exporter/targets/strings.py) */
 export const STRING_KEYS = ["Roll20.MarkerInUse", "Roll20.UnknownMarker"];
@@ -49,7 +50,7 @@ const badge = (count) => (count !== null && count >= 1 && count <= 9 ? count : t
 export function warnSharedMarker() {
   const marker = state[SCRIPT_NAME].config.marker;
   const scripts = scriptsUsing(markerTag(marker));
-  if (scripts.length) notice(t("Roll20.MarkerInUse", { marker, scripts: scripts.join(", "), command: COMMAND }));
+  if (scripts.length) notice(t("Roll20.MarkerInUse", { marker, scripts: list(scripts, language()), command: COMMAND }));
 }
 
 /**

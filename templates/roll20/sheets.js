@@ -1,5 +1,12 @@
-// Tokens and character sheets: a token's name, the values its character's sheet holds, and which side it takes.
+// Tokens and character sheets: a token's name, the values its character's sheet holds, why one it holds cannot be
+// read, and which side it takes.
 import { ATTRIBUTES, RULES, SIDE_RULE } from "../common/config.js";
+import { list, signed } from "../common/format.js";
+import { language, shortName, t } from "./text.js";
+
+/** The catalogue keys this module shows, which the build ships (exporter/targets/strings.py) */
+export const STRING_KEYS = ["Roll20.Unknown.Disagree", "Roll20.Unknown.Points", "Roll20.Unknown.Row", "Roll20.Unknown.Scale",
+  "Roll20.Unknown.Text"];
 
 /** Return a token's label for chat */
 export const tokenName = (token) => token.get("name") || getObj("character", token.get("represents"))?.get("name") || "?";
@@ -97,11 +104,11 @@ function disagrees(characterId, reader) {
   return table[String(otherValue)] !== given;
 }
 
-/** Tell whether an input is one side of a disagreement the sheet holds (it, or an input that must agree with it) */
-function inDisagreement(characterId, key) {
+/** Return the reader of a disagreement an input takes part in (its own, or one that must agree with it), or null */
+function disagreeing(characterId, key) {
   const reader = ATTRIBUTES[key];
-  if (reader?.agrees && disagrees(characterId, reader)) return true;
-  return Object.entries(ATTRIBUTES).some(([, other]) => other?.agrees?.input === key && disagrees(characterId, other));
+  if (reader?.agrees && disagrees(characterId, reader)) return reader;
+  return Object.values(ATTRIBUTES).find((other) => other?.agrees?.input === key && disagrees(characterId, other)) ?? null;
 }
 
 /** A number constant of the rules a reader names (`requires.constant`, `plus`), or undefined */
@@ -116,6 +123,9 @@ function requirementMet(characterId, reader) {
   const wanted = ruleNumber(reader.requires.constant);
   return wanted !== undefined && wholeNumber(getAttrByName(characterId, reader.requires.attribute)) === wanted;
 }
+
+/** Tell whether an input is one side of a disagreement the sheet holds (it, or an input that must agree with it) */
+const inDisagreement = (characterId, key) => disagreeing(characterId, key) !== null;
 
 /**
  * Read an input from the sheet of the character a token represents: undefined when it holds none (the rule default
@@ -138,6 +148,43 @@ export function readAttribute(token, key, type) {
   const number = Number(text);
   const offset = reader.plus ? ruleNumber(reader.plus) : 0;
   return Number.isFinite(number) && offset !== undefined ? Math.trunc(number) + offset : null;
+}
+
+/** A reader's names as the GM finds them on the sheet, one or the other */
+const namesOf = (names) => list(listOf(names), language(), { type: "disjunction" });
+
+/**
+ * Say why a value a token's sheet holds could not be read (readAttribute gave null), in the script's language: the two
+ * values that disagree, the row that settles nothing, or what the attribute holds instead of a number; null when the
+ * sheet no longer holds one
+ */
+export function unreadReason(token, key) {
+  const reader = owns(ATTRIBUTES, key) ? ATTRIBUTES[key] : undefined;
+  const characterId = token.get("represents");
+  if (!reader || !characterId || !getObj("character", characterId)) return null;
+  const disagreement = disagreeing(characterId, key);
+  if (disagreement) {
+    const other = ATTRIBUTES[disagreement.agrees.input];
+    const value = wholeNumber(ownValue(characterId, other));
+    const names = listOf(disagreement.set ?? disagreement.attribute);
+    const attribute = names.find((name) => setValue(characterId, name) !== undefined) ?? names[0];
+    return t("Roll20.Unknown.Disagree", { other: namesOf(other.attribute ?? other.set), value, attribute,
+      adjustment: signed(RULES[disagreement.agrees.table][String(value)]), given: wholeNumber(readRaw(characterId, disagreement)) });
+  }
+  if (reader.section) {
+    const rows = listOf(reader.section).flatMap((section) => sectionRows(characterId, section))
+      .filter((row) => folded(row.get(folded(reader.name_field))).startsWith(folded(reader.name)));
+    const pointless = reader.points && !rows.some((row) => (wholeNumber(row.get(folded(reader.points))) ?? 0) >= 1);
+    return t(pointless ? "Roll20.Unknown.Points" : "Roll20.Unknown.Row",
+      { row: reader.name, section: namesOf(reader.section), points: reader.points ?? "" });
+  }
+  const raw = readRaw(characterId, reader);
+  if (raw === undefined || raw === null) return null;
+  if (!requirementMet(characterId, reader)) {
+    return t("Roll20.Unknown.Scale", { attribute: namesOf(reader.attribute ?? reader.set),
+      other: reader.requires.attribute, die: getAttrByName(characterId, reader.requires.attribute) });
+  }
+  return t("Roll20.Unknown.Text", { attribute: namesOf(reader.attribute ?? reader.set), held: shortName(String(raw).trim(), 40) });
 }
 
 /** Tell whether players control a token (directly or through its character) */

@@ -4,7 +4,7 @@ import { COMMAND, DEFAULT_LANGUAGE, SCRIPT_NAME, STRINGS } from "../common/confi
 import { fill, formatNumber } from "../common/format.js";
 
 /** The catalogue keys this module shows, which the build ships (exporter/targets/strings.py) */
-export const STRING_KEYS = ["Dialog.Title"];
+export const STRING_KEYS = ["Dialog.Title", "Format.Part"];
 
 /** The command every chat command of the script starts with: the campaign's ([roll20] command) */
 export { COMMAND };
@@ -28,8 +28,21 @@ const HTML_ESCAPES = {
 /** Escape any text for chat HTML so nothing in it runs as markup, roll, query or attribute syntax */
 export const HE = (text) => String(text).replace(/[&<>'"@|{}[\]%#?*\n]/g, (ch) => HTML_ESCAPES[ch]);
 
-/** Keep only characters that are safe inside a roll query's prompt */
-export const promptText = (text) => String(text).replace(/[^\p{L}\p{N} _.'-]/gu, " ").trim().slice(0, 40) || "?";
+/** The characters a roll query's prompt keeps at most: a label and whose value it is */
+const PROMPT_LENGTH = 60;
+
+/**
+ * Keep only characters that are safe inside a roll query's prompt: letters, digits, the label's colon and parentheses,
+ * and punctuation beyond ASCII, which no Roll20 syntax uses (a Chinese label's ：and （）, „…“); a longer prompt is
+ * cut after a whole word
+ */
+export function promptText(text) {
+  const kept = [...String(text).replace(/[^\p{L}\p{N} _.'():-]/gu, (ch) => (ch > "\u007f" && /\p{P}/u.test(ch) ? ch : " "))
+    .replace(/\s+/g, " ").trim()];
+  if (kept.length <= PROMPT_LENGTH) return kept.join("") || "?";
+  const cut = kept.slice(0, PROMPT_LENGTH - 1).join("");
+  return `${cut.includes(" ") ? cut.slice(0, cut.lastIndexOf(" ")) : cut}…`;
+}
 
 /** Translate a string of the script, filling {placeholders}, numbers written as the language writes them */
 export function t(key, data = {}) {
@@ -39,6 +52,16 @@ export function t(key, data = {}) {
 
 /** Write a number as the script's language writes it */
 export const number = (value) => formatNumber(value, language());
+
+/**
+ * Fill a catalogue string with ready HTML (a bold name, a button, a value in red): the string's own words escaped,
+ * each part put in as it is, so that a translation brings its punctuation and never markup
+ */
+export function markup(key, parts) {
+  const names = Object.keys(parts);
+  const marked = t(key, Object.fromEntries(names.map((name, index) => [name, `\u0000${index}\u0000`])));
+  return HE(marked).replace(/\u0000(\d+)\u0000/g, (mark, index) => parts[names[Number(index)]]);
+}
 
 export const STYLE = {
   box: "border:1px solid #555;border-radius:4px;background:#f4f1ea;padding:4px;margin:2px 0;",
@@ -123,7 +146,8 @@ const message = (title, lines) =>
  */
 export function card(title, lines) {
   const heading = shortName(title, 120);
-  const budget = CHAT_LIMIT - PREFIX_ROOM - utf8Length(message(`${heading} (999/999)`, []));
+  const numbered = (part, parts) => t("Format.Part", { title: heading, part, parts });
+  const budget = CHAT_LIMIT - PREFIX_ROOM - utf8Length(message(numbered(999, 999), []));
   const lineBytes = utf8Length(message("", [""])) - utf8Length(message("", []));
   const groups = [[]];
   let used = 0;
@@ -138,7 +162,7 @@ export function card(title, lines) {
     used += size;
   }
   if (groups.length === 1) return [message(heading, groups[0])];
-  return groups.map((group, index) => message(`${heading} (${index + 1}/${groups.length})`, group));
+  return groups.map((group, index) => message(numbered(index + 1, groups.length), group));
 }
 
 /** Whisper the messages of a card to the GM */

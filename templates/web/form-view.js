@@ -4,7 +4,7 @@
 // is said next to it, tied to it for a screen reader and read out as it appears. A combatant whose values did not
 // change is described by the same object as before, which the page then leaves alone (vdom.js).
 import { PROCEDURES, SIDE_KEYS } from "../common/config.js";
-import { yesNo } from "../common/format.js";
+import { label, yesNo } from "../common/format.js";
 import { draftForm, everyone, parseValue } from "../common/form.js";
 import { draftOddsLines } from "../common/session.js";
 import { idOf } from "./dom.js";
@@ -94,7 +94,7 @@ function combatantBox(combatant, nameProblem) {
     control(combatant.placeField, t("Input.place")),
     combatant.fields.map((field) => control(field)),
     h("div", { class: "buttons" }, h("button", { type: "button", "data-remove": combatant.id,
-      "aria-label": `${t("Web.Remove")}: ${combatant.name}`, text: t("Web.Remove") })));
+      "aria-label": label(t, t("Web.Remove"), combatant.name), text: t("Web.Remove") })));
 }
 
 /**

@@ -1,6 +1,7 @@
 // The web host of the table session (common/session.js): the page is the table. Its turn order is the members in the
 // draft's order (the rules may arrange it), its statuses a list per combatant, its cards a log, its dice rolled here or
 // typed in by the GM; all of it lives in the page's state, kept in the browser after every step.
+import { list } from "../common/format.js";
 import { rollFaces } from "./dice.js";
 import { language, t } from "./i18n.js";
 
@@ -19,7 +20,7 @@ function webHost(state, { askDice, saved }) {
     language,
     async roll(count, sides, purpose) {
       const faces = state.dice === "typed" ? await askDice({ count, sides, purpose }) : rollFaces(count, sides);
-      rolled.push(t("Web.DiceRoll", { count, sides, faces: faces.join(", ") }));
+      rolled.push(t("Web.DiceRoll", { count, sides, faces: list(faces.map(String), language(), { style: "narrow" }) }));
       return faces;
     },
     async mark(id, status, on) {

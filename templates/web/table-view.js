@@ -3,8 +3,9 @@
 // readers as they come (the GM's hidden unless he shows them, and never in the players' view), and the GM's dice when
 // they are typed in.
 import { SIDE_KEYS, STATUSES } from "../common/config.js";
+import { label, list, sequence } from "../common/format.js";
 import { h } from "./vdom.js";
-import { t } from "./i18n.js";
+import { language, t } from "./i18n.js";
 import { nameOf, roundNumber } from "./tracker.js";
 
 /** The catalogue keys this module shows, which the build ships (exporter/targets/strings.py) */
@@ -41,10 +42,10 @@ function orderRow(state, id, index, { passed, sides, players }) {
     h("span", { class: "info" },
       h("span", { class: "who", text: name }),
       current ? h("span", { class: "badge", text: t("Web.Turn") }) : null,
-      h("span", { class: "statuses", text: statuses.length ? statuses.join(", ") : t("Web.NoStatus") }),
+      h("span", { class: "statuses", text: statuses.length ? list(statuses, language()) : t("Web.NoStatus") }),
       passed.has(id) ? h("span", { class: "passed", text: t("Web.Passed") }) : null),
     players ? null : h("button", { type: "button", class: "small", "data-take-out": id,
-      "aria-label": `${t("Web.TakeOut")}: ${name}`, text: t("Web.TakeOut") })));
+      "aria-label": label(t, t("Web.TakeOut"), name), text: t("Web.TakeOut") })));
 }
 
 /** Render the form for a combatant who arrives late: his name and side; he acts in turn, unsurprised */
@@ -98,7 +99,7 @@ function renderTracker(state, session, { players = false } = {}) {
 const logEntry = (message, index) => h("li", { key: `card ${index}`, class: message.gm ? "card gm" : "card" },
   h("p", { class: "card-title" }, message.gm ? h("span", { class: "badge", text: t("Web.GM") }) : null, message.title),
   message.lines.map((line) => h("p", { text: line })),
-  message.dice.length ? h("p", { class: "rolled", text: message.dice.join("; ") }) : null);
+  message.dice.length ? h("p", { class: "rolled", text: sequence(t, message.dice) }) : null);
 
 /**
  * Render the cards, newest first (the messages of one action in the order they came), read out as each comes

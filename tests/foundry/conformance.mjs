@@ -7,16 +7,20 @@
 // dice scripted, then the combat is played turn by turn. In an ARS world ARS re-rolls every initiative as each round
 // begins, as it does at a real table (emulation/game-systems.mjs), its values keeping the scenario's order. The outcome is rebuilt from what the module did:
 // its chat cards, the statuses on the actors during each turn, and which turns it let pass. Prints one
-// JSON line per vector and group: {generation, vector, ok, diff?, error?}.
+// JSON line per vector and group: {generation, vector, ok, diff?, error?}. A group with a language plays in a client of
+// that language, opens the dialog first and cancels it, and its lines add the dialogs (title, form and odds), the
+// chat's cards and the notifications ({cards: [html, ...]}, tests/test_cards_in_languages.py).
 import { readFile } from "node:fs/promises";
 import { pathToFileURL } from "node:url";
 import { renamed, runVectors } from "../js/compare.mjs";
 import { completeDraft } from "../js/drafts.mjs";
+import { oddsBox } from "./dialog-fields.mjs";
 import { checkedAdnd, checkedGurps, rebuildAdnd, rebuildFallout, rebuildGurps } from "../js/outcomes.mjs";
 import { installArsInitiative } from "./emulation/game-systems.mjs";
 import { GENERATIONS, createFoundry } from "./harness.mjs";
 
 const MAX_ROUNDS = 40;
+let shown = []; // the cards and notifications of the vector played last
 
 /**
  * Return the actor data for one member where the module's readers look: a data path, or an entry of a nested
@@ -50,8 +54,9 @@ function actorSystem(member, attributes) {
 }
 
 /** Play one vector; return the outcome rebuilt from the module's behaviour. */
-async function play({ moduleDir, gameSystem, generation, moduleId }, vector) {
-  const env = createFoundry({ generation, systemId: gameSystem, modules: [{ id: moduleId }], quiet: true });
+async function play({ moduleDir, gameSystem, generation, moduleId, language }, vector) {
+  const env = createFoundry({ generation, systemId: gameSystem, modules: [{ id: moduleId }], language, quiet: true });
+  shown = [];
   try {
     await env.loadModule(moduleDir);
     const { ATTRIBUTES: readers } = await import(pathToFileURL(`${moduleDir}/scripts/common/config.js`).href);
@@ -76,6 +81,15 @@ async function play({ moduleDir, gameSystem, generation, moduleId }, vector) {
     await env.settle();
     const nameOf = new Map(combat.turns.map((c) => [c.id, c.name]));
     const api = game.modules.get(moduleId).api;
+    if (language) {
+      if (api.procedures.length > 1) env.dialogAnswers.push(scenario.procedure);
+      env.dialogAnswers.push((record) => {
+        record.odds = oddsBox(record);
+        return "cancel";
+      });
+      await api.openDialog(combat);
+      await env.settle();
+    }
     const draft = api.draft(combat, scenario.procedure);
     const problems = completeDraft(draft, scenario, Object.keys(attributes));
     if (problems.length) throw new Error(problems.join("; "));
@@ -100,6 +114,8 @@ async function play({ moduleDir, gameSystem, generation, moduleId }, vector) {
     if (env.missingI18n.length) throw new Error(`missing translations: ${[...new Set(env.missingI18n.map((m) => m.key ?? m))].join(", ")}`);
     return result;
   } finally {
+    shown = [...env.dialogs.flatMap((record) => [record.title, record.content, ...(record.odds ?? [])]),
+      ...env.messages.map((message) => message.content), ...env.notifications.map((notice) => notice.message)];
     env.teardown();
   }
 }
@@ -177,9 +193,9 @@ function rebuild(scenario, env, combat, observed, nameOf, moduleId) {
   return rebuildFallout(scenario, resolved.outcome, observed);
 }
 
-for (const { module, gameSystem, generation, vectors } of JSON.parse(await readFile(process.argv[2], "utf8"))) {
+for (const { module, gameSystem, generation, language, vectors } of JSON.parse(await readFile(process.argv[2], "utf8"))) {
   if (!GENERATIONS.includes(generation)) throw new Error(`generation ${generation}: the emulation runs ${GENERATIONS.join(" and ")}`);
   const { id } = JSON.parse(await readFile(`${module}/module.json`, "utf8"));
-  const group = { moduleDir: module, gameSystem, generation, moduleId: id };
-  await runVectors(vectors, (vector) => play(group, vector), { generation });
+  const group = { moduleDir: module, gameSystem, generation, moduleId: id, language };
+  await runVectors(vectors, (vector) => play(group, vector), { generation }, () => (language ? { cards: shown } : {}));
 }

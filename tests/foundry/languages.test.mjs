@@ -40,7 +40,7 @@ async function openDialog(env, combat, use) {
 const LINES = {
   de: [`Wer zuerst handelt: Seite A 25,0${NBSP}%, Seite B 25,0${NBSP}%, niemand 50,0${NBSP}%`,
     "Ann: im Mittel 0,50 Segmente verloren", "Gob: im Mittel 0,50 Segmente verloren"],
-  "zh-CN": ["谁抢得先机：A 方 25.0%，B 方 25.0%，无人 50.0%", "Ann：平均损失 0.50 段", "Gob：平均损失 0.50 段"],
+  "zh-CN": ["谁抢得先机：A方25.0%，B方25.0%，无人50.0%", "Ann：平均损失0.50段", "Gob：平均损失0.50段"],
   en: ["Who gets the jump: side A 25.0%, side B 25.0%, nobody 50.0%", "Ann: 0.50 segments lost on average",
     "Gob: 0.50 segments lost on average"],
 };

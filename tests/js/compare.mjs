@@ -31,16 +31,19 @@ export function renamed(value, nameOf) {
   return typeof value === "string" && nameOf.has(value) ? nameOf.get(value) : value;
 }
 
-/** Run every vector file through play(vector) and print one JSON line each: {...extra, vector, ok, diff?, error?}. */
-export async function runVectors(files, play, extra = {}) {
+/**
+ * Run every vector file through play(vector) and print one JSON line each: {...extra, vector, ok, diff?, error?,
+ * ...shown()}; shown() adds what the run showed (the cards of a language run), played or not.
+ */
+export async function runVectors(files, play, extra = {}, shown = () => ({})) {
   for (const file of files) {
     // Read at once: a runner reads hundreds, and each promised read costs more than the read itself
     const vector = JSON.parse(readFileSync(file, "utf8"));
     try {
       const diff = firstDiff(await play(vector), vector.expected);
-      console.log(JSON.stringify({ ...extra, vector: vector.name, ok: !diff, ...(diff ? { diff } : {}) }));
+      console.log(JSON.stringify({ ...extra, vector: vector.name, ok: !diff, ...(diff ? { diff } : {}), ...shown() }));
     } catch (error) {
-      console.log(JSON.stringify({ ...extra, vector: vector.name, ok: false, error: String(error?.stack ?? error) }));
+      console.log(JSON.stringify({ ...extra, vector: vector.name, ok: false, error: String(error?.stack ?? error), ...shown() }));
     }
   }
 }

@@ -6,7 +6,10 @@
 // scenario order, then the GM's chat commands as the buttons would send them (resolve, set, roll), the dice
 // scripted, and the turn order advanced with the tracker's Next. The outcome is rebuilt from what the
 // script did: its log in state, the markers on the tokens during each turn, and which turns it passed on.
-// Prints one JSON line per vector: {vector, ok, diff?, error?}.
+// Prints one JSON line per vector: {vector, ok, diff?, error?}. A group with a language plays in it (the config command
+// first) and asks besides for the odds, a combatant's card, the status and the help; its lines add the chat's cards
+// ({cards: [html, ...]}, tests/test_cards_in_languages.py): its outcome is not compared then, the turns it passed are
+// told by an English card.
 import { readFile } from "node:fs/promises";
 import { renamed, runVectors } from "../js/compare.mjs";
 import { checkedAdnd, checkedGurps, rebuildAdnd, rebuildFallout, rebuildGurps } from "../js/outcomes.mjs";
@@ -14,6 +17,7 @@ import { createSandbox } from "./harness.mjs";
 
 let config = null; // the group being played
 let statusOf = null; // its statuses by marker tag
+let shownChat = []; // what the chat showed in the vector played last
 const GM = "-GM0000000000000001";
 const PLAYER = "-PL0000000000000001";
 const MAX_STEPS = 400;
@@ -82,6 +86,7 @@ function sheetAttributes(member) {
 async function play(vector) {
   const scenario = vector.scenario;
   const sb = createSandbox({ players: [{ id: GM, displayname: "GM", isGM: true }, { id: PLAYER, displayname: "Player", isGM: false }] });
+  shownChat = sb.chat;
   const members = ["a", "b"].flatMap((key) => scenario.sides[key].members.map((member) => ({ key, member })));
   const tokens = [];
   for (const { key, member } of members) {
@@ -92,6 +97,11 @@ async function play(vector) {
   await sb.load(config.script);
   sb.ready();
   await sb.settle();
+  const say = async (command) => {
+    sb.user.chat(GM, command);
+    await sb.settle();
+  };
+  if (config.language) await say(`!surprise config --language ${config.language}`);
   const idOf = new Map(tokens.map((token) => [token.get("name"), token.id]));
   const nameOf = new Map(tokens.map((token) => [token.id, token.get("name")]));
   sb.user.setTurnorder(tokens.map((token) => ({ id: token.id, pr: "0", custom: "", _pageid: token.get("_pageid") })));
@@ -104,6 +114,10 @@ async function play(vector) {
   for (const command of setCommands(scenario, idOf, procedureInputs)) {
     sb.user.chat(GM, command);
     await sb.settle();
+  }
+  if (config.language) {
+    await say("!surprise odds");
+    await say(`!surprise draft --token ${tokens[0].id}`);
   }
   sb.scriptDice(...vector.dice);
   observed.start();
@@ -120,6 +134,10 @@ async function play(vector) {
   }
   observed.close("user");
   observed.end = markersByName(sb, nameOf);
+  if (config.language) {
+    await say("!surprise status");
+    await say("!surprise help");
+  }
   const store = sb.stateSnapshot()[config.scriptName];
   const errors = sb.takeErrors();
   if (errors.length) throw new Error(`sandbox errors: ${errors.map((e) => e.message).join("; ")}`);
@@ -214,5 +232,5 @@ function rebuild(scenario, store, observed, nameOf, sb) {
 for (const group of JSON.parse(await readFile(process.argv[2], "utf8"))) {
   config = group;
   statusOf = new Map(Object.entries(config.markers).map(([status, tag]) => [tag, status]));
-  await runVectors(group.vectors, play);
+  await runVectors(group.vectors, play, {}, () => (config.language ? { cards: shownChat.map((message) => message.content) } : {}));
 }

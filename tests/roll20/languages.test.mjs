@@ -38,7 +38,7 @@ async function ask(sb, command) {
 // B393, partial surprise: each leader rolls 1d6, the higher IQ +1. Side A wins when d(A) + 1 > d(B): 21 of 36; a tie
 // when d(B) = d(A) + 1: 5 of 36; side B wins 10 of 36.
 const JUMP = { en: "side A 58.3%, side B 27.8%, nobody 13.9%", de: `Seite A 58,3${NBSP}%, Seite B 27,8${NBSP}%, niemand 13,9${NBSP}%`,
-  "zh-CN": "A 方 58.3%，B 方 27.8%，无人 13.9%" };
+  "zh-CN": "A方58.3%，B方27.8%，无人13.9%" };
 
 test("the draft in German: yes and no in words, the odds with decimal commas, never true, false or 58.3%", async () => {
   const { sb } = await ready(GURPS);
@@ -54,7 +54,7 @@ test("the draft in Chinese: 是 and 否, the odds as Chinese writes them", async
   const { sb } = await ready(GURPS);
   await ask(sb, "!surprise config --language zh-CN");
   const [draft] = await ask(sb, "!surprise resolve --procedure partial");
-  assert.match(draft, /动物或IQ不超过5: 否/);
+  assert.match(draft, /动物或IQ不超过5：否/);
   assert.ok(draft.includes(`谁抢得先机：${JUMP["zh-CN"]}`), draft);
   assert.doesNotMatch(draft, /\b(true|false)\b/);
 });

@@ -311,13 +311,13 @@ for (const load of bothOrders(["roundmaster", "initmaster"])) {
     const card = posted(sb, ADND, from).map((c) => c.content).join("\n");
     assert.match(card, new RegExp(`the first normal round after (it|them) is round ${1 + timeline.length}\\.`), "numbered as RoundMaster will show it");
     assert.deepEqual(whispers(sb, from).filter((text) => /row of their own/.test(text)),
-      ["Surprise Orc, Goblin have no row of their own in the turn order: their turns are played with the row “Foes”."]);
+      ["Surprise Orc and Goblin have no row of their own in the turn order: their turns are played with the row “Foes”."]);
     await clicksLeftAlone(sb, 2, "RoundMaster");
     from = sb.chat.length;
     await clicksLeftAlone(sb, 1, "RoundMaster");
     assert.deepEqual(shown(sb)[0], "Foes");
     assert.deepEqual(whispers(sb, from).filter((text) => /may not act/.test(text)),
-      ["Surprise Orc, Goblin may not act this turn: pass it with the turn order's Next button."]);
+      ["Surprise Orc and Goblin may not act this turn: pass it with the turn order's Next button."]);
     for (let segment = 2; !surpriseOf(sb, ADND).done && segment < 6; segment += 1) {
       await clicksLeftAlone(sb, 1, "RoundMaster"); // RoundMaster's row: a new round, the order cleared
       assert.deepEqual(shown(sb), [`⏵ Round ${segment}`]);
@@ -351,7 +351,7 @@ test("a custom row named after the tokens' character stands for them: passed onl
   let from = sb.chat.length;
   await commands(sb, "!surprise roll");
   assert.deepEqual(whispers(sb, from).filter((text) => /row/.test(text)), [
-    "Surprise Wolf 1, Wolf 2 have no row of their own in the turn order: their turns are played with the row “Wolf”.",
+    "Surprise Wolf 1 and Wolf 2 have no row of their own in the turn order: their turns are played with the row “Wolf”.",
     "Surprise Fang is surprised and has no row in the turn order, so their turn is never played: add the token to the turn order, or select it and play the turn with !surprise turn.",
   ]);
   const turns = () => surpriseOf(sb, GURPS).tracks.map((track) => track.turns.length);

@@ -187,10 +187,10 @@ test("tokens that represent no character: the draft asks for the values and Roll
   const draft = sb.read(`state.${GURPS.name}.draft`);
   assert.equal(draft.sides.b.members.find((m) => m.id === loner.id).iq, null);
   const card = whispers(sb).at(-1);
-  assert.match(card.content, new RegExp(`${loner.id}">Loner</a> IQ <span style="[^"]*">\\?</span>`));
+  assert.match(card.content, new RegExp(`${loner.id}">Loner</a> IQ: <span style="[^"]*">&#63;</span>`));
   sb.user.clickButton(GM, card, "Loner");
   await sb.settle();
-  assert.match(whispers(sb).at(-1).content, new RegExp(`IQ: <span style="[^"]*">\\?</span> <a [^>]*href="!surprise set --token ${loner.id} --iq `));
+  assert.match(whispers(sb).at(-1).content, new RegExp(`IQ: <span style="[^"]*">&#63;</span> <a [^>]*href="!surprise set --token ${loner.id} --iq `));
   const before = sb.chat.length;
   sb.user.chat(GM, "!surprise roll");
   await sb.settle();

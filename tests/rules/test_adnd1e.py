@@ -637,7 +637,7 @@ def test_narration_of_the_seed_example():
     assert lines[1] == "Monsters: surprised on 1-2; rolls 1: surprised for 1 segment."
     assert "Ava: Dexterity 17 (+2) turns 2 into 0." in lines
     assert "Segment 1 (surprise): Ava acts; Bo and all of Monsters are frozen." in lines
-    assert "Segment 2 (surprise): Ava, Orc and Gob act; Bo is frozen." in lines
+    assert "Segment 2 (surprise): Ava, Orc, and Gob act; Bo is frozen." in lines
     assert lines[-1] == "Normal rounds begin; roll initiative."
     assert narrate(sc, play(sc, 2, 1)) == lines
 

@@ -551,7 +551,7 @@ def test_narration_of_a_sneak_attack_surprise_round():
     turns = [line.strip() for line in lines if line.startswith("  ")]
     assert [t.split(" ")[1] for t in turns] == ["Vex", "Cal", "Doc", "Ann"]
     assert "Waking now: Raider." in text
-    assert lines[-1] == "Round 2: everyone in Sequence order: Vex, Cal, Doc, Ann, Raider."
+    assert lines[-1] == "Round 2: everyone in Sequence order: Vex, Cal, Doc, Ann, and Raider."
     assert narrate(scenario, ft.resolve(scenario, ScriptedRoller([4, 17]))) == lines
 
 
@@ -561,7 +561,7 @@ def test_narration_without_a_surprise_round():
     assert "d20 9, PER 7 (+2), Survival +3, total 14 vs DC 15: normal failure." in lines[1]
     assert any("no Surprise Round" in line for line in lines)
     assert any(line.startswith("Asleep but not Surprised: Ava. There is no Surprise Round") for line in lines)
-    assert lines[-1] == "Round 1: everyone in Sequence order: Ava, Raider."
+    assert lines[-1] == "Round 1: everyone in Sequence order: Ava and Raider."
 
 
 def test_narration_of_a_missed_opener_says_what_becomes_of_the_sleepers():

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import hashlib
 import json
-import re
 import shutil
+import unicodedata
 from pathlib import Path
 from typing import Any
 
@@ -25,12 +25,18 @@ def document_id(*parts: str) -> str:
     return hashlib.sha256(".".join(parts).encode("utf-8")).hexdigest()[:16]
 
 
-SAFE_NAME_LENGTH = 100  # file systems refuse names over 255 bytes; the id after it keeps names unique
+SAFE_NAME_BYTES = 100  # file systems refuse names over 255 bytes; the id after it keeps names unique
 
 
 def safe_name(name: str) -> str:
-    """Name a source file the way the official CLI does (other characters become _), cut to a safe length"""
-    return re.sub(r"[^a-zA-Z0-9А-я]", "_", name)[:SAFE_NAME_LENGTH]
+    """Name a source file after its document: its letters and digits in any script as they are (NFC), the rest _
+
+    The official CLI's extract keeps only ASCII and Cyrillic letters (Überraschung becomes _berraschung); a name in
+    German or Chinese keeps its letters here, cut to a safe length in UTF-8 bytes at a character's end. Any name
+    compiles: the CLI reads every JSON file of the folder (docs/dev/foundry.md §4).
+    """
+    kept = "".join(ch if ch.isalnum() else "_" for ch in unicodedata.normalize("NFC", name))
+    return kept.encode("utf-8")[:SAFE_NAME_BYTES].decode("utf-8", "ignore")
 
 
 def macro_documents(defs: Definitions) -> list[dict[str, Any]]:

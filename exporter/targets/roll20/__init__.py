@@ -129,6 +129,7 @@ class Roll20Writer:
             "default_language": defs.module.default_language,
             "macro_name": macro_name(defs.targets["roll20"].settings["command"]),
             "publishable": publishable(defs),
+            "publish": defs.targets["roll20"].settings["publish"],
             "macros": chat_macros(defs),
         }
 
@@ -172,16 +173,16 @@ def reader_text(reader: dict[str, Any], constants: dict[str, Any]) -> str:
 
 
 def publishable(defs: Definitions) -> bool:
-    """Tell whether script.json is written: the campaign publishes and names the authors' Roll20 user ids"""
+    """Tell whether script.json is written: the campaign does not refuse it and names the authors' Roll20 user ids"""
     settings = defs.targets["roll20"].settings
-    return bool(settings["publish"] and settings["user_ids"])
+    return settings["publish"] is not False and bool(settings["user_ids"])
 
 
 def unpublishable_warning(campaign_id: str) -> str:
-    """Say what a campaign lacks for the one-click repository, and what was left out for it"""
-    return (f"{campaign_id}: script.json not written: [roll20] user_ids is not set; the one-click script repository "
-            "requires the authors' Roll20 user ids (the script itself works when pasted into the Mod page; "
-            "[roll20] publish = false says so and silences this)")
+    """Say what a campaign that asks to publish (publish = true) lacks for the one-click repository"""
+    return (f"{campaign_id}: script.json not written: [roll20] publish is true, but user_ids is not set; the one-click "
+            "script repository requires the authors' Roll20 user ids (the script itself works when pasted into the "
+            "Mod page)")
 
 
 def script_json(defs: Definitions, name: str) -> dict[str, Any]:

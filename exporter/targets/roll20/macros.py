@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -26,6 +27,8 @@ from exporter.definitions.rolls import (
 from exporter.lang.messages import fill
 from exporter.lang.numbers import NO, YES
 
+LABEL = "Format.Label"  # a label and its value, in each language's punctuation (templates/common/format.js label)
+
 # docs/dev/roll20.md §6: inside an inner (nested) query these three must be HTML entities, and only there.
 NESTED_QUERY_ESCAPES = {"}": "&#125;", "|": "&#124;", ",": "&#44;"}
 # Characters that would end a query, a template field or an inline roll if they appeared in text.
@@ -44,8 +47,11 @@ class Context:
     values: Mapping[str, int]
 
     def text(self, *keys: str) -> str:
-        """Join catalogue strings with ": ", filled from the procedure's values as the language writes them"""
-        return ": ".join(fill(self.strings[k], self.values, self.language) for k in keys)
+        """Write catalogue strings as labels of one another ("Side A: Surprised on 1 to"), each filled from the
+        procedure's values, with the language's punctuation (Format.Label)"""
+        texts = [fill(self.strings[k], self.values, self.language) for k in keys]
+        return functools.reduce(lambda name, value: fill(self.strings[LABEL], {"label": name, "value": value},
+                                                         self.language), texts)
 
 
 def plain(text: str) -> str:

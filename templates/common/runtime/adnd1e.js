@@ -6,6 +6,7 @@
 // and cannot be renumbered (Roll20's RoundMaster), each segment is one round of its count, and the first normal round
 // is numbered as it will show it.
 import { RULES, SIDE_KEYS } from "../config.js";
+import { range } from "../format.js";
 import * as Rules from "../rules/adnd1e.js";
 import { listed, scenarioOptions } from "../scenario.js";
 import { mark, names, unmarkAll } from "../surprise.js";
@@ -62,7 +63,8 @@ async function resolve(table, surprise, firstRound, counted = false) {
   // The sides' rolls and chances are the GM's business; who acts in which segment is the table's.
   const details = SIDE_KEYS.map((key) => {
     const side = outcome.sides[key];
-    const data = { side: surprise.scenario.sides[key].name, threshold: side.threshold, roll: side.roll, segments: side.segments };
+    const data = { side: surprise.scenario.sides[key].name, range: range(1, side.threshold, table.t), roll: side.roll,
+      segments: side.segments };
     return table.t(side.roll === null ? "Adnd.SideNoRoll" : "Adnd.SideRoll", data);
   });
   const lines = [];

@@ -1,7 +1,7 @@
 // GURPS 4e surprise at the table (docs/rules/gurps4e.md): who is surprised, then the mental stun turn by turn (docs/rules/gurps4e.md#turn-by-turn).
 // Every turn counts on its own: rounds mean nothing extra to the stun.
 import { SIDE_KEYS } from "../config.js";
-import { formatNumber, signed } from "../format.js";
+import { list, named, signed } from "../format.js";
 import * as Rules from "../rules/gurps4e.js";
 import { entryNamed, memberNamed, scenarioOptions } from "../scenario.js";
 import { mark, unmarkAll } from "../surprise.js";
@@ -20,9 +20,9 @@ const trackOf = (surprise, id) => (surprise.tracks ? entryNamed(surprise.tracks,
 
 /** Describe one side's initiative roll */
 function initiativeLine(table, surprise, key, roll) {
-  const modifiers = Object.entries(roll.modifiers)
-    .map(([name, value]) => `${table.t(`Gurps.Modifier.${name}`)} ${formatNumber(signed(value), table.language())}`)
-    .join(", ") || table.t("Gurps.NoModifiers");
+  const modifiers = list(Object.entries(roll.modifiers)
+    .map(([name, value]) => named(table.t, table.t(`Gurps.Modifier.${name}`), signed(value))),
+  table.language(), { style: "narrow" }) || table.t("Gurps.NoModifiers");
   return table.t("Gurps.InitiativeLine", { side: surprise.scenario.sides[key].name, roll: roll.roll, modifiers, total: roll.total });
 }
 
