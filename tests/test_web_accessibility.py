@@ -8,7 +8,7 @@ import pytest
 
 from tests.browser import TIMEOUT_MS, page_url
 from tests.conftest import FIXTURES, ROOT
-from tests.web_pages import build_pages, campaign_text, idle, pasted
+from tests.web_pages import build_pages, campaign_text, idle, pasted, speak
 
 pytestmark = pytest.mark.slow  # seconds of builds, subprocesses or Node: run early (conftest.py)
 
@@ -111,7 +111,7 @@ def test_axe_finds_nothing_serious(system_pages, viewport_tabs, system, language
         page.evaluate("() => localStorage.clear()")
         page.reload()
         page.wait_for_selector("#language")
-        page.select_option("#language", language)
+        speak(page, language)
         state(page, system)
         found = scan(page)
         twice = page.evaluate("""() => { const ids = [...document.querySelectorAll("[id]")].map((e) => e.id);

@@ -12,7 +12,7 @@ import pytest
 from exporter.scenario import load_scenario
 from tests.browser import show
 from tests.conftest import FIXTURES
-from tests.web_pages import HOSTILE_NEXT, PARTIAL, catalogue, idle, reload_kept, rolled_partial, stored, type_dice
+from tests.web_pages import HOSTILE_NEXT, PARTIAL, catalogue, idle, reload_kept, rolled_partial, speak, stored, type_dice
 
 pytestmark = pytest.mark.slow  # seconds of builds, subprocesses or Node: run early (conftest.py)
 
@@ -171,7 +171,7 @@ def test_each_language(fresh, pages, language):
     page = fresh(pages["gurps"])
     page.fill("#file-text", PARTIAL)
     page.click("[data-action=read-file]")
-    page.select_option("#language", language)
+    speak(page, language)
     strings = catalogue(language)
     assert page.get_attribute("html", "lang") == language
     assert page.inner_text("#roll") == strings["Dialog.Roll"]

@@ -129,22 +129,25 @@ def rolled_partial(page) -> None:
 
 
 def reload_kept(page) -> None:
-    """Reload the page once what it keeps has reached the browser, as another tab of the page reads it back
+    """Reload the page, again until it starts from what it had kept
 
     Chromium's renderer hands a localStorage write to the browser process asynchronously, and a reload moments after
-    it can race it (seen here: the page back in English right after a language was picked); a GM never reloads within
-    milliseconds, a test does. The page writes nothing as it starts, so the other tab only reads.
+    it can race it (seen here: the page back in English right after a language was picked; once in CI, a fight gone
+    after a reload); a GM never reloads within milliseconds, a test does. The page writes nothing as it starts, so what
+    it reads after a reload is what the browser held.
     """
     entries = "() => JSON.stringify(Object.entries(localStorage).sort())"
-    other = page.context.new_page()
-    try:
-        other.goto(page.url)
-        for _ in range(200):  # what the page keeps now: an action it was finishing may have kept more since
-            if other.evaluate(entries) == page.evaluate(entries):
-                break
-            time.sleep(0.05)
-        else:
-            raise AssertionError("what the page kept never reached another tab of it")
-    finally:
-        other.close()
-    page.reload()
+    expected = page.evaluate(entries)
+    for _ in range(50):
+        page.reload()
+        if page.evaluate(entries) == expected:
+            return
+        time.sleep(0.1)
+    raise AssertionError("what the page kept never reached the browser")
+
+
+def speak(page, language: str) -> None:
+    """Switch the page's language, and wait until its fonts are in: a Chinese page lays itself out again as the CJK
+    font arrives, and a click in that moment can land beside its target (seen once in CI: a radio never checked)"""
+    page.select_option("#language", language)
+    page.evaluate("() => document.fonts.ready.then(() => true)")
