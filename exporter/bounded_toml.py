@@ -16,8 +16,9 @@ from typing import Any
 from exporter.limits import FILE_BYTES, KEY_CHARACTERS, NESTING
 
 # A dotted run of more parts than the nesting allows, anywhere in the text: none, and no key can hold that many.
-PART = r"""(?:[A-Za-z0-9_-]+|"(?:[^"\\\n]|\\.)*"|'[^'\n]*')"""
-LONG_DOTTED = re.compile(rf"{PART}(?:[ \t]*\.[ \t]*{PART}){{{NESTING}}}")
+# Possessive, and a bare part starts only where a word does: a megabyte of letters is one try, not a million.
+PART = r"""(?:[A-Za-z0-9_-]++|"(?:[^"\\\n]|\\.)*+"|'[^'\n]*+')"""
+LONG_DOTTED = re.compile(rf"(?<![A-Za-z0-9_-]){PART}(?:[ \t]*+\.[ \t]*+{PART}){{{NESTING}}}")
 TOKEN = re.compile(r'''
     (?P<space>[ \t\r]+) | (?P<newline>\n) | (?P<comment>\#[^\n]*)
   | (?P<string>"""(?:[^"\\]|\\.|"{1,2}(?!"))*"{3,5} | \'\'\'(?:[^']|'{1,2}(?!'))*'{3,5}
