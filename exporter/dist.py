@@ -61,6 +61,7 @@ def write_zip(source: Path, target: Path) -> None:
 
 def write_text(path: Path, text: str | Iterable[str]) -> None:
     """Write a UTF-8 text file with LF line ends, creating its folder; a text given in pieces is written as they come"""
-    path.parent.mkdir(parents=True, exist_ok=True)
+    if not path.parent.is_dir():  # a look is cheaper than a mkdir that finds the folder there
+        path.parent.mkdir(parents=True, exist_ok=True)
     with path.open("w", encoding="utf-8", newline="\n") as handle:
         handle.writelines([text] if isinstance(text, str) else text)

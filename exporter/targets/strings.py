@@ -15,6 +15,7 @@ import re
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
+from exporter._resources import template_file
 from exporter.definitions import Definitions
 from exporter.definitions.catalogue import Catalogue
 from exporter.targets.config_js import CONFIG_MODULE
@@ -85,7 +86,7 @@ def bundled_modules(defs: Definitions, entries: list[str], root: Path,
     config = render_config({})
 
     def source(path: str) -> str:
-        return config if path == CONFIG_MODULE else (root / path).read_text(encoding="utf-8")
+        return config if path == CONFIG_MODULE else template_file(root / path)
 
     modules = module_graph(entries, source)
     shipped = read_module(CONFIG_MODULE, render_config(build_strings(defs, modules)))

@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from exporter import __version__
-from exporter._resources import templates_root
+from exporter._resources import template_text, templates_root
 from exporter.definitions import Definitions
 from exporter.dist import write_text
 from exporter.targets.config_js import ConfigEntry, render_config
@@ -66,7 +66,7 @@ class WebWriter:
 
     def page(self, defs: Definitions) -> str:
         """Return the page"""
-        style = (self.root / "web" / "style.css").read_text(encoding="utf-8")
+        style = template_text("web/style.css")
         return page_html(self.env.get_template(PAGE), defs, self.modules(defs), style, HOST_ENTRY)
 
     def readme_context(self, defs: Definitions) -> dict[str, Any]:
