@@ -248,3 +248,15 @@ def test_the_output_of_a_fight_at_the_limit_is_written_as_it_is_made(args, tmp_p
                        seconds=60)
     assert (done.code, done.traceback) == (0, False), done.stderr[-500:]
     assert len(done.stdout) > MEMBERS_A_SIDE * 20 or (tmp_path / "chart.svg").stat().st_size > MEMBERS_A_SIDE * 200
+
+
+def test_the_documented_limits_are_the_limits():
+    campaign = (ROOT / "docs" / "campaign.md").read_text(encoding="utf-8")
+    scenarios = (ROOT / "docs" / "scenarios.md").read_text(encoding="utf-8")
+    for row in [f"| a campaign or scenario file | {FILE_BYTES // 1024 // 1024} MiB |", f"| {NESTING} deep |",
+                f"| one key, or one part of a dotted key | {KEY_CHARACTERS} characters |",
+                f"| `title`, an author's `name` | {TITLE_CHARACTERS} characters |",
+                f"| one string override in `[strings.LANG]` | {STRING_CHARACTERS:,} characters |"]:
+        assert row in campaign, row
+    assert f"a side has at most\n{MEMBERS_A_SIDE:,} members" in scenarios
+    assert f"name at most {NAME_CHARACTERS} characters" in scenarios
