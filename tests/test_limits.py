@@ -7,6 +7,7 @@ dotted key took 1.5 GB, messages quoted 1-10 MB values whole, and odds --json of
 
 from __future__ import annotations
 
+import json
 import sys
 import tomllib
 import unicodedata
@@ -260,3 +261,52 @@ def test_the_documented_limits_are_the_limits():
         assert row in campaign, row
     assert f"a side has at most\n{MEMBERS_A_SIDE:,} members" in scenarios
     assert f"name at most {NAME_CHARACTERS} characters" in scenarios
+
+
+# --- the web page's opened file: the same limits, refused on the same line ---------------------------------------------
+
+
+def page_reads(texts: list, folder: Path) -> list[dict]:
+    """Read texts with the page's TOML reader held to ambush's limits (tests/js/toml_limits.mjs)"""
+    from exporter.limits import file_limits
+    from tests.conftest import run_node
+
+    listing = folder / "cases.json"
+    listing.write_text(json.dumps({"limits": file_limits(), "texts": texts}), encoding="utf-8")
+    done = run_node(str(ROOT / "tests" / "js" / "toml_limits.mjs"), str(listing))
+    assert done.returncode == 0, done.stderr[-2000:]
+    return json.loads(done.stdout)
+
+
+def ambush_line(text: str) -> int | None:
+    """The line ambush refuses a text on for a limit, or None when it reads it"""
+    from exporter.bounded_toml import LimitError, loads_bounded
+
+    try:
+        loads_bounded(text)
+    except LimitError as err:
+        return int(str(err).split(":")[0].removeprefix("line "))
+    return None
+
+
+def test_the_page_refuses_a_file_beyond_a_limit_on_the_line_ambush_does(tmp_path):
+    texts = [SCENARIO + NESTED[shape] + "\n" for shape in NESTED]
+    texts += [SCENARIO + "[a]\n" + "b = " + "[" * (NESTING - 1) + "]" * (NESTING - 1) + "\n",
+              SCENARIO + "[[x.y]]\n[[x.y.z]]\n" + "[" + ".".join(["t"] * (NESTING - 4)) + "]\nk = 1\n",
+              SCENARIO + f'"{"k" * (KEY_CHARACTERS + 1)}" = 1\n', SCENARIO + f'"{"k" * KEY_CHARACTERS}" = 1\n',
+              SCENARIO + "a = " + "{ b = " * 5000 + "1" + " }" * 5000 + "\n"]
+    results = page_reads(texts, tmp_path)
+    for text, result in zip(texts, results, strict=True):
+        line = ambush_line(text)
+        if line is None:
+            assert result == {"read": True}, (text[:200], result)
+        else:
+            assert result.get("line") == line, (text[:200], result)
+            assert "deep" in result["what"] or "key of" in result["what"], result
+    assert sum("line" in result for result in results) >= 7
+
+
+def test_the_page_refuses_a_file_larger_than_the_limit(tmp_path):
+    results = page_reads([{"bytes": FILE_BYTES + 1}, {"bytes": FILE_BYTES}, " " * (FILE_BYTES + 1)], tmp_path)
+    assert results == [{"line": 1, "what": f"larger than {FILE_BYTES // 1024 // 1024} MiB, the largest file this page "
+                                           "reads"}, {"read": True}, results[0]]
