@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import time
 from pathlib import Path
 
 import pytest
@@ -51,12 +52,27 @@ def new_tab(browser, **context):
     return page
 
 
+def start_empty(page, url: str) -> None:
+    """Open a page with nothing kept: what an earlier page of the tab kept is cleared, again until the page starts empty
+
+    A clear, like any localStorage write, reaches Chromium's browser process asynchronously, and the next document may
+    load in another renderer that reads what the browser held a moment before (seen in CI: a page started with the dice
+    mode the page before had picked). The pages write nothing as they start from an empty store.
+    """
+    for _ in range(50):
+        if page.url.startswith("file:"):
+            page.evaluate("() => localStorage.clear()")
+        page.goto(url)
+        if page.evaluate("() => localStorage.length") == 0:
+            return
+        time.sleep(0.1)
+    raise AssertionError("the tab's localStorage never came back empty")
+
+
 def show(page, path: Path):
     """Open a page from disk in a tab, with nothing kept, as in a fresh context: what an earlier page kept is cleared"""
-    if page.url.startswith("file:"):
-        page.evaluate("() => localStorage.clear()")
     page.errors.clear()
-    page.goto(page_url(path))
+    start_empty(page, page_url(path))
     page.wait_for_selector("#roll")
     return page
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser import TIMEOUT_MS, page_url
+from tests.browser import TIMEOUT_MS, page_url, start_empty
 from tests.conftest import FIXTURES, ROOT
 from tests.web_pages import build_pages, campaign_text, idle, pasted, speak
 
@@ -107,9 +107,7 @@ def test_axe_finds_nothing_serious(system_pages, viewport_tabs, system, language
     page = viewport_tabs[viewport]
     failures = {}
     for state in STATES:
-        page.goto(system_pages[system])
-        page.evaluate("() => localStorage.clear()")
-        page.reload()
+        start_empty(page, system_pages[system])
         page.wait_for_selector("#language")
         speak(page, language)
         state(page, system)
