@@ -50,6 +50,12 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     file started last would keep one worker busy while the others have nothing left to do"""
     slow = {item.path for item in items if item.get_closest_marker("slow")}
     items.sort(key=lambda item: item.path not in slow)
+    for item in items:
+        if item.path.name.startswith("test_web_"):
+            # A page test that timed out waiting in Chromium runs once more, and fails if it times out again: on a
+            # shared, loaded machine a 90 s wait is lost now and then (three different ones in three full runs, each
+            # passing alone and in 40 runs of its file). Any other failure fails at once; the rerun is reported.
+            item.add_marker(pytest.mark.flaky(reruns=1, only_rerun=["TimeoutError"]))
 
 
 def shared_by_workers(tmp_path_factory) -> Path:
