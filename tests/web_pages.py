@@ -8,6 +8,7 @@ from pathlib import Path
 
 from exporter.build import build_campaigns
 from exporter.lang import bundled_language
+from exporter.targets.modules import bundle, module_constant, module_graph
 
 ROOT = Path(__file__).resolve().parents[1]
 PARTIAL = (ROOT / "fixtures" / "scenarios" / "gurps-partial.toml").read_text(encoding="utf-8")
@@ -15,6 +16,16 @@ PARTIAL = (ROOT / "fixtures" / "scenarios" / "gurps-partial.toml").read_text(enc
 INITIATIVE = [2, 5]
 # A translation a GM overrode with markup: the page shows it as text
 HOSTILE_NEXT = "</script><script>window.injected = 1</script><b>next</b>"
+PLAYED_OUT = "js/played_out.js"  # under tests/: when a vector's surprise has played out, shared with the Node runners
+
+
+def page_player() -> str:
+    """Return tests/web/play_vector.js as one expression for page.evaluate, tests/js/played_out.js bundled before it"""
+    shared = bundle(module_graph([PLAYED_OUT], lambda path: (ROOT / "tests" / path).read_text(encoding="utf-8")))
+    player = (ROOT / "tests" / "web" / "play_vector.js").read_text(encoding="utf-8").strip()
+    # A function expression itself, not an expression giving one: Playwright calls only what reads as a function.
+    return (f"(given) => {{\n{shared}\n  const {{ playedOut }} = {module_constant(PLAYED_OUT)};\n"
+            f"  return ({player})(given);\n}}")
 
 
 def toml_value(value) -> str:
