@@ -30,7 +30,8 @@ from tests.conformance import (
 )
 from tests.conftest import VECTORS
 from tests.test_glossary import ROWS, words
-from tests.web_pages import build_pages, campaign_text, page_player, scenario_toml, speak
+from tests.web_pages import page_player, speak
+from tools.web_pages import build_pages, campaign_text, scenario_toml
 
 pytestmark = pytest.mark.slow  # builds and two Node runs per language: run early (conftest.py)
 

@@ -17,7 +17,7 @@ from exporter.rules.systems import SYSTEM_IDS
 from exporter.scenario import load_scenario
 from tests.conftest import FIXTURES, run_node
 from tests.js_tree import write_common_tree
-from tests.web_pages import scenario_toml
+from tools.web_pages import scenario_toml
 
 pytestmark = pytest.mark.slow  # seconds of builds, subprocesses or Node: run early (conftest.py)
 

@@ -13,7 +13,8 @@ import pytest
 
 from tests.conformance import option_groups
 from tests.conftest import VECTORS, run_node
-from tests.web_pages import build_pages, campaign_text, page_player, scenario_toml
+from tests.web_pages import page_player
+from tools.web_pages import build_pages, campaign_text, scenario_toml
 
 pytestmark = pytest.mark.slow  # seconds of builds, subprocesses or Node: run early (conftest.py)
 

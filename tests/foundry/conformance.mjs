@@ -16,8 +16,8 @@ import { renamed, runVectors } from "../js/compare.mjs";
 import { completeDraft } from "../js/drafts.mjs";
 import { oddsBox } from "./dialog-fields.mjs";
 import { playedOut, rebuildOutcome, resolveRecord } from "../js/outcomes.mjs";
-import { installArsInitiative } from "./emulation/game-systems.mjs";
-import { GENERATIONS, createFoundry } from "./harness.mjs";
+import { installArsInitiative } from "../../tools/harness/foundry/emulation/game-systems.mjs";
+import { GENERATIONS, createFoundry } from "../../tools/harness/foundry/harness.mjs";
 
 const MAX_ROUNDS = 40;
 let shown = []; // the cards and notifications of the vector played last

@@ -13,7 +13,7 @@
 import { readFile } from "node:fs/promises";
 import { renamed, runVectors } from "../js/compare.mjs";
 import { rebuildOutcome, resolveRecord, settled, surpriseRounds } from "../js/outcomes.mjs";
-import { createSandbox } from "./harness.mjs";
+import { createSandbox } from "../../tools/harness/roll20/harness.mjs";
 
 let config = null; // the group being played
 let statusOf = null; // its statuses by marker tag
