@@ -31,7 +31,7 @@ AWKWARD_NAMES = (
     "constructor", "__proto__", "toString", "hasOwnProperty", "valueOf", "prototype", "length", "then",
     "0", "12", "-1", "NaN", "null", "undefined", "true", "a", "b", "none",
     "Jean Luc", "Émile  Zola", "Zoë", "李 小龙", "Ωmega-7", "😲 Boo", "O'Neil", 'Say "hi"', "Tom & Jerry",
-    "back\\slash", "Bo </script>",
+    "back\\slash",
 )
 visible_text = (st.text(st.characters(categories=("L", "M", "N", "P", "S", "Zs")), min_size=1, max_size=16)
                 .map(str.strip).filter(bool))
@@ -102,14 +102,11 @@ def gurps_scenarios(draw, procedure: str, options: dict) -> dict:
     skill = st.one_of(st.integers(6, 18), st.integers(1, 40))
     # the sneak must beat every watcher: a skilled sneak and dull watchers make that common enough
     stealth, per = st.one_of(st.integers(12, 20), skill), st.one_of(st.integers(3, 10), skill)
-    surprising = draw(maybe(st.sampled_from(["a", "b"]))) if procedure in gurps4e.SURPRISING_PROCEDURES else None
     sides = {}
     for key, names in zip("ab", draw(side_names()), strict=True):
         members = []
         for name in names:
-            # the surprising side sneaks (stealth), the other watches (per)
-            sneaks = key == (surprising or "a")
-            contest_skill = ("stealth" if sneaks else "per") if procedure == "quick-contest" else None
+            contest_skill = {"a": "stealth", "b": "per"}[key] if procedure == "quick-contest" else None
             members.append(put(
                 {"name": name, "iq": draw(st.one_of(st.integers(1, 18), st.integers(1, 40)))},
                 combat_reflexes=draw(maybe(st.booleans())),
@@ -122,6 +119,11 @@ def gurps_scenarios(draw, procedure: str, options: dict) -> dict:
                          gm_modifier=draw(maybe(st.one_of(st.integers(-3, 3), st.integers(-20, 20)))),
                          expecting_trouble=draw(maybe(st.booleans())))
         sides[key]["members"] = members
+    # Who surprises, drawn last so that the draws before it stay as they were; side b surprising takes the sides
+    # drawn for a and b the other way round, for the quick contest's sneaks (stealth) are the surprising side.
+    surprising = draw(maybe(st.sampled_from(["a", "b"]))) if procedure in gurps4e.SURPRISING_PROCEDURES else None
+    if surprising == "b":
+        sides = {"a": sides["b"], "b": sides["a"]}
     return put({"system": "gurps4e", "procedure": procedure}, surprising=surprising) | {"sides": sides}
 
 
