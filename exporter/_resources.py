@@ -1,7 +1,8 @@
-"""Locate the packaged templates and example campaigns, in a wheel install or a source checkout"""
+"""Locate the packaged templates and example campaigns, in a wheel install or a source checkout; read a template once"""
 
 from __future__ import annotations
 
+from functools import cache
 from importlib.resources import files
 from pathlib import Path
 
@@ -17,6 +18,7 @@ def bundled_dir(name: str) -> Path:
     raise FileNotFoundError(f"exporter {name} not found; the installation is incomplete")
 
 
+@cache  # asked for every template a build reads
 def templates_root() -> Path:
     """Return the templates directory"""
     return bundled_dir("templates")
@@ -28,6 +30,17 @@ def bundled_examples(kind: str) -> list[Path]:
     if not root.is_dir():
         root = Path(str(files("exporter").joinpath("fixtures", kind)))
     return sorted(root.glob("*.toml"))
+
+
+@cache
+def template_file(path: Path) -> str:
+    """Return the text of one of ambush's template files, read once per process however many campaigns are built"""
+    return path.read_text(encoding="utf-8")
+
+
+def template_text(relative: str) -> str:
+    """Return the text of the template at this path under templates/, read once per process"""
+    return template_file(templates_root() / relative)
 
 
 def example_campaigns() -> list[Path]:

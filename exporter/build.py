@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import filecmp
+import json
 import shutil
 import tempfile
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
@@ -12,11 +14,15 @@ from pathlib import Path
 from typing import Any
 
 from exporter._resources import example_campaigns
-from exporter.campaign import Campaign, load_campaign
+from exporter.campaign import PACKAGE_ID, Campaign, load_campaign
 from exporter.definitions import build_definitions
 from exporter.dist import normalise_tree, sorted_files, write_zip
 from exporter.errors import ExportError, InputFileError
-from exporter.lock import folder_lock
+from exporter.lock import STALE_SECONDS, folder_lock, holder, holder_gone, read_holder
+
+STAGING_PREFIX = ".ambush-staging-"
+TARGET_FOLDERS = ("foundry", "roll20", "web")  # what write_campaign makes in a campaign's folder, with its zip
+STAGING_HOLDER = ".holder"  # in a staging folder: the build that writes it (a campaign id holds no dot)
 
 
 @dataclass
@@ -128,9 +134,59 @@ def tree_differences(expected: Path, actual: Path, prefix: str) -> list[str]:
 
 
 def staging_root(out: Path) -> Path:
-    """Create the staging folder next to the output folder, so moving into place is a rename"""
+    """Create the staging folder next to the output folder, so moving into place is a rename; it names its build"""
     out.mkdir(parents=True, exist_ok=True)
-    return Path(tempfile.mkdtemp(prefix=".ambush-staging-", dir=out))
+    staging = Path(tempfile.mkdtemp(prefix=STAGING_PREFIX, dir=out))
+    (staging / STAGING_HOLDER).write_text(json.dumps(holder()), encoding="utf-8")
+    return staging
+
+
+def remove_dead_staging(out: Path) -> None:
+    """Remove the staging folders of builds that were killed: their process is gone, or, where that cannot be told,
+    they are older than an hour without naming their build"""
+    try:
+        found = [path for path in out.iterdir() if path.name.startswith(STAGING_PREFIX) and path.is_dir()]
+    except OSError:
+        return
+    for staging in found:
+        try:
+            gone = holder_gone(read_holder((staging / STAGING_HOLDER).read_text(encoding="utf-8")))
+        except OSError:
+            gone = None
+            try:
+                if not (staging / STAGING_HOLDER).exists() and time.time() - staging.stat().st_mtime > 60 * STALE_SECONDS:
+                    gone = True
+            except OSError:
+                continue
+        if gone:
+            shutil.rmtree(staging, ignore_errors=True)
+
+
+def restore_interrupted(out: Path) -> None:
+    """Finish the moves of a build killed while it moved its trees into place (it held the lock, which we hold now):
+    a tree set aside whose place is empty goes back, one whose place holds the new tree goes"""
+    try:
+        retired = [path for path in out.iterdir() if path.name.startswith(".") and path.name.endswith(".old")
+                   and PACKAGE_ID.fullmatch(path.name[1:].removesuffix(".old")) and built_tree(path)]
+    except OSError:
+        return
+    for old in retired:
+        final = old.with_name(old.name[1:].removesuffix(".old"))
+        try:
+            if final.exists() or final.is_symlink():
+                remove_path(old)
+            else:
+                old.rename(final)
+        except OSError:
+            pass  # the next build tries again
+
+
+def built_tree(folder: Path) -> bool:
+    """Tell whether a folder holds only what a build writes for a campaign (its targets' folders and its zip), so a
+    folder of the user's that happens to be named like a tree set aside is never touched"""
+    entries = list(folder.iterdir()) if folder.is_dir() and not folder.is_symlink() else []
+    return bool(entries) and all((entry.name in TARGET_FOLDERS and entry.is_dir()) or entry.suffix == ".zip"
+                                 for entry in entries) and any(entry.name in TARGET_FOLDERS for entry in entries)
 
 
 def remove_path(path: Path) -> None:
@@ -213,6 +269,8 @@ def build_campaigns(paths: list[Path], out: Path, target: str = "all", make_zip:
         raise InputFileError(out, None, "cannot write the output folder: it is a file")
     report = BuildReport(warnings=skipped + ([] if check else publishing_warnings(campaigns, target)))
     created = not out.exists()
+    if not check and out.is_dir():
+        remove_dead_staging(out)
     try:
         staging = staging_root(out) if not check else Path(tempfile.mkdtemp(prefix="ambush-check-"))
     except OSError as err:
@@ -229,6 +287,7 @@ def build_campaigns(paths: list[Path], out: Path, target: str = "all", make_zip:
                     report.differences += tree_differences(staging / campaign.id, built, campaign.id)
             return report
         with folder_lock(out):  # another build into the same folder waits here, so trees never mix
+            restore_interrupted(out)
             move_into_place([(staging / campaign.id, out / campaign.id) for campaign in campaigns])
         report.written += [out / campaign.id for campaign in campaigns]
     finally:

@@ -18,9 +18,14 @@ from pydantic import (
 )
 
 from exporter.errors import InputFileError
+from exporter.excerpt import excerpt
 from exporter.lang import bundled_language
 from exporter.lang.messages import MessageError, arguments, choice_counts
 from exporter.lang.placeholders import kind
+from exporter.limits import (
+    AUTHORS, DESCRIPTION_CHARACTERS, LINE_CHARACTERS, STRING_CHARACTERS, TITLE_CHARACTERS, URL_CHARACTERS, USER_IDS,
+    VERSION_CHARACTERS,
+)
 from exporter.rules.models import StrictModel
 from exporter.rules.shared import FieldProblem, one_line, visible
 from exporter.rules.systems import SYSTEM_IDS, option_gated_inputs, system_module
@@ -50,14 +55,19 @@ FOUNDRY_VERSION = re.compile(r"(\d+)(?:\.\d+)?")  # a generation (14) or one bui
 PLACEHOLDER = re.compile(r"\{[^{}]*\}")
 URL_PLACEHOLDERS = ("{id}", "{version}")
 
-Title = Annotated[str, StringConstraints(min_length=1, max_length=20_000), AfterValidator(visible)]
-OneLine = Annotated[str, StringConstraints(max_length=1000), AfterValidator(one_line)]
+Title = Annotated[str, StringConstraints(min_length=1, max_length=TITLE_CHARACTERS), AfterValidator(visible)]
+OneLine = Annotated[str, StringConstraints(max_length=LINE_CHARACTERS), AfterValidator(one_line)]
+Url = Annotated[str, StringConstraints(max_length=URL_CHARACTERS)]
+Override = Annotated[str, StringConstraints(max_length=STRING_CHARACTERS)]
 # A Foundry actor data path lives under the actor's system data (docs/game-systems.md tells how to find one).
 AttributePath = Annotated[str, StringConstraints(pattern=r"^system(\.[A-Za-z0-9_]+)+$")]
 MarkerName = Annotated[str, StringConstraints(min_length=1, max_length=100), AfterValidator(visible)]
 Roll20Attribute = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_|-]+$", max_length=100)]
 EntryName = Annotated[str, StringConstraints(min_length=1, max_length=100, pattern=r"^[^\x00-\x1f\x7f`]+$")]
 UserId = Annotated[str, StringConstraints(pattern=r"^[0-9]{1,12}$")]
+# A Foundry game-system id and a Foundry build: short words
+SystemPackageId = Annotated[str, StringConstraints(max_length=100)]
+FoundryBuild = Annotated[str, StringConstraints(max_length=20)]
 # docs/dev/roll20.md §3: an API command is a chat message starting with "!"; kept to letters, digits, - and _.
 ChatCommand = Annotated[str, StringConstraints(pattern=r"^![A-Za-z0-9_-]{1,30}$")]
 
@@ -145,7 +155,7 @@ def parse_readers(value: Any, kinds: dict[str, type[StrictModel]], name: re.Patt
     for key, reader in value.items():
         if isinstance(reader, str):
             if not name.fullmatch(reader):
-                raise FieldProblem(str(key), f"must be {described} (got {reader!r})")
+                raise FieldProblem(str(key), f"must be {described} (got {excerpt(reader)})")
             out[key] = reader
             continue
         kind = next((model for field, model in kinds.items() if isinstance(reader, dict) and field in reader), None)
@@ -188,18 +198,18 @@ class Author(StrictModel):
 
     name: Title
     email: OneLine | None = None
-    url: Annotated[str, AfterValidator(web_address)] | None = None
+    url: Annotated[Url, AfterValidator(web_address)] | None = None
     discord: OneLine | None = None
 
 
 class FoundryTarget(StrictModel):
     """How the module meets the Foundry game system: its id, actor data paths and release URLs"""
 
-    system_id: str | None = None
+    system_id: SystemPackageId | None = None
     attributes: dict[str, FoundryReader] | None = None
-    manifest: str | None = None
-    download: str | None = None
-    verified: str | None = None  # the Foundry build the GM checked the module on; none: Foundry shows it unverified
+    manifest: Url | None = None
+    download: Url | None = None
+    verified: FoundryBuild | None = None  # the Foundry build the GM checked the module on; none: Foundry shows it unverified
 
     @field_validator("system_id")
     @classmethod
@@ -241,7 +251,7 @@ class Roll20Target(StrictModel):
 
     attributes: dict[str, Roll20Reader] | None = None
     # docs/dev/roll20.md §8: the roll20userid of each author, as strings of digits (TOML types are exact)
-    user_ids: list[UserId] | None = None
+    user_ids: Annotated[list[UserId], Field(max_length=USER_IDS)] | None = None
     # script.json for the one-click repository, which needs user_ids: None writes it where they are given, true asks
     # for it (the build warns without them), false never writes it (a script pasted into the Mod page)
     publish: bool | None = None
@@ -260,9 +270,9 @@ class Campaign(StrictModel):
 
     id: str
     title: Title
-    version: str
-    description: str = Field(default="", max_length=20_000)
-    authors: list[Author] = Field(default_factory=list)
+    version: Annotated[str, StringConstraints(max_length=VERSION_CHARACTERS)]
+    description: str = Field(default="", max_length=DESCRIPTION_CHARACTERS)
+    authors: list[Author] = Field(default_factory=list, max_length=AUTHORS)
     system: SystemId
     languages: list[Language] = Field(default_factory=lambda: list(LANGUAGES))
     default_language: Language = "en"  # the Roll20 script's until a GM picks another; the compendium macros' names
@@ -270,7 +280,7 @@ class Campaign(StrictModel):
     options: dict[str, Any] = Field(default_factory=dict)
     foundry: FoundryTarget = Field(default_factory=FoundryTarget)
     roll20: Roll20Target = Field(default_factory=Roll20Target)
-    strings: dict[Language, dict[str, str]] = Field(default_factory=dict)
+    strings: dict[Language, dict[str, Override]] = Field(default_factory=dict)
     _rules_options: BaseModel = PrivateAttr()  # options, validated once by _consistent
 
     @field_validator("id")
@@ -454,7 +464,7 @@ def load_campaign(path: Path) -> Campaign:
     data = read_toml(path)
     system = data.get("system")
     if system is not None and system not in SYSTEM_IDS:
-        raise InputFileError(path, "system", f"unknown system {system!r}; one of {', '.join(SYSTEM_IDS)}")
+        raise InputFileError(path, "system", f"unknown system {excerpt(system)}; one of {', '.join(SYSTEM_IDS)}")
     try:
         return Campaign.model_validate(data, strict=True)  # TOML types are exact: no 1 for true
     except ValidationError as err:

@@ -1,7 +1,13 @@
-"""Lay out the odds of a scenario as an SVG bar chart: who gets the jump, then each side's members under its name"""
+"""Lay out the odds of a scenario as an SVG bar chart: who gets the jump, then each side's members under its name
+
+The shapes are laid out as they are drawn, a member at a time, and never held all at once: one pass finds the
+chart's height, one gives its boxes and one its texts (the SVG draws the boxes first), each holding one bar per
+profile of the fight.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, NamedTuple
@@ -61,11 +67,19 @@ class Rect(NamedTuple):
 
 @dataclass
 class Chart:
-    """The shapes of the chart in drawing order, and the height used so far"""
+    """The shapes of one kind laid out since they were last taken ("texts" or "rects"; None keeps none), and the
+    height used so far"""
 
+    keep: str | None = None
     texts: list[Text] = field(default_factory=list)
     rects: list[Rect] = field(default_factory=list)
     y: float = 10
+
+    def taken(self) -> list[Text] | list[Rect]:
+        """Return the shapes kept since the last call, and forget them"""
+        shapes: list[Text] | list[Rect] = self.texts if self.keep == "texts" else self.rects
+        self.texts, self.rects = [], []
+        return shapes
 
     def heading(self, text: str, level: int) -> None:
         """Add a heading line: level 1 the title, 2 a section or a side, 3 a member"""
@@ -75,15 +89,14 @@ class Chart:
 
     def text(self, x: float, y: float, content: str, size: int = 12, bold: bool = False) -> None:
         """Add one text at a baseline"""
-        self.texts.append(Text(number(x), number(y), content, size, bold))
+        if self.keep == "texts":
+            self.texts.append(Text(number(x), number(y), content, size, bold))
 
     def rect(self, x: float, y: float, width: float, height: float, fill: str, label: str) -> None:
         """Add one filled box; label is its tooltip"""
-        self.rects.append(Rect(number(x), number(y), number(width), number(height), fill, label))
+        if self.keep == "rects":
+            self.rects.append(Rect(number(x), number(y), number(width), number(height), fill, label))
 
-    def bar(self, label: str, p: Fraction, colour: str, indent: int = 20) -> None:
-        """Add a labelled row with one bar and its percentage"""
-        self.drawn_bar(label, drawn_part(label, p, colour), indent)
 
     def drawn_bar(self, label: str, part: Part, indent: int) -> None:
         """Add a labelled row with one bar laid out already"""
@@ -94,13 +107,14 @@ class Chart:
 
     def drawn_stacked(self, label: str, parts: list[Part], note: str, indent: int = 24) -> None:
         """Add a labelled row with one stacked bar laid out already, and a note after it"""
-        bar_y, text_y = number(self.y + 3), number(self.y + 13)
-        self.texts.append(Text(number(LABEL_X + indent), text_y, fit(label), 12, False))
-        for part in parts:
-            if part.width > 0:
-                self.rects.append(Rect(part.x_text, bar_y, part.width_text, BAR_HEIGHT_TEXT, part.colour,
-                                       f"{label}, {part.name}: {part.percent}"))
-        self.texts.append(Text(NOTE_X_TEXT, text_y, note, 12, False))
+        if self.keep == "texts":
+            text_y = number(self.y + 13)
+            self.texts += [Text(number(LABEL_X + indent), text_y, fit(label), 12, False),
+                           Text(NOTE_X_TEXT, text_y, note, 12, False)]
+        elif self.keep == "rects":
+            bar_y = number(self.y + 3)
+            self.rects += [Rect(part.x_text, bar_y, part.width_text, BAR_HEIGHT_TEXT, part.colour,
+                                f"{label}, {part.name}: {part.percent}") for part in parts if part.width > 0]
         self.y += ROW
 
 
@@ -132,25 +146,49 @@ def drawn_stacked_parts(parts: list[tuple[str, Fraction, str]]) -> list[Part]:
 
 
 def odds_chart(odds: Odds, labels: dict[str, str], sides: dict[str, list[str]], distribution_rows: Any) -> dict:
-    """Lay out the chart: labels name the sides (and "none"), sides list each side's member names"""
-    chart = Chart()
+    """Lay out the chart: labels name the sides (and "none"), sides list each side's member names; its texts and
+    boxes are laid out as the template reads them"""
+
+    def shapes(keep: str | None) -> Iterator[Text | Rect]:
+        chart = Chart(keep)
+        yield from draw(chart, odds, labels, sides, distribution_rows, drawn)
+        measured.append(chart.y)
+
+    # Bars laid out once for every pass; members who share a MemberOdds (one profile) share its bars: the exact sums
+    # and percentages of a long distribution cost far more than drawing a row.
+    drawn: dict[Any, Any] = {}
+    measured: list[float] = []
+    for _ in shapes(None):
+        pass
+    return {"title": f"{odds.system} · {odds.procedure}", "width": WIDTH, "height": number(measured[0] + 10),
+            "texts": shapes("texts"), "rects": shapes("rects")}
+
+
+def draw(chart: Chart, odds: Odds, labels: dict[str, str], sides: dict[str, list[str]], distribution_rows: Any,
+         drawn: dict[Any, Any]) -> Iterator[Text | Rect]:
+    """Lay out the chart, giving the shapes it keeps as each heading or member is laid out; drawn holds the bars laid
+    out in an earlier pass: the sides' by label, each profile's by its MemberOdds"""
+
+    def bar(key: tuple[str, object], label: str, p: Fraction, colour: str) -> None:
+        if key not in drawn:
+            drawn[key] = drawn_part(label, p, colour)
+        chart.drawn_bar(label, drawn[key], indent=20)
+
     title = f"{odds.system} · {odds.procedure}"
     chart.heading(title, 1)
     chart.heading("Who gets the jump", 2)
     for key in ("a", "b", "none"):
-        chart.bar(labels[key], odds.surprise[key], COLOURS[key])
+        bar(("surprise", key), labels[key], odds.surprise[key], COLOURS[key])
     if odds.free_segments is not None:
         chart.heading("Side-level free segments (positive: side a acts alone)", 2)
         for value, p in sorted(odds.free_segments.items()):
-            chart.bar(str(value), p, COLOURS["a" if value > 0 else "b" if value < 0 else "none"])
+            bar(("segments", value), str(value), p, COLOURS["a" if value > 0 else "b" if value < 0 else "none"])
     unit = next(iter(odds.members.values())).unit
     chart.heading(LOSSES[unit], 2)
     compact = len(odds.members) >= COMPACT_AT
     if compact:
         legend(chart, unit)
-    # Members who share a MemberOdds (one profile) share its bars, laid out once: the exact sums and percentages of a
-    # long distribution cost far more than drawing a row.
-    drawn: dict[int, tuple[list[Part], str]] = {}
+    yield from chart.taken()
     for key in SIDE_KEYS:
         chart.heading(f"{labels[key]} (side {key})", 2)
         for name in sides[key]:
@@ -164,8 +202,8 @@ def odds_chart(odds: Odds, labels: dict[str, str], sides: dict[str, list[str]], 
                 chart.heading(f"{name}: {note}", 3)
                 for part in parts:
                     chart.drawn_bar(part.name, part, indent=36)
-    height = chart.y + 10
-    return {"title": title, "width": WIDTH, "height": number(height), "texts": chart.texts, "rects": chart.rects}
+            yield from chart.taken()
+        yield from chart.taken()
 
 
 def profile_bars(member: MemberOdds, unit: str, compact: bool, distribution_rows: Any) -> tuple[list[Part], str]:

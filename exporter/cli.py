@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -216,19 +216,38 @@ def odds(scenario: Path, as_json: bool, svg: Path | None) -> None:
     SCENARIO is a scenario file (`ambush docs scenarios`): the system, the procedure and both sides; or the name of an
     example that comes with ambush (`ambush examples`).
     """
-    from exporter.report import odds_json, odds_svg, odds_table, scenario_odds
+    from exporter.report import odds_json_chunks, odds_svg_chunks, odds_table_lines, scenario_odds
     from exporter.scenario import load_scenario
 
     with reported_errors():
         loaded = load_scenario(scenario_file(scenario))
         computed = scenario_odds(loaded)  # once, for the text and the chart
-        text = odds_json(loaded, computed) if as_json else odds_table(loaded, computed)
         if svg is not None:
-            write_output(svg, odds_svg(loaded, computed))
-    click.echo(text)
+            write_output(svg, odds_svg_chunks(loaded, computed))
+        echo_chunks(odds_json_chunks(loaded, computed) if as_json else lines(odds_table_lines(loaded, computed)))
 
 
-def write_output(path: Path, text: str) -> None:
+def lines(texts: Iterable[str]) -> Iterator[str]:
+    """Give texts as the lines of one text: a newline between each and the next"""
+    for index, text in enumerate(texts):
+        yield f"\n{text}" if index else text
+
+
+def echo_chunks(chunks: Iterable[str], batch: int = 1 << 16) -> None:
+    """Print a text as it is made, in batches of about this many characters, and a newline after it (a fight's odds
+    need not be held whole)"""
+    pending: list[str] = []
+    size = 0
+    for chunk in chunks:
+        pending.append(chunk)
+        size += len(chunk)
+        if size >= batch:
+            click.echo("".join(pending), nl=False)
+            pending, size = [], 0
+    click.echo("".join(pending))
+
+
+def write_output(path: Path, text: str | Iterable[str]) -> None:
     """Write a file the user asked for, reporting a path that cannot be written as bad input"""
     from exporter.dist import write_text
     from exporter.errors import InputFileError
@@ -295,13 +314,13 @@ def simulate(scenario: Path, seed: int | None, as_json: bool) -> None:
     """
     import secrets
 
-    from exporter.report import simulation_json, simulation_text
+    from exporter.report import simulation_json_chunks, simulation_lines
     from exporter.scenario import load_scenario
 
     with reported_errors():
         loaded = load_scenario(scenario_file(scenario))
         chosen = secrets.randbelow(2**31) if seed is None else seed
-        click.echo(simulation_json(loaded, chosen) if as_json else simulation_text(loaded, chosen))
+        echo_chunks(simulation_json_chunks(loaded, chosen) if as_json else lines(simulation_lines(loaded, chosen)))
 
 
 def example_names(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:

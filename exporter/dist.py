@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import time
 import zipfile
+from collections.abc import Iterable
 from pathlib import Path
 
 EARLIEST_ZIP_TIME = 315_532_800  # 1980-01-01T00:00:00Z, the earliest time a zip entry can hold
@@ -58,8 +59,9 @@ def write_zip(source: Path, target: Path) -> None:
             archive.writestr(entry, path.read_bytes(), compresslevel=9)
 
 
-def write_text(path: Path, text: str) -> None:
-    """Write a UTF-8 text file with LF line ends, creating its folder"""
-    path.parent.mkdir(parents=True, exist_ok=True)
+def write_text(path: Path, text: str | Iterable[str]) -> None:
+    """Write a UTF-8 text file with LF line ends, creating its folder; a text given in pieces is written as they come"""
+    if not path.parent.is_dir():  # a look is cheaper than a mkdir that finds the folder there
+        path.parent.mkdir(parents=True, exist_ok=True)
     with path.open("w", encoding="utf-8", newline="\n") as handle:
-        handle.write(text)
+        handle.writelines([text] if isinstance(text, str) else text)

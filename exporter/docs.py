@@ -13,6 +13,7 @@ from pathlib import Path
 
 from exporter._resources import bundled_dir
 from exporter.errors import ExportError
+from exporter.excerpt import excerpt
 
 INDEX = "index"
 # A Markdown link or image: [text](target) or ![alt](target), the target without spaces.
@@ -78,7 +79,7 @@ def resolve(reference: str) -> tuple[str, Path, str | None]:
     name, anchor = normalized(reference)
     known = pages()
     if name not in known:
-        raise DocsError(f"no page {reference!r}; `ambush docs` lists them" + did_you_mean(name, known))
+        raise DocsError(f"no page {excerpt(reference)}; `ambush docs` lists them" + did_you_mean(name, known))
     if anchor is not None and anchor not in sections(known[name].read_text(encoding="utf-8")):
         raise DocsError(f"no section #{anchor} in `ambush docs {name}`"
                         + did_you_mean(anchor, sections(known[name].read_text(encoding="utf-8"))))

@@ -12,6 +12,7 @@ from exporter._resources import project_metadata, templates_root
 from exporter.campaign import Campaign
 from exporter.dist import normalise_tree, write_text
 from exporter.errors import ExportError, InputFileError
+from exporter.excerpt import excerpt
 
 # A repository's web address: the server, the owner and the name (GitHub, or a GitHub Enterprise server).
 REPOSITORY = re.compile(r"https://[A-Za-z0-9.-]+(?::[0-9]+)?/[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+")
@@ -50,7 +51,7 @@ def release_urls(repository: str, tag: str, campaign_id: str, version: str) -> R
 def checked_repository(repository: str) -> str:
     """Return a repository's web address, or refuse one that is not of the form https://SERVER/OWNER/NAME"""
     if not REPOSITORY.fullmatch(repository) or repository.endswith(".git"):
-        raise ExportError(f"--repository: {repository!r} is not a repository's web address like "
+        raise ExportError(f"--repository: {excerpt(repository)} is not a repository's web address like "
                           "https://github.com/OWNER/NAME")
     return repository
 

@@ -1,8 +1,13 @@
-"""Present odds and simulations: the odds JSON of docs/dev/architecture.md, readable tables, narrated plays"""
+"""Present odds and simulations: the odds JSON of docs/dev/architecture.md, readable tables, narrated plays
+
+Each output is written as it is made, a member at a time (the *_chunks generators), so that what a command holds grows
+with the profiles of a fight, not with its members; the functions that return a text join the chunks.
+"""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from fractions import Fraction
 from math import fsum
 from typing import Any
@@ -50,19 +55,36 @@ def scenario_odds(scenario: Any) -> Odds:
 
 def odds_json(scenario: Any, odds: Odds | None = None) -> str:
     """Render a scenario's odds (computed unless given) as JSON"""
-    return dumps_odds(odds_data(scenario_odds(scenario) if odds is None else odds))
+    return "".join(odds_json_chunks(scenario, odds))
+
+
+def odds_json_chunks(scenario: Any, odds: Odds | None = None) -> Iterator[str]:
+    """Write a scenario's odds (computed unless given) as JSON, a member at a time"""
+    return json_chunks(odds_data(scenario_odds(scenario) if odds is None else odds))
 
 
 def dumps_odds(data: dict[str, Any]) -> str:
     """Write odds data as json.dumps(data, indent=2) does, each member block shared by several names once"""
+    return "".join(json_chunks(data))
+
+
+def json_chunks(data: dict[str, Any]) -> Iterator[str]:
+    """Write odds data as json.dumps(data, indent=2) does, a member at a time; a block shared by several names is
+    made once"""
     blocks: dict[int, str] = {}
-    for member in data["members"].values():
-        if id(member) not in blocks:
-            blocks[id(member)] = indented(member, 4)
-    members = [f"    {json.dumps(name, ensure_ascii=False)}: {blocks[id(m)]}" for name, m in data["members"].items()]
-    parts = ['  "members": {\n' + ",\n".join(members) + "\n  }" if key == "members"
-             else f"  {json.dumps(key)}: {indented(value, 2)}" for key, value in data.items()]
-    return "{\n" + ",\n".join(parts) + "\n}"
+    yield "{"
+    for position, (key, value) in enumerate(data.items()):
+        yield ",\n" if position else "\n"
+        if key != "members":
+            yield f"  {json.dumps(key)}: {indented(value, 2)}"
+            continue
+        yield '  "members": {'
+        for index, (name, member) in enumerate(value.items()):
+            if id(member) not in blocks:
+                blocks[id(member)] = indented(member, 4)
+            yield f"{',' if index else ''}\n    {json.dumps(name, ensure_ascii=False)}: {blocks[id(member)]}"
+        yield "\n  }"
+    yield "\n}"
 
 
 def indented(value: Any, depth: int) -> str:
@@ -122,6 +144,11 @@ def exact_sum(rows: list[tuple[str, Fraction | float]]) -> Fraction:
 
 def odds_table(scenario: Any, odds: Odds | None = None) -> str:
     """Render a scenario's odds (computed unless given) as readable tables with bar charts"""
+    return "\n".join(odds_table_lines(scenario, odds))
+
+
+def odds_table_lines(scenario: Any, odds: Odds | None = None) -> Iterator[str]:
+    """Write a scenario's odds (computed unless given) as the lines of readable tables, a member at a time"""
     odds = scenario_odds(scenario) if odds is None else odds
     labels = {"a": side_label(scenario, "a"), "b": side_label(scenario, "b"), "none": "nobody"}
     lines = [f"{odds.system} · {odds.procedure}", "", "Who gets the jump"]
@@ -130,7 +157,7 @@ def odds_table(scenario: Any, odds: Odds | None = None) -> str:
         lines += ["", "Side-level free segments (positive: side a acts alone)"]
         lines += chart_rows([(f"{k:>3}", p) for k, p in sorted(odds.free_segments.items())])
     unit = next(iter(odds.members.values())).unit
-    lines += ["", LOSSES[unit]]
+    yield from [*lines, "", LOSSES[unit]]
     charts: dict[int, tuple[str, list[str]]] = {}  # members who share a MemberOdds share its text and chart
     for name, member in odds.members.items():
         if id(member) not in charts:
@@ -138,13 +165,17 @@ def odds_table(scenario: Any, odds: Odds | None = None) -> str:
                         else f"expected {number_text(member.expected_lost, LANGUAGE, 3)}")
             charts[id(member)] = (expected, ["  " + row for row in chart_rows(distribution_rows(member))])
         expected, chart = charts[id(member)]
-        lines.append(f"  {name}: {expected}")
-        lines += chart
-    return "\n".join(lines)
+        yield f"  {name}: {expected}"
+        yield from chart
 
 
 def odds_svg(scenario: Any, odds: Odds | None = None) -> str:
     """Draw a scenario's odds (computed unless given) as a self-contained SVG bar chart, members grouped by side"""
+    return "".join(odds_svg_chunks(scenario, odds))
+
+
+def odds_svg_chunks(scenario: Any, odds: Odds | None = None) -> Iterator[str]:
+    """Draw a scenario's odds (computed unless given) as an SVG chart, written a shape at a time"""
     from exporter.chart import odds_chart
     from exporter.targets.environment import make_environment  # Jinja only when a chart is asked for
 
@@ -152,21 +183,31 @@ def odds_svg(scenario: Any, odds: Odds | None = None) -> str:
     labels = {"a": side_label(scenario, "a"), "b": side_label(scenario, "b"), "none": "nobody"}
     sides = {key: [member.name for member in scenario.side(key).members] for key in ("a", "b")}
     chart = odds_chart(odds, labels, sides, distribution_rows)
-    return make_environment("odds").get_template("chart.svg").render(**chart)
+    return make_environment("odds").get_template("chart.svg").generate(**chart)
 
 
 def simulation_text(scenario: Any, seed: int) -> str:
     """Play a scenario with seeded dice and narrate it"""
+    return "\n".join(simulation_lines(scenario, seed))
+
+
+def simulation_lines(scenario: Any, seed: int) -> Iterator[str]:
+    """Play a scenario with seeded dice and narrate it, a line at a time"""
     outcome = system_module(scenario.system).resolve(scenario, SeededRoller(seed))
-    header = f"{scenario.system} · {scenario.procedure} · seed {seed}"
-    return "\n".join([header, "", *narrate(scenario, outcome)])
+    yield from [f"{scenario.system} · {scenario.procedure} · seed {seed}", ""]
+    yield from narrate(scenario, outcome)
 
 
 def simulation_json(scenario: Any, seed: int) -> str:
     """Play a scenario with seeded dice and render the outcome as JSON"""
+    return "".join(simulation_json_chunks(scenario, seed))
+
+
+def simulation_json_chunks(scenario: Any, seed: int) -> Iterator[str]:
+    """Play a scenario with seeded dice and write the outcome as JSON, as json.dumps(indent=2) writes it, in pieces"""
     outcome = system_module(scenario.system).resolve(scenario, SeededRoller(seed))
     data = {"system": scenario.system, "procedure": scenario.procedure, "seed": seed, "outcome": outcome.to_json()}
-    return json.dumps(data, indent=2, ensure_ascii=False)
+    return json.JSONEncoder(indent=2, ensure_ascii=False).iterencode(data)
 
 
 def systems_table(only: str | None = None) -> str:

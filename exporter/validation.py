@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from exporter.errors import InputFileError
+from exporter.excerpt import excerpt
 from exporter.rules.shared import FieldProblem
 from exporter.rules.systems import SYSTEM_IDS
 
@@ -17,21 +18,28 @@ if TYPE_CHECKING:
 
 
 def read_toml(path: Path) -> dict[str, Any]:
-    """Read a TOML file, reporting a missing, unreadable or malformed file as an input error"""
+    """Read a TOML file within the limits of exporter/limits.py, reporting a missing, unreadable, malformed or too large
+    file as an input error"""
+    from exporter.bounded_toml import LimitError, loads_bounded, read_bounded
+
     try:
-        text = path.read_bytes().decode("utf-8-sig")  # a byte-order mark, as some Windows editors write, is fine
+        text = read_bounded(path).decode("utf-8-sig")  # a byte-order mark, as some Windows editors write, is fine
     except FileNotFoundError:
         raise InputFileError(path, None, "no such file") from None
     except IsADirectoryError:
         raise InputFileError(path, None, "is a directory, not a file") from None
     except UnicodeDecodeError as err:
         raise InputFileError(path, None, f"is not UTF-8 text (byte {err.start}); save it as UTF-8") from None
+    except LimitError as err:
+        raise InputFileError(path, None, str(err)) from None
     except OSError as err:
         raise InputFileError(path, None, f"cannot be read ({err.strerror})") from None
     try:
-        return tomllib.loads(text)
+        return loads_bounded(text)
     except tomllib.TOMLDecodeError as err:
         raise InputFileError(path, None, f"not valid TOML: {err}") from None
+    except LimitError as err:
+        raise InputFileError(path, None, str(err)) from None
 
 
 def did_you_mean(name: str, known: Iterable[str]) -> str:
@@ -66,7 +74,7 @@ def describe_first_error(err: ValidationError, system: str,
     message = str(first["msg"]).removeprefix("Value error, ")
     if kind == "value_error" or not first["loc"]:
         return field, message
-    return field, f"{message} (got {first.get('input')!r})"
+    return field, f"{message} (got {excerpt(first.get('input'))})"
 
 
 # The steps pydantic adds to a location inside a union or a validator: its own tags, never a key of the file.

@@ -9,7 +9,7 @@ from pathlib import Path
 from exporter._resources import templates_root
 from exporter.campaign import load_campaign
 from exporter.definitions import build_definitions
-from exporter.targets.config_js import render_config
+from exporter.targets.config_js import ConfigEntry, render_config
 from exporter.targets.environment import make_environment
 
 
@@ -20,13 +20,15 @@ def campaign_text(system: str, options: dict, campaign_id: str = "common-tree") 
     return "\n".join(lines + [f"{key} = {json.dumps(value)}" for key, value in options.items()]) + "\n"
 
 
-def write_common_tree(folder: Path, system: str, options: dict | None = None) -> Path:
-    """Write folder/common/: the common modules as they are, and the config.js a campaign of these options gets"""
+def write_common_tree(folder: Path, system: str, options: dict | None = None,
+                      entries: list[ConfigEntry] | None = None) -> Path:
+    """Write folder/common/: the common modules as they are, and the config.js a campaign of these options gets (with
+    the entries a target adds, when given)"""
     campaign = folder / "campaign.toml"
     folder.mkdir(parents=True, exist_ok=True)
     campaign.write_text(campaign_text(system, options or {}), encoding="utf-8")
     defs = build_definitions(load_campaign(campaign))
     shutil.copytree(templates_root() / "common", folder / "common", dirs_exist_ok=True)
-    config = render_config(make_environment("foundry"), defs, "a test tree", [])
+    config = render_config(make_environment("foundry"), defs, "a test tree", entries or [])
     (folder / "common" / "config.js").write_text(config, encoding="utf-8")
     return folder

@@ -15,7 +15,8 @@ from hypothesis import strategies as st
 from exporter.build import build_campaigns
 from exporter.campaign import load_campaign
 from exporter.errors import ExportError
-from exporter.rules.shared import CONTROL_CHARACTER
+from exporter.limits import STRING_CHARACTERS, TITLE_CHARACTERS
+from exporter.rules.shared import CONTROL_CHARACTER, FORMAT_CHARACTER
 from exporter.targets.roll20 import script_name
 from tests.conftest import NODE, NODE_FLAGS, ROOT, run_node
 
@@ -26,20 +27,27 @@ HOSTILE = ['"', "'", "`", "\\", "\\n", "</script>", "<img src=x onerror=alert(1)
            "\u2028", "\u2029", "\u202eעברית", "中文字符", "😲🎲", "*/", "/*", "<!--", "]]>", "\\u0000"]
 pieces = st.one_of(st.sampled_from(HOSTILE), st.text(min_size=1, max_size=8))
 hostile = st.lists(pieces, min_size=1, max_size=8).map("".join).filter(lambda s: s.strip() != "")
-long_hostile = st.sampled_from(HOSTILE).map(lambda piece: (piece + "x") * (10_000 // (len(piece) + 1)))
-text = st.one_of(hostile, long_hostile)
-# A name, a title or a marker is one line: control characters are refused there (tests/test_one_line_fields.py),
-# so those fields get every other hostile piece.
-line_pieces = st.one_of(st.sampled_from([p for p in HOSTILE if not CONTROL_CHARACTER.search(p)]),
-                        st.text(st.characters(blacklist_categories=("Cc", "Cs", "Zl", "Zp")), min_size=1, max_size=8))
+
+
+def long_text(pieces: list[str], limit: int) -> st.SearchStrategy[str]:
+    """A piece repeated (with an x after it) up to a field's length limit (exporter/limits.py)"""
+    return st.sampled_from(pieces).map(lambda piece: (piece + "x") * (limit // (len(piece) + 1)))
+
+
+text = st.one_of(hostile, long_text(HOSTILE, 10_000))
+# A name, a title or a marker is one line of visible text: control and invisible format characters are refused there
+# (tests/test_one_line_fields.py), so those fields get every other hostile piece.
+LINE_PIECES = [p for p in HOSTILE if not CONTROL_CHARACTER.search(p) and not FORMAT_CHARACTER.search(p)]
+line_pieces = st.one_of(st.sampled_from(LINE_PIECES),
+                        st.text(st.characters(blacklist_categories=("Cc", "Cf", "Cs", "Zl", "Zp")), min_size=1,
+                                max_size=8))
 one_line = st.lists(line_pieces, min_size=1, max_size=8).map("".join).filter(lambda s: s.strip() != "")
-long_one_line = st.sampled_from([p for p in HOSTILE if not CONTROL_CHARACTER.search(p)]).map(
-    lambda piece: (piece + "x") * (10_000 // (len(piece) + 1)))
-line_text = st.one_of(one_line, long_one_line)
+line_text = st.one_of(one_line, long_text(LINE_PIECES, TITLE_CHARACTERS))
 # An override of a string is a message (exporter/lang/messages.py): {name} and {name, ...} are its syntax, and one that
 # reads a placeholder its string is not given is refused (tests/test_campaign.py). Every other piece stays hostile text.
 PLACEHOLDER_SHAPE = re.compile(r"\{[A-Za-z0-9_]+(?:\}|[ \t\r\n]*,)")
-override_text = text.filter(lambda s: not PLACEHOLDER_SHAPE.search(s))
+override_text = st.one_of(hostile, long_text(HOSTILE, STRING_CHARACTERS)).filter(
+    lambda s: not PLACEHOLDER_SHAPE.search(s))
 # Strings a GM may override, each shown in a different place: token HUD, macro pack, chat, Roll20 help, macros.
 OVERRIDES = ["Status.Surprised", "Macro.Surprise", "Pack.Macros", "Chat.NobodySurprised", "Roll20.Help.Intro",
              "Dialog.Side.a", "RollMacro.Gurps.Initiative", "Gurps.Modifier.tactics"]

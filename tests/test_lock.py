@@ -1,14 +1,20 @@
-"""The build lock: one holder at a time, waiters wait, a killed build's stale lock is broken, nothing is left"""
+"""The build lock: one holder at a time, waiters wait, a killed build's lock is taken, nothing of it is left"""
 
 from __future__ import annotations
 
+import json
 import os
+import signal
+import socket
+import subprocess
+import sys
 import threading
 import time
+from pathlib import Path
 
 import pytest
 
-from exporter.build import build_campaigns
+from exporter.build import STAGING_PREFIX, build_campaigns, staging_root
 from exporter.lock import LOCK_FILE, folder_lock
 from tests.conftest import ROOT
 
@@ -106,3 +112,130 @@ def test_check_of_a_folder_where_no_lock_can_be_taken_compares_without_one(tmp_p
 
     monkeypatch.setattr(os, "open", read_only)
     assert build_campaigns([CAMPAIGN], tmp_path, make_zip=False, check=True).differences == []
+
+
+# --- builds that die (issue 30): SIGKILL in the middle of a build, then another build ------------------------------
+
+KILLED_BUILD = """
+import os, signal, sys
+from pathlib import Path
+import exporter.build as build
+
+def killed(*args, **kwargs):
+    os.kill(os.getpid(), signal.SIGKILL)
+
+if sys.argv[2] == "writing":
+    build.write_campaign = killed  # dies with its staging folder made, before a tree is written
+else:
+    real_rename = Path.rename
+    def rename(self, target):  # dies holding the lock, the old tree set aside and the new one not yet in place
+        real_rename(self, target)
+        if Path(target).name.endswith(".old"):
+            killed()
+    Path.rename = rename
+build.build_campaigns([Path(sys.argv[3])], Path(sys.argv[1]), make_zip=False)
+"""
+# A build of one campaign takes about a second; a lock left behind made the next build wait the full STALE_SECONDS.
+NEXT_BUILD_SECONDS = 20
+
+
+def kill_a_build(out: Path, when: str) -> None:
+    """Run a build into out in a process of its own and kill it (SIGKILL) while it is writing or moving into place"""
+    done = subprocess.run([sys.executable, "-c", KILLED_BUILD, str(out), when, str(CAMPAIGN)], cwd=ROOT,
+                          capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == -signal.SIGKILL, done.stderr[-500:]
+
+
+def leftovers(out: Path) -> list[str]:
+    return sorted(p.name for p in out.iterdir() if p.name.startswith("."))
+
+
+@pytest.mark.skipif(os.name != "posix", reason="SIGKILL")
+def test_the_staging_folders_of_killed_builds_are_removed_by_the_next_build(tmp_path):
+    for _ in range(2):
+        kill_a_build(tmp_path, "writing")
+        assert [name for name in leftovers(tmp_path) if name.startswith(STAGING_PREFIX)]
+    build_campaigns([CAMPAIGN], tmp_path, make_zip=False)
+    assert leftovers(tmp_path) == []
+    assert (tmp_path / "ambush-adnd-example" / "roll20").is_dir()
+
+
+def test_the_staging_folder_of_a_build_under_way_is_kept(tmp_path):
+    running = staging_root(tmp_path)  # this process's own: a build that is still writing
+    build_campaigns([CAMPAIGN], tmp_path, make_zip=False)
+    assert running.is_dir()
+
+
+@pytest.mark.skipif(os.name != "posix", reason="SIGKILL")
+@pytest.mark.parametrize("check", [False, True], ids=["build", "check"])
+def test_a_lock_left_by_a_killed_build_is_taken_at_once(check, tmp_path):
+    build_campaigns([CAMPAIGN], tmp_path, make_zip=False)
+    kill_a_build(tmp_path, "moving")
+    assert {".ambush-adnd-example.old", LOCK_FILE} <= set(leftovers(tmp_path))  # the dead build held the lock
+    started = time.monotonic()
+    worker = threading.Thread(target=lambda: build_campaigns([CAMPAIGN], tmp_path, make_zip=False, check=check))
+    worker.start()
+    worker.join(timeout=NEXT_BUILD_SECONDS)
+    assert not worker.is_alive(), f"the next build still waited for a dead build's lock after {NEXT_BUILD_SECONDS} s"
+    assert time.monotonic() - started < NEXT_BUILD_SECONDS
+    if not check:
+        assert leftovers(tmp_path) == []
+        assert (tmp_path / "ambush-adnd-example" / "roll20").is_dir()
+
+
+def test_the_lock_names_its_holder(tmp_path):
+    with folder_lock(tmp_path):
+        named = json.loads((tmp_path / LOCK_FILE).read_text(encoding="utf-8"))
+    assert (named["pid"], named["host"]) == (os.getpid(), socket.gethostname())
+    assert abs(named["since"] - time.time()) < 60
+    if sys.platform.startswith("linux"):
+        assert named["start"] == Path(f"/proc/{os.getpid()}/stat").read_text().rsplit(")", 1)[1].split()[19]
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="a process's start time from /proc")
+def test_a_lock_whose_process_id_now_belongs_to_another_process_is_taken_at_once(tmp_path):
+    lock = tmp_path / LOCK_FILE  # this process's id, but a start that is not this process's: the holder died
+    lock.write_text(json.dumps({"pid": os.getpid(), "host": socket.gethostname(), "start": "1", "since": 0,
+                                "token": "x"}), encoding="utf-8")
+    started = time.monotonic()
+    with folder_lock(tmp_path, stale_after=30):
+        assert time.monotonic() - started < 5
+
+
+def test_a_live_holder_on_this_host_is_waited_for_however_old_its_lock(tmp_path):
+    with folder_lock(tmp_path):
+        lock = tmp_path / LOCK_FILE
+        an_hour_ago = time.time() - 3600
+        os.utime(lock, (an_hour_ago, an_hour_ago))
+        taken = threading.Event()
+
+        def wait_for_it() -> None:
+            with folder_lock(tmp_path, stale_after=1):
+                taken.set()
+
+        waiter = threading.Thread(target=wait_for_it)
+        waiter.start()
+        assert not taken.wait(1.5), "a live build's lock was broken"
+    waiter.join(timeout=10)
+    assert taken.is_set()
+
+
+def test_a_build_finishing_a_killed_builds_moves_leaves_the_users_own_dot_old_files(tmp_path):
+    (tmp_path / ".notes.old").write_text("mine", encoding="utf-8")
+    (tmp_path / ".drafts.old" / "web").mkdir(parents=True)  # named like a tree set aside, but holding more
+    (tmp_path / ".drafts.old" / "todo.txt").write_text("mine", encoding="utf-8")
+    build_campaigns([CAMPAIGN], tmp_path, make_zip=False)
+    assert (tmp_path / ".notes.old").read_text(encoding="utf-8") == "mine"
+    assert (tmp_path / ".drafts.old" / "todo.txt").read_text(encoding="utf-8") == "mine"
+    assert not (tmp_path / "drafts").exists()
+
+
+@pytest.mark.skipif(os.name != "posix", reason="SIGKILL")
+def test_a_tree_a_killed_build_set_aside_goes_back_when_its_place_is_empty(tmp_path):
+    other = ROOT / "fixtures" / "campaigns" / "gurps4e.toml"
+    build_campaigns([CAMPAIGN], tmp_path, make_zip=False)
+    kill_a_build(tmp_path, "moving")  # ambush-adnd-example set aside, its new tree not yet in place
+    assert not (tmp_path / "ambush-adnd-example").exists()
+    build_campaigns([other], tmp_path, make_zip=False)  # another campaign into the same folder
+    assert (tmp_path / "ambush-adnd-example" / "roll20").is_dir()
+    assert leftovers(tmp_path) == []

@@ -13,8 +13,10 @@ import pytest
 
 from exporter._resources import templates_root
 from exporter.errors import InputFileError
+from exporter.limits import file_limits
 from exporter.rules.systems import SYSTEM_IDS
 from exporter.scenario import load_scenario
+from exporter.targets.config_js import ConfigEntry
 from tests.conftest import FIXTURES, run_node
 from tests.js_tree import write_common_tree
 from tools.web_pages import scenario_toml
@@ -82,7 +84,7 @@ def opened(files, tmp_path_factory) -> dict[str, dict[Path, dict]]:
     folder = tmp_path_factory.mktemp("scenario-pages")
     trees = {}
     for system in SYSTEM_IDS:
-        tree = write_common_tree(folder / system, system)
+        tree = write_common_tree(folder / system, system, entries=[ConfigEntry("FILE_LIMITS", "", file_limits())])
         shutil.copytree(templates_root() / "web", tree / "web")
         trees[system] = tree
     listing = folder / "files.json"

@@ -8,6 +8,7 @@ from functools import cache
 from typing import TYPE_CHECKING, Literal
 
 from exporter.errors import RuleError
+from exporter.excerpt import excerpt
 from exporter.rules.dice import Roller, die, highest_of, roll_dice
 from exporter.rules.exact import factorised, lowest
 from exporter.rules.records import record
@@ -133,7 +134,7 @@ def sneak_attack_problem(scenario: Scenario) -> Problem | None:
             return Problem(name, "missing; procedure sneak-attack needs attacker, attack_bonus and "
                                     "target_number (or a list of openers)")
     if scenario.attacker not in {m.name for m in scenario.sides.a.members}:
-        return Problem("attacker", f"{scenario.attacker!r} is not a member of side a "
+        return Problem("attacker", f"{excerpt(scenario.attacker)} is not a member of side a "
                                    "(use openers for an attacker of side b)")
     return None
 
@@ -147,9 +148,9 @@ def openers_problem(scenario: Scenario) -> Problem | None:
     declared: set[str] = set()
     for index, opener in enumerate(openers):
         if opener.name not in members:
-            return Problem(f"openers[{index}].name", f"{opener.name!r} is not a member of either side")
+            return Problem(f"openers[{index}].name", f"{excerpt(opener.name)} is not a member of either side")
         if opener.name in declared:
-            return Problem(f"openers[{index}].name", f"{opener.name!r} is declared as an opener more than once")
+            return Problem(f"openers[{index}].name", f"{excerpt(opener.name)} is declared as an opener more than once")
         declared.add(opener.name)
     return None
 
@@ -167,7 +168,7 @@ def side_of(scenario: Scenario, name: str) -> SideKey:
     for key, member in members_with_sides(scenario):
         if member.name == name:
             return key
-    raise RuleError(f"{name!r} is not a member of either side")
+    raise RuleError(f"{excerpt(name)} is not a member of either side")
 
 
 def member_named(scenario: Scenario, name: str) -> Member:
@@ -187,7 +188,7 @@ def sequence_order(scenario: Scenario) -> tuple[str, ...]:
 def spot_score(member: Member) -> int:
     """Return PER + Survival, the score that picks a Group Test leader (B11)"""
     if member.per is None or member.survival is None:
-        raise RuleError(f"{member.name!r} needs per and survival for a PER + Survival Test")
+        raise RuleError(f"{excerpt(member.name)} needs per and survival for a PER + Survival Test")
     return member.per + member.survival
 
 

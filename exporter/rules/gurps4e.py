@@ -9,6 +9,7 @@ from functools import cache
 from math import floor, log
 from typing import TYPE_CHECKING, Literal
 
+from exporter.excerpt import excerpt
 from exporter.rules.dice import Roller, probability, roll_dice, sum_of
 from exporter.rules.exact import Exponents, factorised, lowest
 from exporter.rules.exact import plus as exact_plus
@@ -100,7 +101,7 @@ class SideMethods:
     def check(self) -> None:
         """Refuse a leader who is not a member of this side"""
         if self.leader is not None and self.leader not in {m.name for m in self.members}:
-            raise FieldProblem("leader", f"{self.leader!r} is not a member of this side")
+                raise FieldProblem("leader", f"{excerpt(self.leader)} is not a member of this side")
 
     def leading_member(self) -> Member | None:
         """Return the leader, or None for a leaderless side"""

@@ -41,7 +41,7 @@ SHAPES: dict[str, dict[str, dict[str, Any]]] = {
                 "animals": {"type": ("bool",), "default": False},
                 "gm_modifier": {"type": ("int", -20, 20), "default": 0},
                 "expecting_trouble": {"type": ("bool",), "default": True},
-                "members": {"type": ("list", ("model", "Member"), 1, None)},
+                "members": {"type": ("list", ("model", "Member"), 1, 10000)},
             },
         },
         "Member": {
@@ -89,7 +89,7 @@ SHAPES: dict[str, dict[str, dict[str, Any]]] = {
                 "surprised_on": {"type": ("int", 0, 6), "default": 2},
                 "surprises_on": {"type": ("int", 1, 6), "default": 2},
                 "aware": {"type": ("bool",), "default": False},
-                "members": {"type": ("list", ("model", "Member"), 1, None)},
+                "members": {"type": ("list", ("model", "Member"), 1, 10000)},
             },
         },
         "Member": {
@@ -115,7 +115,7 @@ SHAPES: dict[str, dict[str, dict[str, Any]]] = {
                 "attacker": {"type": ("optional", ("str", 1, 200, True)), "default": None},
                 "attack_bonus": {"type": ("optional", ("int", -9007199254740991, 9007199254740991)), "default": None},
                 "target_number": {"type": ("optional", ("int", -9007199254740991, 9007199254740991)), "default": None},
-                "openers": {"type": ("optional", ("list", ("model", "Opener"), None, None)), "default": None},
+                "openers": {"type": ("optional", ("list", ("model", "Opener"), None, 20000)), "default": None},
                 "sides": {"type": ("model", "Sides")},
                 "options": {"type": ("model", "Options"), "default": {}},
             },
@@ -149,7 +149,7 @@ SHAPES: dict[str, dict[str, dict[str, Any]]] = {
             "methods": None,
             "fields": {
                 "name": {"type": ("optional", ("str", 1, 200, True)), "default": None},
-                "members": {"type": ("list", ("model", "Member"), 1, None)},
+                "members": {"type": ("list", ("model", "Member"), 1, 10000)},
             },
         },
         "Member": {

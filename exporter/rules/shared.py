@@ -9,6 +9,8 @@ from fractions import Fraction
 from importlib import import_module
 from typing import Any, Literal
 
+from exporter.excerpt import excerpt
+
 SideKey = Literal["a", "b"]
 SIDE_KEYS: tuple[SideKey, SideKey] = ("a", "b")
 
@@ -26,14 +28,27 @@ def one_line(text: str) -> str:
     """Refuse text with a control character where one line is meant: a name, an id, a version, an address"""
     if found := CONTROL_CHARACTER.search(text):
         raise ValueError(f"has the control character U+{ord(found.group()):04X}; it must be one line of text "
-                         f"(got {text!r})")
+                         f"(got {excerpt(text)})")
     return text
 
 
+# Invisible format characters (Unicode's Cf): a bidi override or isolate turns a name around where it is shown, a zero
+# width space makes two names look alike. The zero width joiner and non-joiner stay: Persian and Indic spelling and
+# emoji sequences need them.
+FORMAT_CHARACTER = re.compile("[\u00ad\u0600-\u0605\u061c\u06dd\u070f\u0890\u0891\u08e2\u180e\u200b\u200e\u200f"
+                              "\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb\U000110bd\U000110cd"
+                              "\U00013430-\U0001343f\U0001bca0-\U0001bca3\U0001d173-\U0001d17a\U000e0001"
+                              "\U000e0020-\U000e007f]")
+
+
 def visible(name: str) -> str:
-    """Refuse a name of whitespace only, which no one at the table could tell apart or read, or not one line"""
+    """Refuse a name or title of whitespace only, which no one at the table could tell apart or read, one with an
+    invisible format character, or one not of one line"""
     if not name.strip():
-        raise ValueError(f"is blank; a name needs a visible character (got {name!r})")
+        raise ValueError(f"is blank; a name needs a visible character (got {excerpt(name)})")
+    if found := FORMAT_CHARACTER.search(name):
+        raise ValueError(f"has the invisible format character U+{ord(found.group()):04X}; a name is shown as it reads "
+                         f"(got {excerpt(name)})")
     return one_line(name)
 
 
@@ -109,7 +124,7 @@ def check_unique_names(sides: Any) -> None:
     for key in SIDE_KEYS:
         for index, member in enumerate(getattr(sides, key).members):
             if member.name in seen:
-                raise FieldProblem(f"sides.{key}.members[{index}].name", f"{member.name!r} is used more than once")
+                raise FieldProblem(f"sides.{key}.members[{index}].name", f"{excerpt(member.name)} is used more than once")
             seen.add(member.name)
 
 

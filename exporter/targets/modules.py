@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import PurePosixPath
 
 IMPORT = re.compile(r'^import (?:\* as (?P<namespace>[A-Za-z_$][\w$]*)|\{(?P<names>[^}]*)\}) '
@@ -89,6 +90,7 @@ def name_list(path: str, text: str) -> tuple[tuple[str, str], ...]:
     return tuple(pairs)
 
 
+@lru_cache(maxsize=1024)  # the templates, read once per process; a build's configurations come and go
 def read_module(path: str, text: str) -> JsModule:
     """Read a module's imports and exports, refusing any syntax the bundler cannot translate"""
     imports = tuple(Import(resolve(path, found["source"]), found["namespace"],
@@ -184,7 +186,15 @@ def bundle(modules: list[JsModule], depth: int = 2) -> str:
         constant = module_constant(module.path)
         if constant in constants.values():
             raise ModuleError(module.path, f"its bundle name {constant} is taken by another module")
-        body = indent(module_body(module, constants), 2)
-        blocks.append(f"// --- {module.path}\nconst {constant} = (() => {{\n{body}\n}})();")
+        if unread := [item.source for item in module.imports if item.source not in constants]:
+            raise ModuleError(module.path, f"comes before {', '.join(unread)}, which it imports")
+        blocks.append(module_block(module))
         constants[module.path] = constant
     return indent("\n\n".join(blocks), depth)
+
+
+@lru_cache(maxsize=1024)  # a template's block is the same in every campaign's bundle
+def module_block(module: JsModule) -> str:
+    """Return a module's block in a bundle: a constant holding what its function scope returns"""
+    body = indent(module_body(module, {item.source: module_constant(item.source) for item in module.imports}), 2)
+    return f"// --- {module.path}\nconst {module_constant(module.path)} = (() => {{\n{body}\n}})();"

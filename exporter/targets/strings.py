@@ -13,8 +13,10 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Iterable
+from functools import lru_cache
 from pathlib import Path
 
+from exporter._resources import template_file
 from exporter.definitions import Definitions
 from exporter.definitions.catalogue import Catalogue
 from exporter.targets.config_js import CONFIG_MODULE
@@ -28,12 +30,13 @@ class StringsError(ValueError):
     """A module declares a key the catalogue has not: a bug of ambush, never of a campaign"""
 
 
-def declared_keys(module: JsModule) -> list[str]:
+@lru_cache(maxsize=1024)  # a template declares the same keys in every campaign's build
+def declared_keys(module: JsModule) -> tuple[str, ...]:
     """Return the keys a module declares, as written; none when it shows no string"""
     found = DECLARATION.search(module.text)
     if not found:
-        return []
-    return json.loads(re.sub(r",\s*\]$", "]", found["keys"]))
+        return ()
+    return tuple(json.loads(re.sub(r",\s*\]$", "]", found["keys"])))
 
 
 def placeholders(defs: Definitions) -> dict[str, list[str]]:
@@ -55,14 +58,14 @@ def expand(key: str, values: dict[str, list[str]]) -> list[str]:
 
 def build_keys(defs: Definitions, modules: Iterable[JsModule]) -> list[str]:
     """Return, sorted, every catalogue key the modules of a build declare"""
-    known = defs.catalogue["en"]  # en has every key
+    known = defs.catalogue["en"]  # en has every key: a dict, so `in` is a look-up
     values = placeholders(defs)
     keys: set[str] = set()
     for module in modules:
         for declared in declared_keys(module):
             for key in expand(declared, values):
                 matched = ({k for k in known if k.startswith(key[:-1])} if key.endswith(".*")
-                           else {key} & set(known))
+                           else {key} if key in known else set())
                 if not matched:
                     raise StringsError(f"templates/{module.path} declares {key!r}, which the catalogue has not")
                 keys |= matched
@@ -85,7 +88,7 @@ def bundled_modules(defs: Definitions, entries: list[str], root: Path,
     config = render_config({})
 
     def source(path: str) -> str:
-        return config if path == CONFIG_MODULE else (root / path).read_text(encoding="utf-8")
+        return config if path == CONFIG_MODULE else template_file(root / path)
 
     modules = module_graph(entries, source)
     shipped = read_module(CONFIG_MODULE, render_config(build_strings(defs, modules)))

@@ -1,7 +1,7 @@
 // The scenario file at the page: a file opened or pasted (the TOML `ambush odds` reads) becomes the draft, its members
 // given ids of the page; the draft goes back out as the same file (common/scenario-file.js through the session). A
 // file is taken whole or not at all: any problem is one line, and the draft before it stays.
-import { DEFAULT_OPTIONS, SIDE_KEYS, SYSTEM } from "../common/config.js";
+import { DEFAULT_OPTIONS, FILE_LIMITS, SIDE_KEYS, SYSTEM } from "../common/config.js";
 import { buildScenario, inputsAt, procedureDef } from "../common/inputs.js";
 import { decodeUtf8, parseToml } from "./toml.js";
 
@@ -114,7 +114,7 @@ function readScenarioFile(source, name, nextId, t) {
   const file = name || t("Web.File.Pasted");
   let data;
   try {
-    data = parseToml(typeof source === "string" ? source : decodeUtf8(source));
+    data = parseToml(typeof source === "string" ? source : decodeUtf8(source, FILE_LIMITS), FILE_LIMITS);
   } catch (error) {
     if (error.line === undefined) throw error;
     return { problem: t("Web.File.Syntax", { file, line: error.line, what: error.what }) };

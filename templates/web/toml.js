@@ -2,7 +2,9 @@
 // checked against the toml-test suite (tests/test_web_toml.py). Three kinds of valid values no scenario file holds
 // are refused, with the line they are on, rather than read: floats (12.5, 1e3, inf, nan), dates and times, and whole
 // numbers beyond 2^53 - 1, which a JavaScript number cannot hold exactly. A file is UTF-8 with LF or CRLF line ends;
-// one leading byte-order mark, as Notepad writes it, is allowed.
+// one leading byte-order mark, as Notepad writes it, is allowed. Given the limits of an opened file (config.js's
+// FILE_LIMITS, exporter/limits.py), a file beyond one is refused as `ambush odds` refuses it: its size, tables and
+// arrays nested too deep (a dotted key or header opens a table per part), a key too long.
 // Tables are made without a prototype, so no key ("__proto__", "constructor") reaches Object.prototype. Their keys
 // keep the file's order, except that a JavaScript object lists keys that are array indices ("1", "2") first.
 
@@ -44,8 +46,9 @@ const isTable = (value) => value !== null && typeof value === "object" && !Array
  * Decode a file's bytes as UTF-8, refusing any byte that is no UTF-8 with its line (a browser's file.text() would
  * put U+FFFD in its place without a word); a byte-order mark is kept for parseToml to allow
  */
-function decodeUtf8(bytes) {
+function decodeUtf8(bytes, limits = null) {
   const view = bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes);
+  if (limits && view.length > limits.bytes) throw new TomlError(1, tooLarge(limits));
   const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
   try {
     return decoder.decode(view);
@@ -65,8 +68,17 @@ function decodeUtf8(bytes) {
   }
 }
 
-/** Parse the text of a TOML document into plain data (tables without prototypes); throws a TomlError */
-function parseToml(text) {
+/** Say that a file is larger than the limit */
+const tooLarge = (limits) => `larger than ${limits.bytes / 1024 / 1024} MiB, the largest file this page reads`;
+
+/**
+ * Parse the text of a TOML document into plain data (tables without prototypes); throws a TomlError. `limits`
+ * ({bytes, nesting, keyCharacters}) bounds an opened or pasted file; without them any TOML is read.
+ */
+function parseToml(text, limits = null) {
+  if (limits && String(text).length > limits.bytes / 3 && new TextEncoder().encode(String(text)).length > limits.bytes) {
+    throw new TomlError(1, tooLarge(limits));
+  }
   // tomllib reads CRLF as LF everywhere, in multi-line strings too; a lone CR stays, and is refused.
   const source = String(text).replace(/^\uFEFF/, "").replace(/\r\n/g, "\n");
   let at = 0;
@@ -82,6 +94,10 @@ function parseToml(text) {
     return created;
   };
   const howMade = (table) => made.get(table) ?? "header";
+  // A table or array at this level (the file's top level 0) is refused beyond the limit, as ambush refuses it
+  const beyond = (level) => {
+    if (limits && level > limits.nesting) fail(`tables and arrays nested more than ${limits.nesting} deep, the most this page reads`);
+  };
   const peek = () => source[at];
   // Whether a sticky pattern matches at `at`; take() passes what it matches and returns it
   const matches = (pattern) => {
@@ -195,18 +211,24 @@ function parseToml(text) {
       else if (peek() === "'") parts.push(literalString());
       else if (matches(BARE_KEY)) parts.push(take(BARE_KEY));
       else fail("a key is missing");
+      if (limits && parts.at(-1).length > limits.keyCharacters) {
+        fail(`a key of ${parts.at(-1).length} characters; at most ${limits.keyCharacters}`);
+      }
+      beyond(parts.length - 1);
       take(BLANK);
       if (peek() !== ".") return parts;
       at += 1;
     }
   }
 
-  function value() {
+  /** A value at a level: an array or inline table there, what it holds one level deeper */
+  function value(level) {
     const ch = peek();
     if (ch === '"') return basicString();
     if (ch === "'") return literalString();
-    if (ch === "[") return array();
-    if (ch === "{") return inlineTable();
+    if (ch === "[" || ch === "{") beyond(level);
+    if (ch === "[") return array(level);
+    if (ch === "{") return inlineTable(level);
     const word = take(WORD);
     if (word === "true") return true;
     if (word === "false") return false;
@@ -221,13 +243,13 @@ function parseToml(text) {
     return fail(word ? `${JSON.stringify(word)} is no value` : "a value is missing");
   }
 
-  function array() {
+  function array(level) {
     at += 1;
     const items = [];
     for (;;) {
       space();
       if (peek() === "]") break;
-      items.push(value());
+      items.push(value(level + 1));
       space();
       if (peek() === ",") at += 1;
       else if (peek() !== "]") fail("an array is not closed");
@@ -236,13 +258,13 @@ function parseToml(text) {
     return items;
   }
 
-  function inlineTable() {
+  function inlineTable(level) {
     at += 1;
     const out = newTable("value");
     take(BLANK);
     if (peek() !== "}") {
       for (;;) {
-        keyValue(out);
+        keyValue(out, level);
         take(BLANK);
         if (peek() === "}") break;
         if (peek() !== ",") fail("an inline table is not closed");
@@ -253,9 +275,10 @@ function parseToml(text) {
     return out;
   }
 
-  /** Read `key = value` into a table: a dotted key opens tables on its way, never one defined elsewhere */
-  function keyValue(into) {
+  /** Read `key = value` into a table at a level: a dotted key opens tables on its way, never one defined elsewhere */
+  function keyValue(into, level) {
     const path = key();
+    beyond(level + path.length - 1);
     if (peek() !== "=") fail("= is missing after a key");
     at += 1;
     take(BLANK);
@@ -271,7 +294,7 @@ function parseToml(text) {
     });
     const last = path.at(-1);
     if (own(holder, last)) fail(`${path.join(".")} is given twice`);
-    holder[last] = value();
+    holder[last] = value(level + path.length);
   }
 
   /** Open the table a [header] names, or a new table at the end of the array a [[header]] names */
@@ -283,10 +306,14 @@ function parseToml(text) {
     at += many ? 2 : 1;
     const named = `[${many ? "[" : ""}${path.join(".")}${many ? "]" : ""}]`;
     let holder = root;
+    currentLevel = path.length + (many ? 1 : 0);
     for (const part of path.slice(0, -1)) {
       if (!own(holder, part)) holder[part] = newTable("implied");
       holder = holder[part];
-      if (tableArrays.has(holder)) holder = holder.at(-1);
+      if (tableArrays.has(holder)) {
+        holder = holder.at(-1);
+        currentLevel += 1; // an entry of an array of tables sits one level deeper
+      }
       if (!isTable(holder) || howMade(holder) === "value") fail(`${named}: ${part} is a value, not a table`);
     }
     const last = path.at(-1);
@@ -308,10 +335,13 @@ function parseToml(text) {
 
   const root = newTable("header");
   let current = root;
+  let currentLevel = 0; // the level of the table the last header opened
   while (at < source.length) {
     take(BLANK);
-    if (peek() === "[") current = header();
-    else if (peek() !== "#" && peek() !== "\n" && at < source.length) keyValue(current);
+    if (peek() === "[") {
+      current = header();
+      beyond(currentLevel);
+    } else if (peek() !== "#" && peek() !== "\n" && at < source.length) keyValue(current, currentLevel);
     lineEnd();
   }
   return root;

@@ -11,13 +11,14 @@ from typing import Annotated, Any, Self
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints, model_validator
 
+from exporter.limits import NAME_CHARACTERS
 from exporter.rules.shared import JS_SAFE_INTEGER, visible
 
 # An integer a GM types that the runtimes read: JavaScript holds it exactly.
 SafeInt = Annotated[int, Field(ge=-JS_SAFE_INTEGER, le=JS_SAFE_INTEGER)]
 
 # Member and side names, and every reference to a member (leader, attacker, opener).
-Name = Annotated[str, StringConstraints(min_length=1, max_length=200), AfterValidator(visible)]
+Name = Annotated[str, StringConstraints(min_length=1, max_length=NAME_CHARACTERS), AfterValidator(visible)]
 
 
 def option(default: Any, meaning: str, reading: str, source: str, values: dict[str, str], **constraints: Any) -> Any:

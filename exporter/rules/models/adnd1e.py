@@ -6,6 +6,7 @@ from typing import Literal
 
 from pydantic import Field
 
+from exporter.limits import MEMBERS_A_SIDE
 from exporter.rules.adnd1e import DEFAULT_RATING, MemberMethods, ScenarioMethods, SidesMethods
 from exporter.rules.models import Name, RulesModel, option
 
@@ -52,7 +53,7 @@ class Side(RulesModel):
     surprised_on: int = Field(default=DEFAULT_RATING, ge=0, le=6)
     surprises_on: int = Field(default=DEFAULT_RATING, ge=1, le=6)
     aware: bool = False
-    members: list[Member] = Field(min_length=1)
+    members: list[Member] = Field(min_length=1, max_length=MEMBERS_A_SIDE)
 
 
 class Sides(SidesMethods, RulesModel):

@@ -6,6 +6,7 @@ from typing import Literal
 
 from pydantic import Field
 
+from exporter.limits import MEMBERS_A_SIDE
 from exporter.rules.fallout_ttrpg import ScenarioMethods
 from exporter.rules.models import Name, RulesModel, SafeInt, option
 from exporter.rules.shared import JS_SAFE_INTEGER
@@ -50,7 +51,7 @@ class Side(RulesModel):
     """One side of the encounter; a is the party"""
 
     name: Name | None = None
-    members: list[Member] = Field(min_length=1)
+    members: list[Member] = Field(min_length=1, max_length=MEMBERS_A_SIDE)
 
 
 class Sides(RulesModel):
@@ -78,6 +79,6 @@ class Scenario(ScenarioMethods, RulesModel):
     attacker: Name | None = None
     attack_bonus: SafeInt | None = None
     target_number: SafeInt | None = None
-    openers: list[Opener] | None = None
+    openers: list[Opener] | None = Field(default=None, max_length=2 * MEMBERS_A_SIDE)
     sides: Sides
     options: Options = Options()

@@ -6,6 +6,7 @@ from typing import Literal
 
 from pydantic import Field
 
+from exporter.limits import MEMBERS_A_SIDE
 from exporter.rules.gurps4e import ScenarioMethods, SideMethods
 from exporter.rules.models import Name, RulesModel, option
 from exporter.rules.shared import SideKey
@@ -50,7 +51,7 @@ class Side(SideMethods, RulesModel):
     animals: bool = False
     gm_modifier: int = Field(default=0, ge=-20, le=20)
     expecting_trouble: bool = True
-    members: list[Member] = Field(min_length=1)
+    members: list[Member] = Field(min_length=1, max_length=MEMBERS_A_SIDE)
 
 
 class Sides(RulesModel):

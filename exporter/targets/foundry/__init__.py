@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from exporter._resources import templates_root
+from exporter._resources import template_text
 from exporter.definitions import Definitions
 from exporter.definitions.catalogue import nest
 from exporter.definitions.features import setting_entries
@@ -67,14 +67,13 @@ class FoundryWriter:
 
     def __init__(self) -> None:
         self.env = make_environment("foundry")
-        self.root = templates_root()
 
     def modules(self, defs: Definitions) -> list[JsModule]:
         """Return the module's scripts: the entries and what they import, the configuration rendered for defs"""
         config = render_config(self.env, defs, f"the Foundry module {defs.module.id}", config_entries(defs))
 
         def source(path: str) -> str:
-            return config if path == CONFIG_MODULE else (self.root / path).read_text(encoding="utf-8")
+            return config if path == CONFIG_MODULE else template_text(path)
 
         return module_graph(entry_modules(defs.system), source)
 

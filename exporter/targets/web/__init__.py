@@ -6,10 +6,11 @@ from pathlib import Path
 from typing import Any
 
 from exporter import __version__
-from exporter._resources import templates_root
+from exporter._resources import template_text, templates_root
 from exporter.definitions import Definitions
 from exporter.definitions.features import setting_entries
 from exporter.dist import write_text
+from exporter.limits import file_limits
 from exporter.targets.config_js import ConfigEntry, render_config
 from exporter.targets.environment import make_environment
 from exporter.targets.modules import JsModule
@@ -42,6 +43,8 @@ def config_entries(defs: Definitions, strings: dict[str, dict[str, str]]) -> lis
                     setting_entries(defs.settings, "web")),
         ConfigEntry("STATUSES", "The statuses the rules mark, each with the catalogue key of its label",
                     [{"id": status.id, "label": status.label} for status in defs.statuses]),
+        ConfigEntry("FILE_LIMITS", "The limits on a scenario file the page opens, as ambush keeps them "
+                    "(exporter/limits.py)", file_limits()),
         ConfigEntry("STRINGS", "Every string the page shows, per language", strings),
         ConfigEntry("DEFAULT_LANGUAGE", "The language the page speaks until the GM picks another: the campaign's "
                     "default_language", defs.module.default_language),
@@ -66,7 +69,7 @@ class WebWriter:
 
     def page(self, defs: Definitions) -> str:
         """Return the page"""
-        style = (self.root / "web" / "style.css").read_text(encoding="utf-8")
+        style = template_text("web/style.css")
         return page_html(self.env.get_template(PAGE), defs, self.modules(defs), style, HOST_ENTRY)
 
     def readme_context(self, defs: Definitions) -> dict[str, Any]:
