@@ -4,7 +4,7 @@
 // with STORE = "json" as JSON text, loaded and saved at every turn as a VTT stores it; the dice are seeded.
 import { readFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
-import { bareHost, filledDraft, seeded } from "../tests/js/bare_table.mjs";
+import { bareHost, filledDraft, seeded } from "../tools/harness/bare_table.mjs";
 
 const [common, system, scenarioPath, rounds, store = "object"] = process.argv.slice(2);
 const root = pathToFileURL(`${common}/`).href;

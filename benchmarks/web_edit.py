@@ -16,8 +16,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests.browser import chromium_path  # noqa: E402
-from tests.web_pages import build_pages, campaign_text  # noqa: E402
+from tools.browser import chromium_path  # noqa: E402
+from tools.web_pages import build_pages, campaign_text  # noqa: E402
 
 COMBATANTS = 200
 TARGET_MS = 50

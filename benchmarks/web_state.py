@@ -75,7 +75,7 @@ def play(page_path: Path, alone_path: Path, rounds: int) -> dict[str, dict]:
     """Play the fight through the page and through its parts alone, each in a fresh browser context"""
     from playwright.sync_api import sync_playwright
 
-    from tests.browser import chromium_path
+    from tools.browser import chromium_path
 
     toml = fight_scenario()
     played = {}

@@ -9,24 +9,13 @@ Playwright the browser tests skip, except in CI (CI=true), where they fail: .ci/
 from __future__ import annotations
 
 import os
-import shutil
 import time
 from pathlib import Path
 
 import pytest
 
-# The Debian package's binary, or another Chromium named by AMBUSH_CHROMIUM
-CHROMIUM_NAMES = ("chromium", "chromium-browser")
 # How long a step may wait for the page: generous, for a machine busy with other work
 TIMEOUT_MS = 90_000
-
-
-def chromium_path() -> str | None:
-    """Return the Chromium to drive, or None"""
-    given = os.environ.get("AMBUSH_CHROMIUM")
-    if given:
-        return given
-    return next((found for name in CHROMIUM_NAMES if (found := shutil.which(name))), None)
 
 
 def missing(reason: str) -> None:

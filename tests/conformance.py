@@ -25,7 +25,7 @@ from tests.conftest import VECTORS, run_node
 
 SESSION_RUNNER = "tests/js/session_vectors.mjs"
 FOUNDRY_RUNNER = "tests/foundry/conformance.mjs"
-FOUNDRY_GENERATIONS = (13, 14)  # the Foundry releases the emulation runs (tests/foundry/harness.mjs GENERATIONS)
+FOUNDRY_GENERATIONS = (13, 14)  # the Foundry releases the emulation runs (tools/harness/foundry/harness.mjs GENERATIONS)
 ROLL20_RUNNER = "tests/roll20/conformance.mjs"
 # The game system the emulated world runs when the module requires none: any id the module does not know.
 ANY_GAME_SYSTEM = "any-game-system"

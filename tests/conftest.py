@@ -18,7 +18,7 @@ import pytest
 from syrupy.assertion import SnapshotAssertion
 from syrupy.extensions.single_file import SingleFileSnapshotExtension, WriteMode
 
-from tests.node_flags import NODE_FLAGS
+from tools.node_flags import NODE_FLAGS
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT / "fixtures"
@@ -413,7 +413,8 @@ def roll20_configuration(campaign_dir: Path) -> dict:
 @pytest.fixture(scope="session")
 def browser():
     """Headless Chromium for the whole test session (tests/browser.py)"""
-    from tests.browser import chromium_path, missing
+    from tests.browser import missing
+    from tools.browser import chromium_path
 
     path = chromium_path()
     if path is None:

@@ -4,8 +4,8 @@
 // "strings": {given, toml}}: hostile strings and the TOML document the common serializer writes of them.
 import { pathToFileURL } from "node:url";
 import { draftFields, oddsBox } from "./foundry/dialog-fields.mjs";
-import { createFoundry } from "./foundry/harness.mjs";
-import { createSandbox } from "./roll20/harness.mjs";
+import { createFoundry } from "../tools/harness/foundry/harness.mjs";
+import { createSandbox } from "../tools/harness/roll20/harness.mjs";
 
 const DIR = process.env.MODULES_DIR;
 const MARKER = "@@encounters@@"; // the harnesses log to stdout too

@@ -28,9 +28,10 @@ from tests.conformance import (
     roll20_entry,
     run_runner,
 )
-from tests.conftest import ROOT, VECTORS
+from tests.conftest import VECTORS
 from tests.test_glossary import ROWS, words
-from tests.web_pages import build_pages, campaign_text, scenario_toml, speak
+from tests.web_pages import page_player, speak
+from tools.web_pages import build_pages, campaign_text, scenario_toml
 
 pytestmark = pytest.mark.slow  # builds and two Node runs per language: run early (conftest.py)
 
@@ -65,7 +66,7 @@ def shown(tmp_path_factory, browser) -> dict[tuple[str, str], dict[str, list[str
     return played
 
 
-WEB_PLAYER = (ROOT / "tests" / "web" / "play_vector.js").read_text(encoding="utf-8")
+WEB_PLAYER = page_player()
 # The round, whose turn it is and the end of the surprise, each as the page showed it while the vector played
 WATCH = """() => {
   window.shownLines = new Set();

@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from exporter.rules.systems import SYSTEM_IDS
+
 ROOT = Path(__file__).resolve().parent.parent
 # The names of notes that live outside the repository; built from parts so this file does not cite them itself.
 OUTSIDE = re.compile("|".join([r"\b(?:RULES|FOUNDRY|ROLL20|DESIGN|STYLE)\.md\b", r"\.\./" + "shared",
@@ -18,7 +20,6 @@ OUTSIDE = re.compile("|".join([r"\b(?:RULES|FOUNDRY|ROLL20|DESIGN|STYLE)\.md\b",
 DOC_CITATION = re.compile(r"\bdocs/([\w./-]+?\.md)(?:#([\w-]+))?")
 SECTION_CITATION = re.compile(r"\bdocs/(dev/(?:foundry|roll20)\.md)((?:(?:,\s*|-|\s)?§\d+(?:\.\d+)?)+)")
 MARKDOWN_LINK = re.compile(r"\]\((?!https?:|mailto:|#)([^)\s]+?\.md)(?:#([^)\s]+))?\)")
-READING_FILES = {"A": "gurps4e.md", "B": "fallout-ttrpg.md", "C": "adnd1e.md"}
 BINARY_SUFFIXES = {".png", ".zip", ".ldb", ".woff", ".woff2", ".ico", ".webp"}
 
 
@@ -116,11 +117,26 @@ def test_markdown_links_resolve():
     assert broken == []
 
 
+def reading_files() -> dict[str, str]:
+    """Return each reading id's letter and the rules page holding those readings: docs/rules/<system id>.md each"""
+    files = {}
+    for system in SYSTEM_IDS:
+        letters = {anchor[0].upper() for anchor in anchors(ROOT / "docs" / "rules" / f"{system}.md")
+                   if re.fullmatch(r"[a-z]\d+[a-d]?", anchor)}
+        assert len(letters) == 1, f"docs/rules/{system}.md: readings under one letter expected, found {letters}"
+        files[letters.pop()] = f"{system}.md"
+    assert len(files) == len(SYSTEM_IDS), f"two systems' readings share a letter: {files}"
+    return files
+
+
+READING_FILES = reading_files()
+
+
 @pytest.mark.parametrize("vector", sorted((ROOT / "fixtures" / "vectors").glob("*.json")), ids=lambda p: p.stem)
 def test_vector_rules_are_citations(vector):
     """A vector's rules are reading ids defined in docs/rules or docs citations, nothing else"""
     for rule in json.loads(vector.read_text(encoding="utf-8"))["rules"]:
-        if re.fullmatch(r"[ABC]\d+[a-d]?", rule):
+        if re.fullmatch(rf"[{''.join(READING_FILES)}]\d+[a-d]?", rule):
             assert rule.lower() in anchors(ROOT / "docs" / "rules" / READING_FILES[rule[0]]), rule
         else:
             assert DOC_CITATION.fullmatch(rule), rule

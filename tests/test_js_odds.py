@@ -16,8 +16,8 @@ from exporter.scenario import scenario_from_dict
 from tests.conftest import ROOT, SCENARIOS, VECTORS, run_node
 from tests.js_tree import write_common_tree
 from tests.procedure_fields import applicable
-from tests.test_differential import SCENARIOS as STRATEGIES
-from tests.test_differential import collect, option_sets
+from tests.scenario_draws import SCENARIOS as STRATEGIES
+from tests.scenario_draws import collect, option_sets
 
 pytestmark = pytest.mark.slow  # seconds of builds, subprocesses or Node: run early (conftest.py)
 

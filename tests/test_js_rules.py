@@ -5,21 +5,18 @@ from __future__ import annotations
 
 import copy
 import json
-import random
 import re
 from pathlib import Path
 
 import pytest
 
 from exporter._resources import templates_root
-from exporter.rules.dice import ScriptedRoller
 from exporter.rules.systems import SYSTEM_IDS, system_module
-from exporter.scenario import scenario_from_dict
 from exporter.targets.config_js import CONFIG_MODULE
 from exporter.targets.modules import bundle, module_constant, module_graph, read_module
 from tests.conftest import ROOT, VECTORS, run_node
 from tests.js_tree import write_common_tree
-from tests.procedure_fields import applicable
+from tests.scenario_draws import any_case, collect, vector_for
 
 RUNNER = ROOT / "tests" / "js" / "run_vectors.mjs"
 FORMS = ("module", "bundle")
@@ -194,133 +191,24 @@ def test_runner_reports_failures(tmp_path):
 
 # --- differential check: random scenarios, Python's outcome as the expectation -------------------------------
 
-NAMES = ["Ava", "__proto__", "constructor", "Bo </script>", "toString", "Cy \"q\"", "Dee", "hasOwnProperty", "Eli"]
 RANDOM_CASES = 120
 
 
-def gurps_scenario(rng: random.Random) -> dict:
-    """Draw a random GURPS scenario: any procedure, leaders or none, CR, low IQs, options"""
-    procedure = rng.choice(["partial", "total", "quick-contest"])
-    names = iter(rng.sample(NAMES, len(NAMES)))
-    sides = {}
-    for key in ("a", "b"):
-        members = []
-        for _ in range(rng.randint(1, 3)):
-            member = {"name": next(names), "iq": rng.choice([1, 2, 3, 5, 8, 10, 12, 14])}
-            if rng.random() < 0.4:
-                member["combat_reflexes"] = True
-            if rng.random() < 0.4:
-                member["tactics"] = rng.choice([0, 1, 5, 19, 20, 25])
-            if procedure == "quick-contest":
-                member["stealth" if key == "a" else "per"] = rng.randint(1, 18)
-            members.append(member)
-        side: dict = {"members": members}
-        if rng.random() < 0.6:
-            side["leader"] = rng.choice(members)["name"]
-        if rng.random() < 0.2:
-            side["animals"] = True
-        if rng.random() < 0.3:
-            side["gm_modifier"] = rng.randint(-3, 3)
-        if rng.random() < 0.4:
-            side["expecting_trouble"] = rng.random() < 0.5
-        sides[key] = side
-    options = {"stun_roll_timing": rng.choice(["start", "end"]),
-               "freeze_roll_scope": rng.choice(["side", "individual"]),
-               "leaderless_iq_bonus": rng.random() < 0.5}
-    return {"system": "gurps4e", "procedure": procedure, "sides": sides, "options": options}
-
-
-def adnd_scenario(rng: random.Random) -> dict:
-    """Draw a random AD&D scenario: ratings, awareness, Dex or explicit adjustments, every option"""
-    options = {"dex_unsurprised_may_act": rng.random() < 0.5, "side_best_rating": rng.random() < 0.3,
-               "dex_encumbrance_gate": rng.random() < 0.3, "missile_triple_rate": rng.random() < 0.3}
-    names = iter(rng.sample(NAMES, len(NAMES)))
-    sides = {}
-    for key in ("a", "b"):
-        members = []
-        for _ in range(rng.randint(1, 3)):
-            member: dict = {"name": next(names)}
-            draw = rng.random()
-            if draw < 0.5:
-                member["dex"] = rng.randint(3, 18)
-            elif draw < 0.7:
-                member["surprise_adjustment"] = rng.randint(-5, 5)
-            if options["side_best_rating"] and rng.random() < 0.3:
-                member["surprised_on"] = rng.randint(0, 3)
-            if options["side_best_rating"] and rng.random() < 0.3:
-                member["surprises_on"] = rng.randint(1, 5)
-            if options["dex_encumbrance_gate"] and rng.random() < 0.5:
-                member["encumbered"] = True
-            members.append(member)
-        side: dict = {"members": members}
-        if rng.random() < 0.4:
-            side["surprised_on"] = rng.randint(0, 4)
-        if rng.random() < 0.4:
-            side["surprises_on"] = rng.randint(1, 6)
-        if rng.random() < 0.15:
-            side["aware"] = True
-        sides[key] = side
-    return {"system": "adnd1e", "procedure": "roll", "sides": sides, "options": options}
-
-
-def fallout_scenario(rng: random.Random) -> dict:
-    """Draw a random Fallout scenario: a World Map check or opening Sneak Attacks, sleepers, Cautious Nature"""
-    procedure = rng.choice(["world-map", "sneak-attack"])
-    names = iter(rng.sample(NAMES, len(NAMES)))
-    sides = {}
-    for key in ("a", "b"):
-        members = []
-        for _ in range(rng.randint(1, 3)):
-            member: dict = {"name": next(names), "sequence": rng.randint(0, 4)}
-            if procedure == "world-map":
-                member |= {"per": rng.randint(1, 10), "survival": rng.randint(0, 8)}
-            if rng.random() < 0.3:
-                member["cautious_nature"] = True
-            if rng.random() < 0.3:
-                member["asleep"] = True
-            members.append(member)
-        sides[key] = {"members": members}
-    options = {"opening_attack_is_free": rng.random() < 0.5, "poor_failure_margin": rng.randint(1, 8),
-               "enemy_spot_roll": rng.random() < 0.5,
-               "cautious_sleeper_wakes": rng.choice(["sr_turn_start", "sr_end"])}
-    scenario: dict = {"system": "fallout-ttrpg", "procedure": procedure, "sides": sides, "options": options}
-    if procedure == "world-map":
-        scenario |= {"dc": rng.randint(5, 30), "hunting": rng.random() < 0.3}
-    elif rng.random() < 0.5:
-        scenario |= {"attacker": rng.choice(sides["a"]["members"])["name"], "attack_bonus": rng.randint(-2, 6),
-                     "target_number": rng.randint(8, 26)}
-    else:
-        everyone = sides["a"]["members"] + sides["b"]["members"]
-        openers = rng.sample(everyone, rng.randint(1, len(everyone)))
-        scenario["openers"] = [{"name": m["name"], "attack_bonus": rng.randint(-2, 6),
-                                "target_number": rng.randint(8, 26)} for m in openers]
-    return scenario
-
-
-# Each system's scenario generator and the largest die it rolls (every face drawn must fit every die it rolls).
-RANDOM_SCENARIOS = {"gurps4e": (gurps_scenario, 6), "adnd1e": (adnd_scenario, 6),
-                    "fallout-ttrpg": (fallout_scenario, 20)}
-
-
-def python_vector(system: str, index: int) -> dict:
-    """Draw one random scenario and dice, and let the Python core give the expected outcome"""
-    draw, die_size = RANDOM_SCENARIOS[system]
-    rng = random.Random(f"{system}-{index}")
-    scenario = applicable(draw(rng))
-    faces = [rng.randint(1, die_size) for _ in range(5000)]
-    roller = ScriptedRoller(faces)
-    outcome = system_module(system).resolve(scenario_from_dict(scenario), roller)
-    return {"name": f"random-{system}-{index}", "scenario": scenario, "dice": faces[: roller.used],
-            "expected": outcome.to_json()}
+def python_vectors(system: str) -> list[dict]:
+    """Draw random scenarios and dice (tests/scenario_draws.py), and let the Python core give the expected outcomes"""
+    drawn = collect(any_case(system), RANDOM_CASES, 900 + SYSTEM_IDS.index(system))
+    assert len(drawn) == RANDOM_CASES
+    return [vector_for(f"random-{system}-{index}", scenario, faces, "tests/test_js_rules.py")
+            for index, (scenario, faces) in enumerate(drawn)]
 
 
 def test_random_scenarios_agree_with_python(tmp_path):
     groups = []
     for system in SYSTEM_IDS:
         paths = []
-        for index in range(RANDOM_CASES):
-            paths.append(tmp_path / f"random-{system}-{index}.json")
-            paths[-1].write_text(json.dumps(python_vector(system, index)), encoding="utf-8")
+        for vector in python_vectors(system):
+            paths.append(tmp_path / f"{vector['name']}.json")
+            paths[-1].write_text(json.dumps(vector), encoding="utf-8")
         groups.append((runnable(tmp_path, system, "module"), paths))
     failed = {name: report for found in run_runner(groups, tmp_path) for name, report in found.items()
               if not report["ok"]}

@@ -10,9 +10,11 @@ from __future__ import annotations
 import html
 import json
 import struct
+import tomllib
 
 import pytest
 
+from exporter.rules.systems import SYSTEM_IDS
 from tests.conftest import ROOT
 from tools import pictures
 
@@ -38,6 +40,12 @@ def test_every_picture_is_made_from_the_current_build(made):
     stale = [name for name, source in made.items() if recorded.get(name) != source.sha256]
     assert not stale, f"stale pictures: {stale}; run `python tools/pictures.py` and commit docs/pictures/"
     assert sorted(recorded) == sorted(made), "pictures.json lists exactly the pictures the tool makes"
+
+
+def test_one_chart_for_every_system_of_the_registry():
+    systems = [tomllib.loads((ROOT / "fixtures" / "scenarios" / name).read_text(encoding="utf-8"))["system"]
+               for name in pictures.CHARTS.values()]
+    assert sorted(systems) == sorted(SYSTEM_IDS), "tools/pictures.py CHARTS: one odds chart per system"
 
 
 def test_a_changed_source_makes_its_picture_stale(made, monkeypatch, tmp_path):

@@ -13,7 +13,7 @@ from tests.conftest import ROOT, run_node
 CAMPAIGN = ROOT / "fixtures" / "campaigns" / "gurps4e.toml"
 VERSION = tomllib.loads(CAMPAIGN.read_text(encoding="utf-8"))["version"]  # ambush's own, moving with each release
 BANNER = """
-import { createSandbox } from "./tests/roll20/harness.mjs";
+import { createSandbox } from "./tools/harness/roll20/harness.mjs";
 const sb = createSandbox({ players: [] });
 await sb.load(process.argv[1]);
 sb.ready();

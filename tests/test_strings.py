@@ -30,7 +30,18 @@ MODULES = sorted(path.relative_to(TEMPLATES).as_posix() for folder in ("common",
 WHOLE_KEY = re.compile(r"""(["'`])([A-Z][A-Za-z0-9]*(?:\.[A-Za-z0-9_-]+)+)\1""")
 KEY_START = re.compile(r"""["'`]([A-Z][A-Za-z0-9]*(?:\.[A-Za-z0-9_-]+)*\.)(?:\$\{|["'])""")
 DECLARATION = re.compile(r"^(?:export )?const STRING_KEYS = \[[^\]]*\];$", re.M | re.S)
-SYSTEM_NAMESPACES = {"gurps4e": "Gurps", "adnd1e": "Adnd", "fallout-ttrpg": "Fallout"}
+
+
+def system_namespace(system: str) -> str:
+    """Return the one key namespace a system's runtime declares whole ("Gurps.*" in common/runtime/gurps4e.js)"""
+    path = f"common/runtime/{system}.js"
+    whole = [key.removesuffix(".*") for key in declared_keys(read_module(path, (TEMPLATES / path).read_text(
+        encoding="utf-8"))) if key.endswith(".*")]
+    assert len(whole) == 1, f"{path} declares {whole} whole: one namespace of its own expected"
+    return whole[0]
+
+
+SYSTEM_NAMESPACES = {system: system_namespace(system) for system in SYSTEM_IDS}
 
 
 @cache

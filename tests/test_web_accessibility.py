@@ -8,7 +8,8 @@ import pytest
 
 from tests.browser import TIMEOUT_MS, page_url, start_empty
 from tests.conftest import FIXTURES, ROOT
-from tests.web_pages import build_pages, campaign_text, idle, pasted, speak
+from tests.web_pages import idle, pasted, speak
+from tools.web_pages import build_pages, campaign_text
 
 pytestmark = pytest.mark.slow  # seconds of builds, subprocesses or Node: run early (conftest.py)
 

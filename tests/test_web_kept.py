@@ -12,7 +12,8 @@ import pytest
 
 from tests.browser import new_tab, page_url
 from tests.conftest import FIXTURES
-from tests.web_pages import build_pages, campaign_text, catalogue, idle, reload_kept
+from tests.web_pages import catalogue, idle, reload_kept
+from tools.web_pages import build_pages, campaign_text
 
 pytestmark = pytest.mark.slow  # seconds of builds and a browser: run early (conftest.py)
 

@@ -19,7 +19,7 @@ from exporter.scenario import load_scenario
 from exporter.targets.config_js import ConfigEntry
 from tests.conftest import FIXTURES, run_node
 from tests.js_tree import write_common_tree
-from tests.web_pages import scenario_toml
+from tools.web_pages import scenario_toml
 
 pytestmark = pytest.mark.slow  # seconds of builds, subprocesses or Node: run early (conftest.py)
 

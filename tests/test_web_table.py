@@ -10,8 +10,6 @@ import pytest
 
 from tests.browser import TIMEOUT_MS, page_url, show
 from tests.web_pages import (
-    build_pages,
-    campaign_text,
     catalogue,
     idle,
     pasted,
@@ -21,6 +19,7 @@ from tests.web_pages import (
     stored,
     type_dice,
 )
+from tools.web_pages import build_pages, campaign_text
 
 pytestmark = pytest.mark.slow  # seconds of builds, subprocesses or Node: run early (conftest.py)
 

@@ -12,12 +12,13 @@ import json
 import pytest
 
 from tests.conformance import option_groups
-from tests.conftest import ROOT, VECTORS, run_node
-from tests.web_pages import build_pages, campaign_text, scenario_toml
+from tests.conftest import VECTORS, run_node
+from tests.web_pages import page_player
+from tools.web_pages import build_pages, campaign_text, scenario_toml
 
 pytestmark = pytest.mark.slow  # seconds of builds, subprocesses or Node: run early (conftest.py)
 
-PLAYER = (ROOT / "tests" / "web" / "play_vector.js").read_text(encoding="utf-8")
+PLAYER = page_player()
 COMPARE = "tests/web/compare_vectors.mjs"
 
 

@@ -6,8 +6,9 @@ import json
 import time
 from pathlib import Path
 
-from exporter.build import build_campaigns
 from exporter.lang import bundled_language
+from exporter.targets.modules import bundle, module_constant, module_graph
+from tools.web_pages import build_pages, campaign_text
 
 ROOT = Path(__file__).resolve().parents[1]
 PARTIAL = (ROOT / "fixtures" / "scenarios" / "gurps-partial.toml").read_text(encoding="utf-8")
@@ -15,63 +16,16 @@ PARTIAL = (ROOT / "fixtures" / "scenarios" / "gurps-partial.toml").read_text(enc
 INITIATIVE = [2, 5]
 # A translation a GM overrode with markup: the page shows it as text
 HOSTILE_NEXT = "</script><script>window.injected = 1</script><b>next</b>"
+PLAYED_OUT = "js/played_out.js"  # under tests/: when a vector's surprise has played out, shared with the Node runners
 
 
-def toml_value(value) -> str:
-    """Write a string, a boolean, a whole number or an array of them as TOML (JSON's escapes are TOML's)"""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, str):
-        return json.dumps(value, ensure_ascii=False)
-    if isinstance(value, list):
-        return "[" + ", ".join(toml_value(item) for item in value) + "]"
-    raise TypeError(f"no TOML for {value!r}")
-
-
-def toml_table(data: dict, path: list[str], lines: list[str]) -> list[str]:
-    """Append a table's lines: its plain values, then its tables and arrays of tables, keys quoted"""
-    def nested(value) -> bool:
-        return isinstance(value, dict) or (isinstance(value, list) and bool(value) and isinstance(value[0], dict))
-
-    for key, value in data.items():
-        if value is not None and not nested(value):
-            lines.append(f"{json.dumps(key)} = {toml_value(value)}")
-    for key, value in data.items():
-        inner = [*path, json.dumps(key)]
-        if isinstance(value, dict):
-            lines += ["", f"[{'.'.join(inner)}]"]
-            toml_table(value, inner, lines)
-        elif nested(value):
-            for item in value:
-                lines += ["", f"[[{'.'.join(inner)}]]"]
-                toml_table(item, inner, lines)
-    return lines
-
-
-def scenario_toml(scenario: dict) -> str:
-    """Write a scenario (a vector's, as `ambush odds` reads it) as a scenario file"""
-    return "\n".join(toml_table(scenario, [], [])) + "\n"
-
-
-def campaign_text(index: int, system: str, options: dict, languages: tuple[str, ...] = ("en",), extra: str = "") -> str:
-    """Return a campaign that builds only the web page"""
-    lines = [f'id = "web-{index}"', 'title = "Web"', 'version = "1.0.0"', f'system = "{system}"',
-             f"languages = {json.dumps(list(languages))}", 'targets = ["web"]', extra, "[options]"]
-    lines += [f"{key} = {json.dumps(value)}" for key, value in options.items()]
-    return "\n".join(lines) + "\n"
-
-
-def build_pages(root: Path, campaigns: list[str]) -> list[Path]:
-    """Build each campaign's page; their index.html files in order"""
-    paths = []
-    for index, text in enumerate(campaigns):
-        path = root / f"campaign-{index}.toml"
-        path.write_text(text, encoding="utf-8")
-        paths.append(path)
-    build_campaigns(paths, root / "dist", make_zip=False)
-    return [root / "dist" / f"web-{index}" / "web" / "index.html" for index in range(len(campaigns))]
+def page_player() -> str:
+    """Return tests/web/play_vector.js as one expression for page.evaluate, tests/js/played_out.js bundled before it"""
+    shared = bundle(module_graph([PLAYED_OUT], lambda path: (ROOT / "tests" / path).read_text(encoding="utf-8")))
+    player = (ROOT / "tests" / "web" / "play_vector.js").read_text(encoding="utf-8").strip()
+    # A function expression itself, not an expression giving one: Playwright calls only what reads as a function.
+    return (f"(given) => {{\n{shared}\n  const {{ playedOut }} = {module_constant(PLAYED_OUT)};\n"
+            f"  return ({player})(given);\n}}")
 
 
 def gurps_pages(root: Path) -> dict[str, Path]:

@@ -5,8 +5,8 @@
 // OUT (BUILD_DIR holds <id>/roll20 and <id>/foundry).
 import fs from "node:fs";
 
-import { createFoundry } from "../tests/foundry/harness.mjs";
-import { createSandbox } from "../tests/roll20/harness.mjs";
+import { createFoundry } from "./harness/foundry/harness.mjs";
+import { createSandbox } from "./harness/roll20/harness.mjs";
 
 const [BUILD, OUT] = process.argv.slice(2);
 const GURPS = "ambush-gurps-example";

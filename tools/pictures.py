@@ -123,7 +123,7 @@ def node_sources(build: Path) -> dict:
     """Run the example script and module in the emulations and return the HTML they show (tools/picture_sources.mjs)"""
     with tempfile.TemporaryDirectory(prefix="ambush-pictures-") as folder:
         out = Path(folder) / "sources.json"
-        from tests.node_flags import NODE_FLAGS
+        from tools.node_flags import NODE_FLAGS
 
         command = ["node", *NODE_FLAGS, str(ROOT / "tools" / "picture_sources.mjs"), str(build), str(out)]
         done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, check=False)

@@ -15,9 +15,9 @@ import { pathToFileURL } from "node:url";
 import { renamed, runVectors } from "../js/compare.mjs";
 import { completeDraft } from "../js/drafts.mjs";
 import { oddsBox } from "./dialog-fields.mjs";
-import { checkedAdnd, checkedGurps, rebuildAdnd, rebuildFallout, rebuildGurps } from "../js/outcomes.mjs";
-import { installArsInitiative } from "./emulation/game-systems.mjs";
-import { GENERATIONS, createFoundry } from "./harness.mjs";
+import { playedOut, rebuildOutcome, resolveRecord } from "../js/outcomes.mjs";
+import { installArsInitiative } from "../../tools/harness/foundry/emulation/game-systems.mjs";
+import { GENERATIONS, createFoundry } from "../../tools/harness/foundry/harness.mjs";
 
 const MAX_ROUNDS = 40;
 let shown = []; // the cards and notifications of the vector played last
@@ -101,7 +101,7 @@ async function play({ moduleDir, gameSystem, generation, moduleId, language }, v
     observed.afterTrigger = statusesByName(combat, nameOf);
     await combat.startCombat();
     await env.settle();
-    for (let steps = 0; steps < MAX_ROUNDS * combat.turns.length && !finished(scenario, combat, observed, moduleId); steps += 1) {
+    for (let steps = 0; steps < MAX_ROUNDS * combat.turns.length && !playedOut(scenario.system, combat.getFlag(moduleId, "state"), observed.round); steps += 1) {
       await observed.next();
       await env.settle();
     }
@@ -118,19 +118,6 @@ async function play({ moduleDir, gameSystem, generation, moduleId, language }, v
       ...env.messages.map((message) => message.content), ...env.notifications.map((notice) => notice.message)];
     env.teardown();
   }
-}
-
-/** Tell whether the surprise has played out, with the first normal round after it seen in full. */
-function finished(scenario, combat, observed, moduleId) {
-  const state = combat.getFlag(moduleId, "state");
-  if (!state) return false;
-  if (scenario.system === "gurps4e") {
-    // A member's k-th own turn falls in round k (the surprise comes before round 1).
-    const settled = state.tracks.every((track) => track.lost !== null || track.never);
-    return settled && observed.round > Math.max(0, ...state.tracks.map((track) => track.turns.length));
-  }
-  const surpriseRounds = scenario.system === "adnd1e" ? state.outcome.timeline.length : state.outcome.surprise_round ? 1 : 0;
-  return observed.round > 1 + surpriseRounds;
 }
 
 /** The statuses each member's actor shows now, by member name; a reused status counts as the module's own. */
@@ -178,9 +165,7 @@ function observeTurns(env, combat, nameOf) {
 /** Rebuild the vector's expected shape from what the module posted and did. */
 function rebuild(scenario, env, combat, observed, nameOf, moduleId) {
   const records = env.messages.flatMap((m) => m.flags?.[moduleId]?.records ?? []).map((r) => renamed(r, nameOf));
-  const resolved = records.find((r) => r.type === "resolve");
-  if (!resolved) throw new Error("no resolve card was posted");
-  if (scenario.system === "gurps4e") return checkedGurps(rebuildGurps(resolved.outcome, records), observed);
+  const resolved = resolveRecord(records);
   if (scenario.system === "adnd1e") {
     // The segments are played as tracker rounds 1..n; the first normal round is the tracker's round 1 again.
     const segments = resolved.outcome.timeline.length;
@@ -188,9 +173,8 @@ function rebuild(scenario, env, combat, observed, nameOf, moduleId) {
     if (JSON.stringify(observed.trackerRounds.slice(0, segments + 1)) !== JSON.stringify(expected)) {
       throw new Error(`tracker rounds ${observed.trackerRounds.join(", ")}: the first normal round is not round 1`);
     }
-    return checkedAdnd(rebuildAdnd(resolved.outcome, observed), observed);
   }
-  return rebuildFallout(scenario, resolved.outcome, observed);
+  return rebuildOutcome(scenario, resolved.outcome, records, observed);
 }
 
 for (const { module, gameSystem, generation, language, vectors } of JSON.parse(await readFile(process.argv[2], "utf8"))) {

@@ -8,8 +8,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
-import { createFoundry, runGeneration } from "./harness.mjs";
-import { ggaList, installArsActors, installGga1Actors, installGgaActors, installGgaFinders } from "./emulation/game-systems.mjs";
+import { createFoundry, runGeneration } from "../../tools/harness/foundry/harness.mjs";
+import { ggaList, installArsActors, installGga1Actors, installGgaActors, installGgaFinders } from "../../tools/harness/foundry/emulation/game-systems.mjs";
 
 const GENERATION = runGeneration();
 const GURPS = "ambush-gurps-example";

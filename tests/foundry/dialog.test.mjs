@@ -13,7 +13,7 @@ import path from "node:path";
 import { test } from "node:test";
 
 import { draftFields, oddsBox } from "./dialog-fields.mjs";
-import { createFoundry, runGeneration } from "./harness.mjs";
+import { createFoundry, runGeneration } from "../../tools/harness/foundry/harness.mjs";
 
 const MODULES = process.env.MODULES_DIR;
 const PYTHON = process.env.AMBUSH_PYTHON ?? "python3";

@@ -5,8 +5,8 @@
 // docs/dev/foundry.md §7.1 and §11. MODULES_DIR holds <id>/foundry for the three example campaigns.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { installArsInitiative, installArsTurnMethods } from "./emulation/game-systems.mjs";
-import { createFoundry, runGeneration } from "./harness.mjs";
+import { installArsInitiative, installArsTurnMethods } from "../../tools/harness/foundry/emulation/game-systems.mjs";
+import { createFoundry, runGeneration } from "../../tools/harness/foundry/harness.mjs";
 
 const MODULES = process.env.MODULES_DIR;
 const GENERATION = runGeneration();

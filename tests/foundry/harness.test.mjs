@@ -8,10 +8,10 @@ import path from "node:path";
 import { test } from "node:test";
 import { pathToFileURL } from "node:url";
 
-import { CONST as HARNESS_CONST, Collection, createFoundry } from "./harness.mjs";
+import { CONST as HARNESS_CONST, Collection, createFoundry } from "../../tools/harness/foundry/harness.mjs";
 import {
   installArsInitiative, installArsTime, installArsTurnMethods, installDnd5eExpiryStamp, installGga1Actors,
-} from "./emulation/game-systems.mjs";
+} from "../../tools/harness/foundry/emulation/game-systems.mjs";
 
 const GM = "gamemaster000001";
 const PLAYER = "player0000000001";

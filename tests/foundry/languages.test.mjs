@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import { oddsBox } from "./dialog-fields.mjs";
-import { createFoundry, runGeneration } from "./harness.mjs";
+import { createFoundry, runGeneration } from "../../tools/harness/foundry/harness.mjs";
 
 const MODULES = process.env.MODULES_DIR;
 const ADND = { id: "ambush-adnd-example", systemId: "ars" };

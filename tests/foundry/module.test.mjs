@@ -3,8 +3,8 @@
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { test } from "node:test";
-import { addStatusEntry, createFoundry, runGeneration, statusEntries } from "./harness.mjs";
-import { installDnd5eExpiryStamp } from "./emulation/game-systems.mjs";
+import { addStatusEntry, createFoundry, runGeneration, statusEntries } from "../../tools/harness/foundry/harness.mjs";
+import { installDnd5eExpiryStamp } from "../../tools/harness/foundry/emulation/game-systems.mjs";
 
 const MODULES = process.env.MODULES_DIR;
 const GENERATION = runGeneration();

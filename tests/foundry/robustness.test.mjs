@@ -5,7 +5,7 @@
 // MODULES_DIR holds <id>/foundry for the three example campaigns.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { addStatusEntry, createFoundry, runGeneration, statusEntries } from "./harness.mjs";
+import { addStatusEntry, createFoundry, runGeneration, statusEntries } from "../../tools/harness/foundry/harness.mjs";
 
 const MODULES = process.env.MODULES_DIR;
 const GENERATION = runGeneration();

@@ -6,10 +6,10 @@
 import assert from "node:assert/strict";
 import { readFile, readdir } from "node:fs/promises";
 import { test } from "node:test";
-import { createFoundry, runGeneration } from "./harness.mjs";
+import { createFoundry, runGeneration } from "../../tools/harness/foundry/harness.mjs";
 import {
   ggaList, installArsActors, installArsInitiative, installArsTime, installArsTurnMethods, installGgaFinders,
-} from "./emulation/game-systems.mjs";
+} from "../../tools/harness/foundry/emulation/game-systems.mjs";
 
 const MODULES = process.env.MODULES_DIR;
 const GENERATION = runGeneration();

@@ -1,7 +1,7 @@
 // Print the chat HTML that a hostile campaign's runtimes post, for the Python checks:
 //   node hostile_cards.mjs FOUNDRY_MODULE_DIR ROLL20_SCRIPT  ->  {"foundry": html, "roll20": html}
-import { createFoundry } from "../foundry/harness.mjs";
-import { createSandbox } from "../roll20/harness.mjs";
+import { createFoundry } from "../../tools/harness/foundry/harness.mjs";
+import { createSandbox } from "../../tools/harness/roll20/harness.mjs";
 
 const [moduleDir, script] = process.argv.slice(2);
 

@@ -7,7 +7,7 @@
 // filter, map ...) adds the list's length; lists walked to build a Set or Map once are not counted.
 import { readFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
-import { bareHost, diceOf, filledDraft, seeded } from "./bare_table.mjs";
+import { bareHost, diceOf, filledDraft, seeded } from "../../tools/harness/bare_table.mjs";
 
 const [tree, system, scenarioPath, rounds] = process.argv.slice(2);
 const root = pathToFileURL(`${tree}/common/`).href;

@@ -2,8 +2,25 @@
 // way for Foundry and Roll20. `observed` holds {turns: [{round, name, passed, statuses}], afterTrigger, end},
 // statuses by member name in the module's own terms (surprised, unaware, prone, sleep); `records` are the
 // runtime's turn records {member, turn} in the order it wrote them. Names are data ("constructor" is a
-// fine name): results are built from Maps, and statuses are read as own properties only.
+// fine name): results are built from Maps, and statuses are read as own properties only. Every runner ends a vector
+// with playedOut and rebuilds it with rebuildOutcome: the per-system tail is written here once.
 import { own } from "./compare.mjs";
+
+export { playedOut, settled, surpriseRounds } from "./played_out.js";
+
+/** Return the resolve record among a runtime's records, or throw `missing` */
+export function resolveRecord(records, missing = "no resolve card was posted") {
+  const resolved = records.find((record) => record.type === "resolve");
+  if (!resolved) throw new Error(missing);
+  return resolved;
+}
+
+/** Rebuild a vector's expected shape from the resolve record's outcome, the runtime's records and what it did */
+export function rebuildOutcome(scenario, outcome, records, observed) {
+  if (scenario.system === "gurps4e") return checkedGurps(rebuildGurps(outcome, records), observed);
+  if (scenario.system === "adnd1e") return checkedAdnd(rebuildAdnd(outcome, observed), observed);
+  return rebuildFallout(scenario, outcome, observed);
+}
 
 /** GURPS: the resolve card, then each stunned member's turn cards in the order they were posted. */
 export function rebuildGurps(outcome, records) {

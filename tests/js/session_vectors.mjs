@@ -12,7 +12,7 @@ import { pathToFileURL } from "node:url";
 import { renamed, runVectors } from "./compare.mjs";
 import { scriptedDice } from "./dice.mjs";
 import { completeDraft } from "./drafts.mjs";
-import { checkedAdnd, checkedGurps, rebuildAdnd, rebuildFallout, rebuildGurps } from "./outcomes.mjs";
+import { playedOut, rebuildOutcome, resolveRecord } from "./outcomes.mjs";
 
 const MAX_ROUNDS = 40;
 const [groupsFile] = process.argv.slice(2);
@@ -95,7 +95,7 @@ async function play(tree, vector) {
   // The fight starts: round 1, its first turn; then each turn moves on, by the GM or by the session's skip.
   Object.assign(table, { started: true, round: 1, turn: 0 });
   let forward = true;
-  while (observed.round <= MAX_ROUNDS && !finished(scenario, session.current(), observed)) {
+  while (observed.round <= MAX_ROUNDS && !playedOut(scenario.system, session.current(), observed.round)) {
     const turn = { round: observed.round, name: nameOf.get(table.order[table.turn]), passed: false, statuses: null };
     observed.turns.push(turn);
     const step = await session.observe({ order: [...table.order], current: table.turn, round: table.round, forward,
@@ -120,28 +120,7 @@ async function play(tree, vector) {
   observed.end = table.shown(nameOf);
   if (dice.left().length) throw new Error(`scripted faces never rolled: ${dice.left().join(", ")}`);
   const records = table.messages.flatMap((message) => message.records).map((record) => renamed(record, nameOf));
-  return rebuild(scenario, records, observed);
-}
-
-/** Tell whether the surprise has played out, with the first normal round after it seen in full */
-function finished(scenario, surprise, observed) {
-  if (!surprise) return false;
-  if (scenario.system === "gurps4e") {
-    // A member's k-th own turn falls in round k (the surprise comes before round 1).
-    const settled = surprise.tracks.every((track) => track.lost !== null || track.never);
-    return settled && observed.round > Math.max(0, ...surprise.tracks.map((track) => track.turns.length));
-  }
-  const surpriseRounds = scenario.system === "adnd1e" ? surprise.outcome.timeline.length : surprise.outcome.surprise_round ? 1 : 0;
-  return observed.round > 1 + surpriseRounds;
-}
-
-/** Rebuild the vector's expected shape from the session's records and what it did at the table */
-function rebuild(scenario, records, observed) {
-  const resolved = records.find((record) => record.type === "resolve");
-  if (!resolved) throw new Error("no resolve card was posted");
-  if (scenario.system === "gurps4e") return checkedGurps(rebuildGurps(resolved.outcome, records), observed);
-  if (scenario.system === "adnd1e") return checkedAdnd(rebuildAdnd(resolved.outcome, observed), observed);
-  return rebuildFallout(scenario, resolved.outcome, observed);
+  return rebuildOutcome(scenario, resolveRecord(records).outcome, records, observed);
 }
 
 for (const group of groups) {

@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { ADND, FALLOUT, GM, GURPS, PLAYER, players } from "./examples.mjs";
-import { CHAT_LIMIT, createSandbox } from "./harness.mjs";
+import { CHAT_LIMIT, createSandbox } from "../../tools/harness/roll20/harness.mjs";
 
 /** The procedures of each example system */
 const PROCEDURES = new Map([[GURPS, ["partial", "total", "quick-contest"]], [ADND, ["roll"]], [FALLOUT, ["world-map", "sneak-attack"]]]);

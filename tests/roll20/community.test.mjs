@@ -1,11 +1,11 @@
-// What the models of the community scripts (tests/roll20/community/, docs/dev/roll20.md §4) do to the turn order, seen
+// What the models of the community scripts (tools/harness/roll20/community/, docs/dev/roll20.md §4) do to the turn order, seen
 // as a GM sees it: each test plays what the real script does, from its code. Run by tests/test_roll20_community.py
 // (SCRIPTS_DIR holds the built example scripts, for the tests that load ambush's script beside a model).
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import { GURPS } from "./examples.mjs";
-import { COMMUNITY_SCRIPTS, createSandbox } from "./harness.mjs";
+import { COMMUNITY_SCRIPTS, createSandbox } from "../../tools/harness/roll20/harness.mjs";
 
 const GM = "-GM0000000000000001";
 const PAT = "-PL0000000000000001";

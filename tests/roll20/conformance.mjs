@@ -12,8 +12,8 @@
 // told by an English card.
 import { readFile } from "node:fs/promises";
 import { renamed, runVectors } from "../js/compare.mjs";
-import { checkedAdnd, checkedGurps, rebuildAdnd, rebuildFallout, rebuildGurps } from "../js/outcomes.mjs";
-import { createSandbox } from "./harness.mjs";
+import { rebuildOutcome, resolveRecord, settled, surpriseRounds } from "../js/outcomes.mjs";
+import { createSandbox } from "../../tools/harness/roll20/harness.mjs";
 
 let config = null; // the group being played
 let statusOf = null; // its statuses by marker tag
@@ -210,23 +210,20 @@ function finished(sb, scenario, observed) {
   const surprise = sb.state[config.scriptName]?.surprise;
   if (!surprise) return true;
   if (scenario.system === "gurps4e") {
-    const tracks = surprise.tracks ?? [];
-    return surprise.done
-      || (tracks.every((t) => t.lost !== null || t.never) && observed.round > Math.max(0, ...tracks.map((t) => t.turns.length)));
+    const tracked = { ...surprise, tracks: surprise.tracks ?? [] };
+    return surprise.done || (settled(scenario.system, tracked) && observed.round > surpriseRounds(scenario.system, tracked));
   }
+  // Roll20 counts no rounds after the surprise: the first normal round is one turn for every token after it.
   const tokens = Object.keys(surprise.labels).length;
-  const normalTurns = observed.turns.filter((t) => t.round > (scenario.system === "adnd1e" ? surprise.outcome.timeline.length : surprise.outcome.surprise_round ? 1 : 0));
+  const normalTurns = observed.turns.filter((t) => t.round > surpriseRounds(scenario.system, surprise));
   return surprise.done && normalTurns.length > tokens;
 }
 
 /** Rebuild the vector's expected shape from the script's log and what it did. */
 function rebuild(scenario, store, observed, nameOf, sb) {
   const log = (store.surprise?.log ?? []).map((entry) => renamed(entry, nameOf));
-  const resolved = log.find((entry) => entry.type === "resolve");
-  if (!resolved) throw new Error(`no surprise was resolved: ${sb.chat.map((c) => c.content).slice(-3).join(" / ")}`);
-  if (scenario.system === "gurps4e") return checkedGurps(rebuildGurps(resolved.outcome, log), observed);
-  if (scenario.system === "adnd1e") return checkedAdnd(rebuildAdnd(resolved.outcome, observed), observed);
-  return rebuildFallout(scenario, resolved.outcome, observed);
+  const missing = `no surprise was resolved: ${sb.chat.map((c) => c.content).slice(-3).join(" / ")}`;
+  return rebuildOutcome(scenario, resolveRecord(log, missing).outcome, log, observed);
 }
 
 for (const group of JSON.parse(await readFile(process.argv[2], "utf8"))) {

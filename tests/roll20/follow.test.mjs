@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { ADND, commands, GM, GURPS, next, PLAYER, players, row } from "./examples.mjs";
-import { COMMUNITY_SCRIPTS, createSandbox } from "./harness.mjs";
+import { COMMUNITY_SCRIPTS, createSandbox } from "../../tools/harness/roll20/harness.mjs";
 
 const MODELS = Object.keys(COMMUNITY_SCRIPTS);
 

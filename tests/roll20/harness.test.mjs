@@ -7,7 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import { test } from "node:test";
 
-import { CHAT_LIMIT, createSandbox, evaluateRoll, parseStatusMarkers } from "./harness.mjs";
+import { CHAT_LIMIT, createSandbox, evaluateRoll, parseStatusMarkers } from "../../tools/harness/roll20/harness.mjs";
 
 const GM = "-Mh000000000000GM001";
 const PLAYER = "-Mh000000000000PL001";

@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { GM, GURPS, PLAYER, players } from "./examples.mjs";
-import { createSandbox } from "./harness.mjs";
+import { createSandbox } from "../../tools/harness/roll20/harness.mjs";
 
 const GERMAN = { file: process.env.GERMAN_SCRIPT, name: "GermanGurps" };
 const NBSP = "\u00a0";

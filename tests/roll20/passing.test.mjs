@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { ADND, commands, FALLOUT, GM, GURPS, next, PLAYER, players, row } from "./examples.mjs";
-import { createSandbox } from "./harness.mjs";
+import { createSandbox } from "../../tools/harness/roll20/harness.mjs";
 
 const TM_IMAGE = "https://s3.amazonaws.com/files.d20.io/images/4095816/086YSl3v0Kz3SlDAu245Vg/thumb.png?1400535580";
 

@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { GURPS, ADND, FALLOUT, GM, PLAYER, players } from "./examples.mjs";
-import { createSandbox } from "./harness.mjs";
+import { createSandbox } from "../../tools/harness/roll20/harness.mjs";
 
 
 /**

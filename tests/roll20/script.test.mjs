@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { ADND, FALLOUT, GM, GURPS, PLAYER, players } from "./examples.mjs";
-import { createSandbox } from "./harness.mjs";
+import { createSandbox } from "../../tools/harness/roll20/harness.mjs";
 
 
 /** A sandbox with the script loaded and ready, and two characters (IQ 12, friendly; IQ 10, hostile). */

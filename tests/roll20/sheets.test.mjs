@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import { test } from "node:test";
 import { ADND, GM, GURPS, PLAYER, players } from "./examples.mjs";
-import { createSandbox } from "./harness.mjs";
+import { createSandbox } from "../../tools/harness/roll20/harness.mjs";
 
 const FIXTURES = new URL("../../fixtures/sheets/roll20/", import.meta.url);
 const sheet = (file) => JSON.parse(fs.readFileSync(new URL(file, FIXTURES), "utf8"));

@@ -16,8 +16,8 @@ from exporter.scenario import scenario_from_dict
 from tests.conftest import SCENARIOS, VECTORS
 from tests.procedure_fields import applicable
 from tests.rules import odds_reference
-from tests.test_differential import SCENARIOS as STRATEGIES
-from tests.test_differential import collect, option_sets
+from tests.scenario_draws import SCENARIOS as STRATEGIES
+from tests.scenario_draws import collect, option_sets
 
 REFERENCE = {"gurps4e": (g, odds_reference.gurps_odds), "fallout-ttrpg": (f, odds_reference.fallout_odds)}
 

@@ -6,7 +6,7 @@
 // per vector: {vector, ok, diff?, error?}.
 import { readFile } from "node:fs/promises";
 import { firstDiff, renamed } from "../js/compare.mjs";
-import { checkedAdnd, checkedGurps, rebuildAdnd, rebuildFallout, rebuildGurps } from "../js/outcomes.mjs";
+import { rebuildOutcome, resolveRecord } from "../js/outcomes.mjs";
 
 const [playedFile] = process.argv.slice(2);
 const entries = JSON.parse(await readFile(playedFile, "utf8"));
@@ -15,14 +15,11 @@ const entries = JSON.parse(await readFile(playedFile, "utf8"));
 function rebuild(scenario, played) {
   const nameOf = new Map(played.ids);
   const records = played.records.map((record) => renamed(record, nameOf));
-  const resolved = records.find((record) => record.type === "resolve");
-  if (!resolved) throw new Error("no resolve card was posted");
+  const resolved = resolveRecord(records);
   const byName = (pairs) => Object.fromEntries(pairs);
   const turns = played.turns.map((turn) => ({ ...turn, statuses: byName(turn.statuses) }));
   const observed = { turns, afterTrigger: byName(played.afterTrigger), end: byName(played.end) };
-  if (scenario.system === "gurps4e") return checkedGurps(rebuildGurps(resolved.outcome, records), observed);
-  if (scenario.system === "adnd1e") return checkedAdnd(rebuildAdnd(resolved.outcome, observed), observed);
-  return rebuildFallout(scenario, resolved.outcome, observed);
+  return rebuildOutcome(scenario, resolved.outcome, records, observed);
 }
 
 for (const { vector: file, played } of entries) {

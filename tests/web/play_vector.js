@@ -2,6 +2,7 @@
 // encounter, the vector's scenario pasted as a scenario file, the dice typed in as the page asks for them, then the
 // turns moved on with Next until the surprise has played out (the same end as tests/js/session_vectors.mjs). Returns
 // what the page did, from its kept state: {records, turns, afterTrigger, end}, members by name (statuses as [name, statuses] pairs); or {error}.
+// `playedOut` is tests/js/played_out.js's, bundled before this function by tests/web_pages.py page_player().
 async ({ key, toml, dice, scenario }) => {
   const MAX_ROUNDS = 40;
   const stored = () => JSON.parse(localStorage.getItem(key));
@@ -60,17 +61,8 @@ async ({ key, toml, dice, scenario }) => {
     return table.turn + 1 < table.order.length ? table.round : table.round + 1;
   }
 
-  /** Tell whether the surprise has played out, with the first normal round after it seen in full (session_vectors.mjs) */
-  function finished(round) {
-    const surprise = stored().surprise;
-    if (!surprise) return false;
-    if (scenario.system === "gurps4e") {
-      const settled = surprise.tracks.every((track) => track.lost !== null || track.never);
-      return settled && round > Math.max(0, ...surprise.tracks.map((track) => track.turns.length));
-    }
-    const surpriseRounds = scenario.system === "adnd1e" ? surprise.outcome.timeline.length : surprise.outcome.surprise_round ? 1 : 0;
-    return round > 1 + surpriseRounds;
-  }
+  /** Tell whether the surprise has played out, with the first normal round after it seen in full */
+  const finished = (round) => playedOut(scenario.system, stored().surprise, round);
 
   try {
     // The GM says yes to "start a new encounter?": window.confirm answers as its OK button does, here in the page, for

@@ -5,7 +5,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import vm from "node:vm";
 
-import { fileText } from "../../js/file_text.mjs";
+import { fileText } from "../../file_text.mjs";
 import { chatMethods } from "./chat.mjs";
 import {
   COLOUR_MARKERS, CREATABLE_TYPES, DEFAULTS, HarnessError, Roll20Object, checkMarkersString, deepFreeze,
@@ -23,7 +23,7 @@ const FIRED_EVENTS = ["ready", "chat:message", "change:campaign:turnorder", "des
 const TIMEOUT_MAX = 2 ** 31 - 1;
 
 /**
- * The behavioural models of community Mod scripts that move the turn order (tests/roll20/community/, docs/dev/roll20.md
+ * The behavioural models of community Mod scripts that move the turn order (tools/harness/roll20/community/, docs/dev/roll20.md
  * §4), by name: each a classic script loaded like any other (sb.loadCommunity(name) or sb.load(path))
  */
 export const COMMUNITY_SCRIPTS = Object.freeze(Object.fromEntries(["turnmarker1", "combatmaster", "groupinitiative",

@@ -1,5 +1,5 @@
 // A file's text as it is on disk now, read again only when its size or time changed: the harnesses load the same
-// module files and scripts hundreds of times in one run (tests/foundry/emulation/isolation.mjs, tests/roll20/sandbox).
+// module files and scripts hundreds of times in one run (tools/harness/foundry/emulation/isolation.mjs, tools/harness/roll20/sandbox).
 import fs from "node:fs";
 import path from "node:path";
 

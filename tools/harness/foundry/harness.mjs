@@ -56,7 +56,7 @@
 //       (with actor.toggleExpand), installGga1Actors (GGA 1.0's Items, actor.items), installArsActors,
 //       installArsInitiative, installArsTurnMethods, installArsTime, installDnd5eExpiryStamp (emulation/game-systems.mjs)
 //
-// Layout (tests/foundry/emulation/): core (CONST, utils, collections, validation), documents (Document, User,
+// Layout (tools/harness/foundry/emulation/): core (CONST, utils, collections, validation), documents (Document, User,
 // Actor, ActiveEffect, Scene, Token, status lists), combat, expiry (V14 core expiry), dice (Roll, Die, the dice
 // script), chat (ChatMessage), hooks, settings, i18n, ui (notifications, DialogV2), dom (the Combat Tracker), database
 // (the create/update/delete round trip), world (collections, test-side helpers), game-systems (GGA, ARS),

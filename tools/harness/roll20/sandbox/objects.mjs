@@ -20,7 +20,7 @@ export const DEFAULTS = {
   player: { _displayname: "" },
   page: { name: "" },
   // layer is one of gmlayer, objects, map, walls (index.d.ts); "" until set (Mod:Objects default [U]). The placement,
-  // bar and showplayers properties are those the community script models (tests/roll20/community/) read and write.
+  // bar and showplayers properties are those the community script models (tools/harness/roll20/community/) read and write.
   graphic: {
     _subtype: "token", _pageid: "", imgsrc: "", name: "", represents: "", controlledby: "", statusmarkers: "", layer: "",
     left: 0, top: 0, width: 0, height: 0, lastmove: "", bar1_value: "", bar1_max: "", bar2_value: "", bar2_max: "",

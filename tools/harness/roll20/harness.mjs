@@ -33,7 +33,7 @@
 //   token.id, token.get("name" | "represents" | "controlledby"), token.set("status_<tag>", 1..9 | true | false),
 //   character.get("name" | "controlledby"), attribute.get("name" | "current"), player.id, player.get("_displayname")
 //   msg.type, content, playerid, selected[]._id, inlinerolls[i].results.total
-// What the community script models call (tests/roll20/community/, docs/dev/roll20.md §4), on top of that:
+// What the community script models call (tools/harness/roll20/community/, docs/dev/roll20.md §4), on top of that:
 //   setTimeout(fn, ms, ...args) and clearTimeout on a virtual clock that settle() runs; toFront, toBack (checked, no
 //     drawing order); obj.remove() (silent); sendChat(name, text, callback) (results passed to the callback, nothing
 //     posted); sendChat(name, "/desc <html>") (RoundMaster); Campaign().get/set("initiativepage" | "playerpageid");
@@ -59,7 +59,7 @@
 // The sandbox's language level (ES2020, docs/dev/roll20.md §8) is not emulated here: parse_es2020.mjs parses every
 // generated script and module at it (test_roll20_publishing.py, test_common_js.py).
 //
-// Layout (tests/roll20/sandbox/): objects (types, defaults, the object wrapper, status markers), chat (queries,
+// Layout (tools/harness/roll20/sandbox/): objects (types, defaults, the object wrapper, status markers), chat (queries,
 // inline rolls, whispers, sendChat), user (the UI actions that fire events), sandbox (the game, the script context,
 // events, the queue, dice, state, attributes, records).
 

@@ -12,7 +12,7 @@ import vm from "node:vm";
 
 import { parse } from "acorn";
 
-import { fileText } from "../../js/file_text.mjs";
+import { fileText } from "../../file_text.mjs";
 
 /** An import specifier a browser resolves against the importer's URL (WHATWG HTML, "resolve a module specifier") */
 const RELATIVE = /^\.{0,2}\//;
