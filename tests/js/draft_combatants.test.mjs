@@ -1,5 +1,5 @@
 // A draft's combatants and the edits of them every host can offer (templates/common/draft-combatants.js), run by
-// tests/test_draft_combatants.py: rename, add, remove and another procedure, each on a copy, the choices that named a
+// tests/test_session.py: rename, add, remove and another procedure, each on a copy, the choices that named a
 // combatant following him. GURPS_TREE and FALLOUT_TREE hold common/ with a build's config.js.
 import assert from "node:assert/strict";
 import { test } from "node:test";
