@@ -12,38 +12,31 @@ FILE = ROOT / "tests" / "js" / "session.test.mjs"
 EDITS = ROOT / "tests" / "js" / "draft_combatants.test.mjs"
 
 
+# The environment variable of each system's common tree, as the node:test files read it
+TREES = {"GURPS_TREE": "gurps4e", "FALLOUT_TREE": "fallout-ttrpg", "ADND_TREE": "adnd1e"}
+
+
 @pytest.fixture(scope="module")
-def trees(tmp_path_factory):
+def runs(tmp_path_factory):
+    """Run each node:test file once on the three systems' common trees"""
     folder = tmp_path_factory.mktemp("session")
-    gurps = write_common_tree(folder / "gurps", "gurps4e")
-    fallout = write_common_tree(folder / "fallout", "fallout-ttrpg")
-    adnd = write_common_tree(folder / "adnd", "adnd1e")
-    return {"GURPS_TREE": str(gurps), "FALLOUT_TREE": str(fallout), "ADND_TREE": str(adnd)}
-
-
-@pytest.fixture(scope="module")
-def run(trees):
-    return run_node_tests(FILE, trees)
-
-
-@pytest.fixture(scope="module")
-def edits_run(trees):
-    return run_node_tests(EDITS, trees)
+    trees = {name: str(write_common_tree(folder / system, system)) for name, system in TREES.items()}
+    return {path: run_node_tests(path, trees) for path in (FILE, EDITS)}
 
 
 @pytest.mark.parametrize("case", node_cases(FILE))
-def test_session_behaviour(case, run):
-    assert_node_case(run, case)
+def test_session_behaviour(case, runs):
+    assert_node_case(runs[FILE], case)
 
 
-def test_session_behaviour_file(run):
-    assert_node_file(run)
+def test_session_behaviour_file(runs):
+    assert_node_file(runs[FILE])
 
 
 @pytest.mark.parametrize("case", node_cases(EDITS))
-def test_draft_combatants(case, edits_run):
-    assert_node_case(edits_run, case)
+def test_draft_combatants(case, runs):
+    assert_node_case(runs[EDITS], case)
 
 
-def test_draft_combatants_file(edits_run):
-    assert_node_file(edits_run)
+def test_draft_combatants_file(runs):
+    assert_node_file(runs[EDITS])
