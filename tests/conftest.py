@@ -256,7 +256,8 @@ NODE_TEST_FILES = [ROOT / "tests" / folder / name for folder, name in [
     ("foundry", "harness.test.mjs"), ("roll20", "harness.test.mjs"), ("foundry", "module.test.mjs"),
     ("roll20", "script.test.mjs"), ("foundry", "robustness.test.mjs"), ("roll20", "robustness.test.mjs"),
     ("foundry", "sheets.test.mjs"), ("roll20", "sheets.test.mjs"), ("foundry", "dialog.test.mjs"),
-    ("js", "session.test.mjs"), ("roll20", "community.test.mjs"), ("roll20", "passing.test.mjs")]]
+    ("js", "session.test.mjs"), ("js", "draft_combatants.test.mjs"), ("roll20", "community.test.mjs"),
+    ("roll20", "passing.test.mjs")]]
 _LISTED: dict[Path, NodeRun] = {}
 
 

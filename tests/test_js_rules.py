@@ -145,8 +145,10 @@ CONSTANT_CASES = [
      "(await rules.resolve({system: 'gurps4e', procedure: 'total', sides: {a: {members: [{name: 'Ava', iq: 10}]},"
      " b: {members: [{name: 'Bo', iq: 10}]}}}, async (count, sides) => Array(count).fill(1))).members.Bo.turns[0]",
      {"turn": 1, "state": "frozen", "defence": -3}),
-    ("adnd1e", ("dex_adjustment", "18"), 4, "rules.memberAdjustment({name: 'Ava', dex: 18})", 4),
-    ("adnd1e", ("default_rating",), 3, "rules.threshold({members: [{name: 'Ava'}]}, {members: [{name: 'Orc'}]})", 3),
+    ("adnd1e", ("dex_adjustment", "18"), 4,
+     "rules.memberAdjustment({name: 'Ava', dex: 18}, config.DEFAULT_OPTIONS)", 4),
+    ("adnd1e", ("default_rating",), 3, "rules.threshold({members: [{name: 'Ava'}]}, {members: [{name: 'Orc'}]},"
+     " config.DEFAULT_OPTIONS)", 3),
     ("fallout-ttrpg", ("special_baseline",), 4, "rules.testTotal({name: 'Ann', per: 5, survival: 2}, 10)", 13),
     ("fallout-ttrpg", ("advantage_dice",), 3,
      "await (async () => { const asked = []; await rules.resolve({system: 'fallout-ttrpg', procedure: 'sneak-attack',"

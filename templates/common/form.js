@@ -3,6 +3,7 @@
 // its translated label and what is wrong with it; an edit names a field by its path. The hosts only render the fields
 // and send the edits back.
 import { SIDE_KEYS } from "./config.js";
+import { everyone, placeOf } from "./draft-combatants.js";
 import { askedOf, inputsAt, isEmpty, labelKey, own, problemWith } from "./inputs.js";
 
 /** The catalogue keys this module shows, which the build ships (exporter/targets/strings.py) */
@@ -48,18 +49,6 @@ const PLACE_INPUT = { key: "place", type: "place" };
  * @property {Array<{id: string, name: string, place: string, placeField: Field, fields: Field[]}>} combatants
  *   everyone drafted, side a, side b, then those out of the fight, with his place and his values
  */
-
-/** Return every combatant of a draft with his place, side a first, then side b, then those left out */
-const everyone = (draft) => [
-  ...SIDE_KEYS.flatMap((key) => draft.sides[key].members.map((member) => [key, member])),
-  ...(draft.out ?? []).map((member) => ["out", member]),
-];
-
-/** Return where a combatant stands in a draft: "a", "b", "out" or null, and his entry there */
-function placeOf(draft, id) {
-  const found = everyone(draft).find(([, member]) => member.id === id);
-  return found ? { place: found[0], member: found[1] } : { place: null, member: null };
-}
 
 /** Return the value shown for a field: null when not given */
 const shown = (value) => (value === undefined ? null : value);
@@ -245,4 +234,4 @@ function applyEdits(draft, edits, t, { keepTyped = false } = {}) {
   return { draft: edited };
 }
 
-export { STRING_KEYS, applyEdits, draftForm, everyone, openerFields, parseValue, placeOf, PLACES, typed };
+export { STRING_KEYS, applyEdits, draftForm, openerFields, parseValue, PLACES, typed };

@@ -3,8 +3,8 @@
 // their name; `out` lists, in the same shape, who is at the table but not in this fight. What the GM gives in the Foundry dialog or the
 // Roll20 draft is checked as ambush checks a scenario file (types, bounds, who belongs where), and becomes the
 // rules scenario the runtime plays, or one translated line saying what is wrong.
-import { DEFAULT_OPTIONS, PROCEDURES, SIDE_KEYS, SYSTEM } from "./config.js";
-import { membersOf } from "./scenario.js";
+import { PROCEDURES, SIDE_KEYS, SYSTEM } from "./config.js";
+import { membersOf, scenarioOptions } from "./scenario.js";
 
 /** The catalogue keys this module shows, which the build ships (exporter/targets/strings.py) */
 const STRING_KEYS = [
@@ -265,7 +265,7 @@ function copyOpeners(t, rows, input, scenario) {
 function buildScenario(draft, t) {
   const procedure = procedureDef(own(draft, "procedure"));
   if (!procedure) return { problem: t("Notify.UnknownProcedure", { procedure: String(own(draft, "procedure")) }) };
-  const scenario = { system: SYSTEM, procedure: procedure.id, options: { ...DEFAULT_OPTIONS }, sides: {} };
+  const scenario = { system: SYSTEM, procedure: procedure.id, options: scenarioOptions({}), sides: {} };
   const values = inputsAt(procedure.id, "scenario").filter((field) => !isReference(field));
   let problem = copyValues(t, values, draft, scenario, "ab", t("Dialog.Encounter"), "a");
   if (problem) return { problem };

@@ -2,7 +2,6 @@
 // business. It turns a draft into a surprise and resolves it, follows the table (follow.js), clears, tells who leaves,
 // writes the status lines, decides who sees which part of a card, and runs the work of one table one event at a time.
 // It talks to the tabletop only through its host (below): Foundry's hooks and Roll20's events become session calls.
-import { SIDE_KEYS } from "./config.js";
 import { newRecord, plan } from "./follow.js";
 import { buildScenario } from "./inputs.js";
 import { oddsLines } from "./odds/shared.js";
@@ -149,23 +148,24 @@ function draftOddsLines(draft, t) {
   return problem ? [problem] : oddsLines(rulesSystem().Odds.odds(scenario), t, scenario);
 }
 
-/** Tell whether an object is a draft (its members carry their combatants' ids) rather than a rules scenario */
-const isDraft = (scenario) => Array.isArray(scenario?.out)
-  || SIDE_KEYS.some((key) => (scenario?.sides?.[key]?.members ?? []).some((member) => member?.id !== undefined));
+/**
+ * Tell a draft from a rules scenario by its type: a draft always lists those at the table out of the fight (`out`,
+ * empty when everyone fights: draftScenario, a scenario file read, every edit), a rules scenario never does
+ */
+const isDraft = (scenario) => Array.isArray(scenario?.out);
 
-/** Return the rules scenario of a draft, or a rules scenario as it is; a bad draft throws its one-line problem */
-function rulesScenario(scenario, t) {
-  if (!isDraft(scenario)) return scenario;
-  const built = buildScenario(scenario, t);
+/** Return the rules scenario of a draft; a bad draft throws its one-line problem */
+function builtScenario(draft, t) {
+  const built = buildScenario(draft, t);
   if (built.problem) throw new Error(built.problem);
   return built.scenario;
 }
 
 /** Return the odds of a draft (members by name) or of a rules scenario: `ambush odds --json`'s object */
-const oddsOf = (scenario, t) => rulesSystem().Odds.odds(rulesScenario(scenario, t));
+const oddsOf = (scenario, t) => rulesSystem().Odds.odds(isDraft(scenario) ? builtScenario(scenario, t) : scenario);
 
-/** Return a draft or a rules scenario as the text of a scenario file; a bad draft throws its one-line problem */
-const scenarioText = (scenario, t) => scenarioToml(rulesScenario(scenario, t));
+/** Return a draft as the text of a scenario file; a bad draft throws its one-line problem */
+const scenarioText = (draft, t) => scenarioToml(builtScenario(draft, t));
 
 /**
  * Return the number the VTT gives the round about to begin after round `current` (the AD&D surprise segments are no
@@ -366,6 +366,6 @@ function tableSession(host) {
 
 export {
   STRING_KEYS,
-  draftOddsLines, isDraft, messagesOf, nextRoundNumber, oddsOf, passedSeconds, queued, rulesScenario, scenarioText,
+  draftOddsLines, isDraft, messagesOf, nextRoundNumber, oddsOf, passedSeconds, queued, scenarioText,
   tableSession,
 };

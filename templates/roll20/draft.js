@@ -2,7 +2,8 @@
 // (common/form.js), each combatant a button opening his own card, a button to change each value, and changed by the
 // `set` commands those buttons send.
 import { SIDE_KEYS } from "../common/config.js";
-import { applyEdits, draftForm, openerFields, parseValue, placeOf } from "../common/form.js";
+import { placeOf } from "../common/draft-combatants.js";
+import { applyEdits, draftForm, openerFields, parseValue } from "../common/form.js";
 import { label, list, yesNo } from "../common/format.js";
 import { draftScenario, inputsAt, own } from "../common/inputs.js";
 import { draftOddsLines, scenarioText } from "../common/session.js";

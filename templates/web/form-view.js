@@ -4,8 +4,9 @@
 // is said next to it, tied to it for a screen reader and read out as it appears. A combatant whose values did not
 // change is described by the same object as before, which the page then leaves alone (vdom.js).
 import { PROCEDURES, SIDE_KEYS } from "../common/config.js";
+import { everyone } from "../common/draft-combatants.js";
 import { label, yesNo } from "../common/format.js";
-import { draftForm, everyone, parseValue } from "../common/form.js";
+import { draftForm, parseValue } from "../common/form.js";
 import { draftOddsLines } from "../common/session.js";
 import { idOf } from "./dom.js";
 import { language, t } from "./i18n.js";

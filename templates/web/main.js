@@ -4,8 +4,9 @@
 // (common/session.js on the web host), keeping the state after each. An action that fails or is cancelled leaves the
 // state as it was before it.
 import { PROCEDURES, SIDE_KEYS, TITLE } from "../common/config.js";
-import { applyEdits, everyone } from "../common/form.js";
-import { buildScenario, draftScenario, inputsAt } from "../common/inputs.js";
+import { addCombatant, changeProcedure, everyone, removeCombatant, renameCombatant } from "../common/draft-combatants.js";
+import { applyEdits } from "../common/form.js";
+import { buildScenario, draftScenario } from "../common/inputs.js";
 import { queued, scenarioText, tableSession } from "../common/session.js";
 import { typedFaces } from "./dice.js";
 import { download, idOf } from "./dom.js";
@@ -174,76 +175,29 @@ function edit(element) {
   setDraft(draft);
 }
 
-/**
- * Rename a combatant, and every choice that named him. A name that is empty or another's is kept as typed (the
- * field says what is wrong, Roll waits); the choices follow the last name that named him alone.
- */
+/** Rename a combatant, and every choice that named him (common/draft-combatants.js) */
 function rename(id, raw) {
-  const name = String(raw).trim();
-  const draft = JSON.parse(JSON.stringify(state.draft));
-  const found = everyone(draft).find(([, member]) => member.id === id);
-  if (!found) return;
-  const member = found[1];
-  const named = member.named ?? member.name;
-  member.name = name;
-  const taken = everyone(draft).some(([, other]) => other !== member && other.name.trim() === name);
-  if (!name || taken) member.named = named;
-  else {
-    delete member.named;
-    if (named !== name) renameReferences(draft, named, name);
-  }
-  setDraft(draft);
-}
-
-/** Rewrite the choices that name a combatant (leaders, the attacker, the openers); null clears them, and his openers */
-function renameReferences(draft, old, name) {
-  const referencing = (level) => inputsAt(draft.procedure, level).filter((input) => input.type === "member").map((input) => input.key);
-  for (const key of referencing("scenario")) if (draft[key] === old) draft[key] = name;
-  for (const side of SIDE_KEYS) for (const key of referencing("side")) if (draft.sides[side][key] === old) draft.sides[side][key] = name;
-  if (Array.isArray(draft.openers)) {
-    draft.openers = name === null ? draft.openers.filter((row) => row.name !== old)
-      : draft.openers.map((row) => (row.name === old ? { ...row, name } : row));
-  }
+  const draft = renameCombatant(state.draft, id, raw);
+  if (draft) setDraft(draft);
 }
 
 /** Add a combatant to a side, with the rules' defaults and a name no other has; his name field gets the focus */
-function addCombatant(side) {
-  const draft = JSON.parse(JSON.stringify(state.draft));
-  const taken = new Set(everyone(draft).map(([, member]) => member.name));
-  let number = everyone(draft).length + 1;
-  while (taken.has(t("Web.NewName", { number }))) number += 1;
-  const member = { id: nextId(), name: t("Web.NewName", { number }) };
-  for (const input of inputsAt(draft.procedure, "member")) member[input.key] = input.default;
-  draft.sides[side].members.push(member);
+function addTo(side) {
+  const { draft, member } = addCombatant(state.draft, side, nextId(), (number) => t("Web.NewName", { number }));
   setDraft(draft);
   byId(idOf("name", member.id))?.focus();
   byId(idOf("name", member.id))?.select(); // typing replaces the name given
 }
 
 /** Remove a combatant, and every choice that named him; the focus goes to the next combatant, or to adding one */
-function removeCombatant(id) {
-  const draft = JSON.parse(JSON.stringify(state.draft));
-  const listed = everyone(draft);
+function remove(id) {
+  const listed = everyone(state.draft);
   const index = listed.findIndex(([, member]) => member.id === id);
-  if (index < 0) return;
-  const [place, member] = listed[index];
-  for (const key of SIDE_KEYS) draft.sides[key].members = draft.sides[key].members.filter((entry) => entry.id !== id);
-  draft.out = (draft.out ?? []).filter((entry) => entry.id !== id);
-  renameReferences(draft, member.named ?? member.name, null);
+  const draft = removeCombatant(state.draft, id);
+  if (!draft) return;
   setDraft(draft);
   const next = listed[index + 1]?.[1] ?? listed[index - 1]?.[1];
-  (next ? byId(idOf("name", next.id)) : document.querySelector(`[data-add="${place === "b" ? "b" : "a"}"]`))?.focus();
-}
-
-/** Draft the combatants again for another procedure: each keeps his place and the values the new one reads too */
-function changeProcedure(procedure) {
-  const combatants = everyone(state.draft).map(([place, member]) => ({
-    id: member.id, label: member.name, side: place === "out" ? null : place,
-    read: (key) => (Object.prototype.hasOwnProperty.call(member, key) && member[key] !== null ? member[key] : undefined),
-  }));
-  const draft = draftScenario(procedure, combatants);
-  for (const key of SIDE_KEYS) draft.sides[key].name = state.draft.sides[key].name ?? "";
-  setDraft(draft);
+  (next ? byId(idOf("name", next.id)) : document.querySelector(`[data-add="${listed[index][0] === "b" ? "b" : "a"}"]`))?.focus();
 }
 
 /** Read a scenario file's text into the draft; a bad file is one line, and the draft stays as it was */
@@ -421,8 +375,8 @@ function onClick(event) {
   if (action === "cancel-dice" && asking) cancelDice();
   else if (action === "players") setView({ players: !state.view.players });
   if (busy) return;
-  if (target.dataset.add) addCombatant(target.dataset.add);
-  else if (target.dataset.remove) removeCombatant(target.dataset.remove);
+  if (target.dataset.add) addTo(target.dataset.add);
+  else if (target.dataset.remove) remove(target.dataset.remove);
   else if (target.dataset.takeOut) takeOutOf(target.dataset.takeOut);
   else if (action === "new") newEncounter();
   else if (action === "read-file") openFile(byId("file-text").value, "");
@@ -444,7 +398,7 @@ function onChange(event) {
     state.language = setLanguage(target.value);
     keep();
     update();
-  } else if (action === "procedure" && target.checked) changeProcedure(target.value);
+  } else if (action === "procedure" && target.checked) setDraft(changeProcedure(state.draft, target.value));
   else if (action === "dice-mode") {
     state.dice = target.value === "typed" ? "typed" : "page";
     keep();

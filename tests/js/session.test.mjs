@@ -387,3 +387,14 @@ test("a value a sheet holds but cannot settle is asked: kept empty, never the ru
   const { draft: emptied } = form.applyEdits(given, [["members.ava.tactics", ""]], t);
   assert.throws(() => session.oddsOf(emptied, t), /Notify.Unread/, "emptied again, it is asked again");
 });
+
+test("a draft is told from a rules scenario by its type (its out list), not by ids its members carry", async () => {
+  const { session } = await load("gurps4e");
+  const t = (key, data) => (data ? `${key} ${JSON.stringify(data)}` : key);
+  const scenario = (ids) => ({ system: "gurps4e", procedure: "total", sides: {
+    a: { members: [{ name: "Ava", iq: 12, ...(ids ? { id: "c1" } : {}) }] },
+    b: { members: [{ name: "Orc", iq: 10, ...(ids ? { id: "c2" } : {}) }] } } });
+  assert.equal(session.isDraft(scenario(true)), false);
+  assert.deepEqual(session.oddsOf(scenario(true), t), session.oddsOf(scenario(false), t), "read as the rules scenario it is");
+  assert.equal(session.isDraft({ ...scenario(true), out: [] }), true);
+});

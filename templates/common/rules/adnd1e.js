@@ -1,7 +1,7 @@
 // ambush rules core — AD&D 1e / OSRIC-style surprise (docs/rules/adnd1e.md).
 // A hand-written port of the Python rules core exporter/rules/adnd1e.py, not generated from it: change both together;
 // the conformance vectors (fixtures/vectors/) hold them to the same outcomes.
-import { DEFAULT_OPTIONS, RULES, SIDE_KEYS } from "../config.js";
+import { RULES, SIDE_KEYS } from "../config.js";
 import { given, membersWithSides, scenarioOptions } from "../scenario.js";
 
 /** Return the 1e surprise adjustment of a Dexterity score (docs/rules/adnd1e.md#dexterity, PHB p.11) */
@@ -21,7 +21,7 @@ function rawAdjustment(member) {
 }
 
 /** Return the adjustment that applies to the member's surprised segments */
-function memberAdjustment(member, options = DEFAULT_OPTIONS) {
+function memberAdjustment(member, options) {
   const adjustment = rawAdjustment(member);
   if (options.dex_encumbrance_gate && member.encumbered && adjustment > 0) {
     return 0; // C5b
@@ -30,7 +30,7 @@ function memberAdjustment(member, options = DEFAULT_OPTIONS) {
 }
 
 /** Return the side's own chance to be surprised, its best member's with side_best_rating (C5a) */
-function surprisedOn(side, options = DEFAULT_OPTIONS) {
+function surprisedOn(side, options) {
   const ratings = [side.surprised_on ?? RULES.default_rating];
   if (options.side_best_rating) {
     ratings.push(...side.members.filter((member) => given(member.surprised_on)).map((member) => member.surprised_on));
@@ -39,7 +39,7 @@ function surprisedOn(side, options = DEFAULT_OPTIONS) {
 }
 
 /** Return the chance with which the side surprises its opponents, its best member's with side_best_rating (C5a) */
-function surprisesOn(side, options = DEFAULT_OPTIONS) {
+function surprisesOn(side, options) {
   const ratings = [side.surprises_on ?? RULES.default_rating];
   if (options.side_best_rating) {
     ratings.push(...side.members.filter((member) => given(member.surprises_on)).map((member) => member.surprises_on));
@@ -48,7 +48,7 @@ function surprisesOn(side, options = DEFAULT_OPTIONS) {
 }
 
 /** Return thr: the side is surprised on 1..thr of its d6, and does not roll at 0 */
-function threshold(side, opponent, options = DEFAULT_OPTIONS) {
+function threshold(side, opponent, options) {
   const own = surprisedOn(side, options);
   if (side.aware || own === 0) {
     return 0;
@@ -73,7 +73,7 @@ function memberSegments(sideSegments, adjustment) {
 }
 
 /** Return how many segments a member cannot act: his own, or his side's too without C4 (C4) */
-function frozenSegments(sideSegments, ownSegments, options = DEFAULT_OPTIONS) {
+function frozenSegments(sideSegments, ownSegments, options) {
   if (options.dex_unsurprised_may_act) {
     return ownSegments;
   }

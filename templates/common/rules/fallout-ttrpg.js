@@ -1,7 +1,7 @@
 // ambush rules core — Fallout TTRPG homebrew surprise (docs/rules/fallout-ttrpg.md).
 // A hand-written port of the Python rules core exporter/rules/fallout_ttrpg.py, not generated from it: change both together;
 // the conformance vectors (fixtures/vectors/) hold them to the same outcomes.
-import { DEFAULT_OPTIONS, RULES } from "../config.js";
+import { RULES } from "../config.js";
 import { given, membersWithSides, other, scenarioOptions } from "../scenario.js";
 
 /** Return the side key of a member */
@@ -29,7 +29,7 @@ const testModifier = (member) => spotScore(member) - RULES.special_baseline;
 const testTotal = (member, roll) => roll + testModifier(member);
 
 /** Classify a test total: success, normal failure, or poor failure (docs/rules/fallout-ttrpg.md#world-map, B3) */
-function testResult(total, dc, hunting, options = DEFAULT_OPTIONS) {
+function testResult(total, dc, hunting, options) {
   if (total >= dc) {
     return "success";
   }
@@ -45,7 +45,7 @@ function groupLeader(side) {
 }
 
 /** Tell whether side b's leader rolls his own test after the party's (B5) */
-function needsEnemyTest(partyResult, hunting, options = DEFAULT_OPTIONS) {
+function needsEnemyTest(partyResult, hunting, options) {
   return Boolean(options.enemy_spot_roll) && partyResult !== "success" && !hunting;
 }
 
@@ -108,7 +108,7 @@ async function rollOpeners(scenario, roller) {
 // --- the Surprise Round (docs/rules/fallout-ttrpg.md#surprise-round)
 
 /** Tell whether a member of the surprised side still acts in the Surprise Round (B7, B9) */
-function actsWhenSurprised(member, options = DEFAULT_OPTIONS) {
+function actsWhenSurprised(member, options) {
   if (!member.cautious_nature) {
     return false;
   }

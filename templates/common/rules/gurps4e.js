@@ -1,7 +1,7 @@
 // ambush rules core — GURPS 4e surprise (docs/rules/gurps4e.md).
 // A hand-written port of the Python rules core exporter/rules/gurps4e.py, not generated from it: change both together;
 // the conformance vectors (fixtures/vectors/) hold them to the same outcomes.
-import { DEFAULT_OPTIONS, RULES, SIDE_KEYS } from "../config.js";
+import { RULES, SIDE_KEYS } from "../config.js";
 import { other, scenarioOptions } from "../scenario.js";
 
 /** Add up a list of numbers */
@@ -91,7 +91,7 @@ function comparisonIq(side, options) {
 }
 
 /** Return the non-zero initiative modifiers of one side, keyed as the outcome shows them (docs/rules/gurps4e.md#initiative) */
-function initiativeModifiers(side, opponent, options = DEFAULT_OPTIONS) {
+function initiativeModifiers(side, opponent, options) {
   const bonus = RULES.initiative_bonus;
   const leader = leadingMember(side);
   const modifiers = {};
@@ -204,8 +204,14 @@ const stunTrack = (member, freeze) => ({ name: member.name, freeze, turns: [], l
 /** Tell whether a member has recovered or can never recover */
 const trackDone = (track) => track.lost !== null || track.never;
 
+/**
+ * Tell whether a successful recovery roll lifts the stun's defence penalty at once (rolled at the start of the turn)
+ * rather than at the end of that turn (docs/rules/gurps4e.md#a1)
+ */
+const recoveryLiftsAtOnce = (options) => options.stun_roll_timing === "start";
+
 /** Play one of a stunned member's own turns, append it to his track and return it (docs/rules/gurps4e.md#turn-by-turn) */
-async function takeStunTurn(track, member, kind, turn, roller, options = DEFAULT_OPTIONS) {
+async function takeStunTurn(track, member, kind, turn, roller, options) {
   if (turn <= track.freeze) {
     const frozen = { turn, state: "frozen", defence: RULES.stun_defence };
     track.turns.push(frozen);
@@ -214,7 +220,7 @@ async function takeStunTurn(track, member, kind, turn, roller, options = DEFAULT
   const target = recoveryTarget(member, kind, turn);
   const attempt = await makeSuccessRoll(roller, member.name, target, "recovery");
   const recovered = attempt.success;
-  const defence = recovered && options.stun_roll_timing === "start" ? 0 : RULES.stun_defence; // A1
+  const defence = recovered && recoveryLiftsAtOnce(options) ? 0 : RULES.stun_defence; // A1
   const stunned = { turn, state: "stunned", target, roll: attempt.roll, success: recovered, defence };
   track.turns.push(stunned);
   if (recovered) {
@@ -290,6 +296,7 @@ export {
   worstSneak,
   recoveryTarget,
   neverRecovers,
+  recoveryLiftsAtOnce,
   openSurprise,
   takeStunTurn,
   resolve,

@@ -105,8 +105,7 @@ async function turnStarted(table, surprise, id) {
   }
   if (record.state === "stunned" && !record.success) await mark(table, surprise, id, "surprised", true);
   if (record.success) {
-    // A1: rolled at the start, the -4 lifts at once; rolled at the end, it lasts through this turn.
-    if (scenarioOptions(surprise.scenario).stun_roll_timing === "start") await mark(table, surprise, id, "surprised", false);
+    if (Rules.recoveryLiftsAtOnce(scenarioOptions(surprise.scenario))) await mark(table, surprise, id, "surprised", false);
     else track.clearAtEnd = true;
   }
   surprise.outcome.members[id] = { lost: track.lost, turns: track.turns };
