@@ -11,15 +11,13 @@ from pathlib import Path
 import pytest
 
 from tests.browser import new_tab, page_url
-from tests.conftest import FIXTURES
-from tests.web_pages import catalogue, idle, reload_kept
+from tests.web_pages import catalogue, idle, pasted, reload_kept, rolled_partial, type_dice
 from tools.web_pages import build_pages, campaign_text
 
 pytestmark = pytest.mark.slow  # seconds of builds and a browser: run early (conftest.py)
 
 KEY = "ambush:web-0"
 ASIDE = f"{KEY}:damaged"
-PARTIAL = (FIXTURES / "scenarios" / "gurps-partial.toml").read_text(encoding="utf-8")
 NAMES = ["Ava", "Brom", "Krell", "Scab", "Dog"]
 PARTS = ["language", "settings", "dice", "draft", "fight"]
 
@@ -45,15 +43,9 @@ def fresh(browser):
         page.context.close()
 
 
-def type_dice(page, faces: list[int]) -> None:
-    """Type faces into the dice forms the page asks with, in any language, until they are used up"""
-    left = list(faces)
-    while left:
-        page.wait_for_selector("#dice:not([hidden]) input")
-        inputs = page.locator("#dice input")
-        for index in range(inputs.count()):
-            inputs.nth(index).fill(str(left.pop(0)))
-        page.click("#dice button[type=submit]")
+def typed_in(page, faces: list[int]) -> None:
+    """Type the faces into the dice forms the page asks with, and wait until its action is over"""
+    type_dice(page, faces)
     idle(page)
 
 
@@ -89,18 +81,17 @@ def good(browser, pages) -> dict:
     page.goto(page_url(pages["gurps"]))
     page.wait_for_selector("#roll")
     page.select_option("#language", "de")
-    page.fill("#file-text", PARTIAL)
-    page.click("[data-action=read-file]")
+    pasted(page)
     page.check("input[name=dice-mode][value=typed]")
     page.uncheck("#skip")
     page.check("input[name=cards][value=gm]")
     page.click("#roll")
-    type_dice(page, [2, 5])  # side A rolls 2, side B 5: Ava and Brom are stunned
+    typed_in(page, [2, 5])  # side A rolls 2, side B 5: Ava and Brom are stunned
     page.check("#show-gm")  # every card is the GM's: shown, as the page keeps them
     for _ in range(3):  # Ava's and Brom's IQ rolls fail (18), then Krell's turn
         page.click("#next")
         if _ < 2:
-            type_dice(page, [6, 6, 6])
+            typed_in(page, [6, 6, 6])
         idle(page)
     state = json.loads(kept_text(page))
     page.context.close()
@@ -245,11 +236,10 @@ def test_a_damaged_kept_state_keeps_what_can_be_read(fresh, pages, good, kind, t
     if page.locator("#prepare-box:not([open])").count():  # a fight kept: its draft is folded away
         page.click("#prepare-box > summary")
     if "draft" in dropped:
-        page.fill("#file-text", PARTIAL)
-        page.click("[data-action=read-file]")
+        pasted(page)
     page.click("#roll")  # a fight kept: the GM is asked whether it ends, and says yes (tests/browser.py)
     if expected["dice"] == "typed":
-        type_dice(page, [2, 5])
+        typed_in(page, [2, 5])
     idle(page)
     state = json.loads(kept_text(page))
     assert state["schema"] == 2 and state["surprise"] and "Ava" in page.inner_text("#order"), "5. the roll failed"
@@ -264,8 +254,7 @@ def test_storage_off_the_page_works_and_says_it_keeps_nothing(fresh, pages):
     page.goto(page_url(pages["gurps"]))
     page.wait_for_selector("#roll")
     assert page.inner_text("#notice") == catalogue("en")["Web.NotKept"]
-    page.fill("#file-text", PARTIAL)
-    page.click("[data-action=read-file]")
+    pasted(page)
     page.click("#roll")
     idle(page)
     assert "Ava" in page.inner_text("#order") and page.errors == []
@@ -280,14 +269,14 @@ def test_damaged_text_that_cannot_be_set_aside_is_not_written_over_until_downloa
     assert strings["Web.Kept.Held"] in page.inner_text("#kept")
     page.click("#prepare-box > summary")  # the fight was kept: its draft is folded away
     page.click("#roll")
-    type_dice(page, [2, 5])
+    typed_in(page, [2, 5])
     assert kept_text(page) == damaged and kept_text(page, ASIDE) == "the earlier damaged text"
     assert page.inner_text("#notice") == strings["Web.NotKept"]
     with page.expect_download() as download:
         page.click("#kept-download")
     assert Path(download.value.path()).read_bytes() == damaged.encode("utf-8")
     page.click("#next")  # Ava's and Brom's IQ rolls fail, their turns are passed on
-    type_dice(page, [6, 6, 6, 6, 6, 6])
+    typed_in(page, [6, 6, 6, 6, 6, 6])
     assert json.loads(kept_text(page))["table"]["started"] is True
     reload_kept(page)  # the earlier text is still offered, until the GM deletes it
     page.wait_for_selector("#kept")
@@ -318,13 +307,9 @@ def test_a_state_of_schema_1_is_read_whole_and_the_fight_goes_on(fresh, pages):
     page = fresh()
     page.goto(page_url(pages["gurps"]))
     page.wait_for_selector("#roll")
-    page.fill("#file-text", PARTIAL)
-    page.click("[data-action=read-file]")
-    page.check("input[name=dice-mode][value=typed]")
-    page.click("#roll")
-    type_dice(page, [2, 5])
+    rolled_partial(page)
     page.click("#next")  # Ava's and Brom's IQ rolls fail, their turns are passed on: Krell's turn
-    type_dice(page, [6, 6, 6, 6, 6, 6])
+    typed_in(page, [6, 6, 6, 6, 6, 6])
     state = json.loads(kept_text(page))
     order = state["table"]["order"]
     statuses = statuses_by_turn(state["turns"], order)
@@ -365,7 +350,7 @@ def test_the_history_kept_per_turn_stays_far_below_a_copy_of_every_combatant_s_s
     page.click("[data-action=read-file]")
     page.check("input[name=dice-mode][value=typed]")
     page.click("#roll")
-    type_dice(page, [2, 5])  # side A loses the initiative roll: its 199 are stunned
+    typed_in(page, [2, 5])  # side A loses the initiative roll: its 199 are stunned
     page.click("#prepare-box > summary")  # the settings are in the draft, folded away during the fight
     page.check("input[name=dice-mode][value=page]")
     sizes = {}
@@ -391,17 +376,13 @@ def test_a_fight_changed_by_the_gm_and_a_draft_with_a_typo_are_read_back_whole(f
     page = fresh()
     page.goto(page_url(pages["gurps"]))
     page.wait_for_selector("#roll")
-    page.fill("#file-text", PARTIAL)
-    page.click("[data-action=read-file]")
-    page.check("input[name=dice-mode][value=typed]")
-    page.click("#roll")
-    type_dice(page, [2, 5])  # Ava and Brom are stunned
+    rolled_partial(page)  # Ava and Brom are stunned
     page.check("#show-gm")
     page.fill("#late-name", "Vex")
     page.click("#late button[type=submit]")
     idle(page)
     page.click("#next")  # Ava's and Brom's IQ rolls fail: Krell's turn
-    type_dice(page, [6, 6, 6, 6, 6, 6])
+    typed_in(page, [6, 6, 6, 6, 6, 6])
     for who in ("c2", "c6"):  # Brom, then Vex
         page.click(f"[data-take-out='{who}']")
         idle(page)

@@ -54,7 +54,8 @@ def idle(page) -> None:
 
 
 def type_dice(page, faces: list[int]) -> None:
-    """Type faces into the dice forms the page shows, in order: each empty die, then Use these dice once the last is"""
+    """Type faces into the dice forms the page shows, in order: each empty die, then Use these dice once the last is
+    (the form's submit button, in any language)"""
     left = list(faces)
     while left:
         page.wait_for_selector("#dice:not([hidden]) input")
@@ -64,7 +65,7 @@ def type_dice(page, faces: list[int]) -> None:
         for index in empty:
             inputs.nth(index).fill(str(left.pop(0)))
         if empty[-1] == len(values) - 1:
-            page.get_by_role("button", name="Use these dice").click()
+            page.click("#dice button[type=submit]")
 
 
 def pasted(page, text: str = PARTIAL) -> None:
