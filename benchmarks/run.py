@@ -234,13 +234,37 @@ def scale_rows(folder: Path, runs: int) -> list[Row]:
     runtime = f"table runtime in Node, GURPS total, {RUNTIME_SIZE:,} a side, {RUNTIME_ROUNDS} rounds"
     commands[runtime] = ["node", str(ROOT / "benchmarks" / "js_runtime.mjs"), str(common.parents[1]), "gurps4e",
                          str(runtime_fight), str(RUNTIME_ROUNDS)]
-    rows = []
+    rows = store_rows(common.parents[1], runtime_fight, max(3, runs // 2))
     for label, (ms, mb) in side_by_side(commands, max(3, runs // 2)).items():
         size = f"{RUNTIME_SIZE:,}" if label == runtime else f"{SCALE_SIZE:,} a side"
         shown = label if label == runtime else f"{label}, {size}"
         rows.append((shown, f"{ms:.0f} ms, {mb:.0f} MB",
                      f"< {SCALE_MS} ms and < {SCALE_MB} MB: {verdict(ms < SCALE_MS and mb < SCALE_MB)}"))
     return rows
+
+
+def store_rows(scripts: Path, fight: Path, runs: int) -> list[Row]:
+    """The Foundry host's store against the runtime's own work: a turn of GURPS total at 1,000 a side (issue 30)
+
+    Both ways run interleaved in Node on the same seeded fight (benchmarks/js_runtime.mjs): the surprise kept as an
+    object (the runtime's own work) and kept as the Foundry host keeps it (its working copy, and the update stored.js
+    writes sent as JSON), the server's reading and merging of it timed apart and left out of the module's time.
+    """
+    command = ["node", str(ROOT / "benchmarks" / "js_runtime.mjs"), str(scripts / "common"), "gurps4e", str(fight),
+               str(RUNTIME_ROUNDS)]
+    measured: dict[str, list[dict]] = {"object": [], "foundry": []}
+    for _ in range(runs):
+        for store in measured:
+            done = subprocess.run([*command, store], capture_output=True, text=True, check=True)
+            measured[store].append(json.loads(done.stdout))
+    turns = measured["object"][0]["turns"]
+    own = statistics.median(run["ms"] for run in measured["object"]) / turns
+    host = statistics.median(run["ms"] - run["server_ms"] for run in measured["foundry"]) / turns
+    chars = measured["foundry"][0]["stored_chars"] / turns
+    label = f"a turn of GURPS total, {RUNTIME_SIZE:,} a side, {RUNTIME_ROUNDS} rounds"
+    return [(f"{label}: the runtime's own work", f"{own * 1000:.0f} µs", ""),
+            (f"{label}: with the Foundry host storing what changed", f"{host * 1000:.0f} µs = {host / own:.2f}× its own work, "
+             f"{chars:,.0f} characters written a turn", f"≤ 2× the runtime's own work: {verdict(host <= 2 * own)}")]
 
 
 # Every procedure, for fights whose members all differ (issue 21): distinct profiles, every Fallout member an opener.

@@ -25,8 +25,11 @@ const STRING_KEYS = ["Chat.ForGM", "Follow.PassedOver", "Follow.Title"];
  * @property {(order: Array<{id: string, sequence: number}>) => Promise<boolean>} arrange  The Table's arrange.
  * @property {(message: Message, surprise: import("./surprise.js").Surprise) => Promise<void>} send  Post one message.
  * @property {() => import("./surprise.js").Surprise | null} load  The surprise being played, to change and save.
- * @property {(surprise: import("./surprise.js").Surprise | null) => Promise<boolean>} save
- *   Keep the surprise (null: drop it); false when the host can no longer keep it, its fight being gone.
+ * @property {() => import("./surprise.js").Surprise | null} [peek]  The surprise being played, to read only (where
+ *   the host can give it without a copy); load where absent.
+ * @property {(surprise: import("./surprise.js").Surprise | null, changed: Set<string> | null) => Promise<boolean>} save
+ *   Keep the surprise (null: drop it); false when the host can no longer keep it, its fight being gone. `changed`:
+ *   the members whose parts the event changed (surprise.js FIXED_PARTS), null when it may have changed any part.
  * @property {() => TurnOrder} turnOrder  Read the turn order as a surprise is resolved.
  * @property {() => Settings} settings  The table's settings.
  */
@@ -106,7 +109,7 @@ const summed = (cards) => cards.reduce((all, card) => ({
  * `holding()` (the turns of those who may not act, one after another), cards wait in the surprise and go out as one
  * when the session flushes them: one GM action posts a few cards, however many turns it passes on.
  */
-function tableOf(host, surprise, holding = () => false) {
+function tableOf(host, surprise, holding = () => false, changed = new Set()) {
   let rolled = false;
   const send = async (card, dice) => {
     for (const message of messagesOf(card, dice, host.settings().cards, host.t)) await host.send(message, surprise);
@@ -118,7 +121,10 @@ function tableOf(host, surprise, holding = () => false) {
       rolled = true;
       return host.roll(count, sides, purpose);
     },
-    mark: (id, status, on, lasts = null) => host.mark(id, status, on, lasts, surprise),
+    mark(id, status, on, lasts = null) {
+      changed.add(id);
+      return host.mark(id, status, on, lasts, surprise);
+    },
     arrange: (order) => host.arrange(order),
     async post({ title, lines, details = [], record = null }) {
       const card = { title, lines, details, records: record ? [record] : [] };
@@ -210,18 +216,35 @@ const isMember = (surprise, id) => Object.prototype.hasOwnProperty.call(surprise
 function tableSession(host) {
   const runtime = () => rulesSystem().Runtime;
 
-  /** Keep the surprise; one its fight no longer has loses its statuses instead (they could never be removed) */
-  async function keep(surprise) {
-    if (!(await host.save(surprise))) await clearMarks(tableOf(host, surprise), surprise);
+  /**
+   * Return the surprise being played, in today's form, with `whole` set when it was stored in an earlier one (to be
+   * kept whole); `readOnly` reads it where the host can give it without a copy
+   */
+  function loaded(readOnly = false) {
+    const stored = readOnly && host.peek ? host.peek() : host.load();
+    const upgraded = stored && runtime().upgraded(stored);
+    return { surprise: upgraded ?? stored, whole: Boolean(upgraded) };
+  }
+
+  /** Return the surprise being played, to read only */
+  const reading = () => loaded(true).surprise;
+
+  /**
+   * Keep the surprise, with the members whose parts changed (null: any part); one its fight no longer has loses its
+   * statuses instead (they could never be removed)
+   */
+  async function keep(surprise, changed) {
+    if (!(await host.save(surprise, changed))) await clearMarks(tableOf(host, surprise), surprise);
   }
 
   /**
    * Carry out the steps a look at the table asked for (follow.js). The turns started are held back and summed up in
    * one card, which goes out once a turn is played at the table, or before a new round's card.
    */
-  async function carryOut(surprise, steps) {
+  async function carryOut(surprise, steps, whole) {
     let holding = false;
-    const table = tableOf(host, surprise, () => holding);
+    const changed = new Set(steps.filter((step) => step.id !== undefined).map((step) => step.id));
+    const table = tableOf(host, surprise, () => holding, changed);
     // The current row passes when every member it stands for may not act
     let starts = 0;
     let passes = 0;
@@ -233,7 +256,7 @@ function tableSession(host) {
         if (await runtime().roundStarted(table, surprise)) {
           // The rules put the order in another order under the round's first turn: nothing of the round has started.
           Object.assign(surprise.follow, { started: [], active: null, together: [] });
-          await keep(surprise);
+          await keep(surprise, whole ? null : changed);
           return { restart: true, skip: false };
         }
       } else {
@@ -252,13 +275,13 @@ function tableSession(host) {
     }
     const skip = starts > 0 && passes === starts && host.settings().skip;
     if (!skip || surprise.done) await table.flush();
-    await keep(surprise);
+    await keep(surprise, whole ? null : changed);
     return { restart: false, skip };
   }
 
   return {
     /** Return the surprise being played, or null */
-    current: () => host.load(),
+    current: reading,
 
     /**
      * Resolve a draft: check it, clear the surprise before it, roll, post the card, mark, and keep the surprise with
@@ -267,33 +290,34 @@ function tableSession(host) {
     async resolve(draft, extra = () => ({})) {
       const { scenario, problem } = buildScenario(draft, host.t);
       if (problem) return { problem };
-      const previous = host.load();
+      const { surprise: previous } = loaded();
       if (previous) await clearMarks(tableOf(host, previous), previous);
       const surprise = { ...newSurprise(scenario), ...extra(scenario) };
       // The surprise comes before round 1, or before the next round of a fight already running.
       const { round, shown = null } = host.turnOrder();
       surprise.follow = newRecord(round);
       await runtime().resolve(tableOf(host, surprise), surprise, shown ?? (round ?? 0) + 1, shown !== null);
-      await keep(surprise);
+      await keep(surprise, null);
       return { surprise };
     },
 
     /** End the surprise: remove what it marked and drop it; false when there was none */
     async clear() {
-      const surprise = host.load();
+      const { surprise } = loaded();
       if (!surprise) return false;
       await clearMarks(tableOf(host, surprise), surprise);
-      await host.save(null);
+      await host.save(null, null);
       return true;
     },
 
     /** A combatant left the fight: his statuses go, and the rules stop waiting for him */
     async left(id) {
-      const surprise = host.load();
+      const { surprise, whole } = loaded();
       if (!surprise || !isMember(surprise, id) || surprise.follow.gone.includes(id)) return;
       surprise.follow.gone.push(id);
-      await runtime().left(tableOf(host, surprise), surprise, id);
-      await keep(surprise);
+      const changed = new Set([id]);
+      await runtime().left(tableOf(host, surprise, undefined, changed), surprise, id);
+      await keep(surprise, whole ? null : changed);
     },
 
     /**
@@ -303,13 +327,13 @@ function tableSession(host) {
      * @returns {Promise<Followed>}
      */
     async observe(seen) {
-      const surprise = host.load();
+      const { surprise, whole } = loaded();
       if (!surprise) return { restart: false, skip: false, waiting: [], started: [] };
       const idle = surprise.done || !host.settings().automation;
       const members = { has: (id) => isMember(surprise, id) }; // by key: the labels are the surprise's members
       const { steps, record, waiting } = plan(surprise.follow, members, seen, idle);
       surprise.follow = record;
-      const followed = await carryOut(surprise, steps);
+      const followed = await carryOut(surprise, steps, whole);
       const started = steps.filter((step) => step.kind === "start" || step.kind === "late").map((step) => step.id);
       return { ...followed, waiting, started };
     },
@@ -320,7 +344,7 @@ function tableSession(host) {
      * @param {import("./follow.js").Observation} seen
      */
     wouldStart(seen) {
-      const surprise = host.load();
+      const surprise = reading();
       if (!surprise || surprise.done || !host.settings().automation) return [];
       const { steps } = plan(surprise.follow, { has: (id) => isMember(surprise, id) }, seen);
       return steps.filter((step) => step.kind === "start" || step.kind === "late").map((step) => step.id);
@@ -328,28 +352,29 @@ function tableSession(host) {
 
     /** Send the cards held back for a summary now: the host passes no more turns on in this action */
     async flush() {
-      const surprise = host.load();
+      const { surprise, whole } = loaded();
       if (!surprise?.held) return;
       await tableOf(host, surprise).flush();
-      await keep(surprise);
+      await keep(surprise, whole ? null : new Set());
     },
 
     /** Play these combatants' turns now, for tables that move the turns by hand; false without a surprise */
     async playTurns(ids) {
-      const surprise = host.load();
+      const { surprise, whole } = loaded();
       if (!surprise) return false;
-      const table = tableOf(host, surprise);
+      const changed = new Set(ids);
+      const table = tableOf(host, surprise, undefined, changed);
       for (const id of ids) {
         await runtime().turnStarted(table, surprise, id);
         if (isMember(surprise, id) && !surprise.follow.started.includes(id)) surprise.follow.started.push(id);
       }
-      await keep(surprise);
+      await keep(surprise, whole ? null : changed);
       return true;
     },
 
     /** Return what the surprise tracks, a line each, or null without one */
     statusLines() {
-      const surprise = host.load();
+      const surprise = reading();
       return surprise ? runtime().statusLines(tableOf(host, surprise), surprise) : null;
     },
 
@@ -358,7 +383,7 @@ function tableSession(host) {
      * `rounds`, the round that many rounds after the roll (1 the first), for a table stepped back to it
      */
     roundName(rounds = undefined) {
-      const surprise = host.load();
+      const surprise = reading();
       return surprise ? runtime().roundName(tableOf(host, surprise), surprise, rounds) : null;
     },
   };

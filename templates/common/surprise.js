@@ -51,6 +51,15 @@ import { membersOf } from "./scenario.js";
  * @property {boolean} done
  */
 
+/**
+ * How a surprise changes, for a host that stores only what changed (Foundry, FOUNDRY_STORE in foundry/stored.js): the
+ * parts fixed when it is resolved, and the parts kept by member id, of which an event changes only the members it
+ * names (its steps' members and those it marks, session.js); a runtime adds its own (its MEMBER_PARTS). Every other
+ * part is small and may change at any event.
+ */
+const FIXED_PARTS = ["scenario", "labels", "outcome"];
+const MEMBER_PARTS = ["applied"];
+
 /** Return a fresh surprise for a scenario whose members are named by their combatant ids */
 function newSurprise(scenario) {
   const labels = {};
@@ -87,4 +96,4 @@ async function clearMarks(table, surprise) {
   for (const id of Object.keys(surprise.applied ?? {})) await unmarkAll(table, surprise, id);
 }
 
-export { clearMarks, mark, names, newSurprise, unmarkAll };
+export { FIXED_PARTS, MEMBER_PARTS, clearMarks, mark, names, newSurprise, unmarkAll };

@@ -10,7 +10,8 @@ import { SYSTEM } from "./config.js";
  * @property {object} Rules  the rules core (rules/<id>.js)
  * @property {object} Odds  its exact odds (odds/<id>.js): odds(scenario)
  * @property {object} Runtime  its table runtime (runtime/<id>.js): resolve, turnStarted, turnEnded, roundStarted,
- *   nextRoundNumber, roundSeconds, left, statusLines, roundName
+ *   nextRoundNumber, roundSeconds, left, statusLines, roundName, upgraded (a surprise an earlier version stored, in
+ *   today's form) and MEMBER_PARTS (the parts it keeps by member id)
  */
 
 let provided = null;

@@ -9,6 +9,7 @@ import { FLAG, LOG_PREFIX } from "./constants.js";
 import { format, language, localize, t } from "./i18n.js";
 import { setting } from "./settings.js";
 import { setStatus } from "./statuses.js";
+import { copyOf, storedChanges } from "./stored.js";
 
 /** The catalogue keys this module shows, which the build ships (exporter/targets/strings.py) */
 export const STRING_KEYS = ["Notify.NoActor", "{status}"];
@@ -17,26 +18,69 @@ export const STRING_KEYS = ["Notify.NoActor", "{status}"];
 export const storedState = (combat) => combat?.getFlag(MODULE_ID, FLAG) ?? null;
 
 /**
- * Return a working copy of the surprise stored on a combat, or null. A copy, because changing the stored flag
- * object in place would leave the later setFlag with nothing to save.
+ * The surprise of each combat as the host last stored it, by combat id: the working copy the session changes and a
+ * copy of what is stored (the base), with the revision that stored them. The next event goes on with them as long as
+ * the stored revision is theirs; after another client's write, or a step that failed before it saved, the host reads
+ * the stored surprise again.
  */
-const workingCopy = (combat) => {
+const kept = new Map();
+
+/** Return a working copy of the surprise stored on a combat, or null: never the stored flag, changed in place */
+function workingCopy(combat) {
   const stored = storedState(combat);
-  return stored ? foundry.utils.deepClone(stored) : null;
-};
+  const entry = kept.get(combat.id);
+  kept.delete(combat.id); // lent to this event: a step that fails before it saves leaves it out
+  if (!stored) return null;
+  if (entry && entry.revision === stored.revision) {
+    lent.set(combat.id, entry);
+    return entry.surprise;
+  }
+  const surprise = copyOf(stored);
+  lent.set(combat.id, { revision: stored.revision, surprise, base: copyOf(stored) });
+  return surprise;
+}
+
+/** The working copies lent to the event being played, by combat id */
+const lent = new Map();
+
+/** The path of the surprise's flag in a combat update */
+const FLAG_PATH = `flags.${MODULE_ID}.${FLAG}`;
 
 /**
- * Store the surprise on a combat (the whole object; the module never deletes keys inside it), or drop it. A combat
- * deleted while a step was running, even while this very update was on its way, cannot keep it: false, and the
- * session removes the statuses instead, since the clean-up after the deletion read the surprise from before that step.
+ * Write the surprise on a combat: what the event changed (stored.js), or the whole of it where no copy of what is
+ * stored is at hand (a new surprise, one stored in an earlier form, one another client wrote). A whole write replaces
+ * what was stored, which an update would merge into instead.
  */
-async function store(combat, surprise) {
+async function write(combat, surprise, changed) {
+  const entry = lent.get(combat.id);
+  lent.delete(combat.id);
+  const revision = (storedState(combat)?.revision ?? 0) + 1;
+  surprise.revision = revision;
+  const update = entry?.surprise === surprise && changed ? storedChanges(FLAG_PATH, entry.base, surprise, changed) : null;
+  if (update) {
+    await combat.update(update);
+    kept.set(combat.id, { revision, surprise, base: entry.base });
+    return;
+  }
+  if (storedState(combat)) await combat.unsetFlag(MODULE_ID, FLAG);
+  await combat.setFlag(MODULE_ID, FLAG, surprise);
+  kept.set(combat.id, { revision, surprise, base: copyOf(surprise) });
+}
+
+/**
+ * Store the surprise on a combat, or drop it. A combat deleted while a step was running, even while this very update
+ * was on its way, cannot keep it: false, and the session removes the statuses instead, since the clean-up after the
+ * deletion read the surprise from before that step.
+ */
+async function store(combat, surprise, changed) {
+  kept.delete(combat.id);
   try {
     if (game.combats.has(combat.id)) {
-      await (surprise ? combat.setFlag(MODULE_ID, FLAG, surprise) : combat.unsetFlag(MODULE_ID, FLAG));
+      await (surprise ? write(combat, surprise, changed) : combat.unsetFlag(MODULE_ID, FLAG));
       return true;
     }
   } catch (error) {
+    kept.delete(combat.id);
     if (game.combats.has(combat.id)) throw error;
   }
   return surprise === null;
@@ -134,7 +178,8 @@ export function foundryHost(combat, known = {}) {
       await postMessage(message, message.dice ? rolls.splice(0) : []);
     },
     load: () => workingCopy(combat),
-    save: (surprise) => store(combat, surprise),
+    peek: () => storedState(combat),
+    save: (surprise, changed) => store(combat, surprise, changed),
     turnOrder: () => ({ round: combat.started ? combat.round : 0 }),
     settings: () => ({ automation: setting("automation"), skip: setting("skipSurprisedTurns"), cards: setting("chatVisibility") }),
   };

@@ -75,7 +75,7 @@ test("core's Previous Turn and Previous Round never roll a stun again, and forwa
     await act(env, () => combat.previousRound()); // round 2, Orc
     await act(env, () => combat.nextRound()); // round 3, Ava
     await act(env, () => combat.nextTurn()); // round 3, Orc: the 9
-    const [track] = api.state(combat).tracks;
+    const [track] = Object.values(api.state(combat).tracks);
     assert.deepEqual(track.turns.map((turn) => [turn.turn, turn.state, turn.roll ?? null]),
       [[1, "frozen", null], [2, "stunned", 18], [3, "stunned", 9]]);
     assert.deepEqual([env.pendingDice, env.errors], [[], []]);
@@ -181,7 +181,7 @@ test("a stunned combatant re-sorted behind the current turn starts his turn at o
     await act(env, () => combat.nextTurn()); // Bob
     await act(env, () => combat.nextTurn()); // round 2: Orc's second frozen second, passed on
     assert.deepEqual([combat.round, combat.combatant.name], [2, "Ava"]);
-    const [track] = api.state(combat).tracks;
+    const [track] = Object.values(api.state(combat).tracks);
     assert.deepEqual(track.turns.map((turn) => turn.state), ["frozen", "frozen"]);
     assert.deepEqual([env.pendingDice, env.errors], [[], []]);
   } finally {
@@ -209,7 +209,7 @@ test("one click passing on a pack of twelve stunned wolves posts one card for al
     }
     // One card a click for the table, its rolls split off for the GM (the module's default: split).
     assert.ok(perClick.every(([table, gm]) => table <= 1 && gm <= 1), `cards per click (table, GM): ${JSON.stringify(perClick)}`);
-    const turns = api.state(combat).tracks.map((track) => track.turns.length);
+    const turns = Object.values(api.state(combat).tracks).map((track) => track.turns.length);
     assert.ok(turns.every((count) => count === turns[0] && count >= 2), `each wolf's turns: ${turns}`);
     assert.deepEqual([env.pendingDice, env.errors], [[], []]);
   } finally {

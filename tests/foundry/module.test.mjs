@@ -534,7 +534,7 @@ test("the recovery macro plays the selected tokens' turns now: the frozen second
     await env.settle();
     await api.recoveryRoll(combat);
     await env.settle();
-    const [track] = api.state(combat).tracks;
+    const [track] = Object.values(api.state(combat).tracks);
     assert.deepEqual(track.turns.map((turn) => [turn.turn, turn.state, turn.roll ?? null]), [[1, "frozen", null], [2, "stunned", 9]]);
     assert.equal(track.lost, 2);
     assert.deepEqual([env.pendingDice, env.errors], [[], []]);

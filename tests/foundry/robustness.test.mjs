@@ -400,7 +400,7 @@ test("the module loaded mid-combat carries on from the surprise stored in an ear
   const world = await earlierSession({ turns: 1 });
   const stored = world.combat.flags[GURPS].state;
   assert.equal(stored.done, false);
-  assert.deepEqual(stored.tracks.map((track) => track.turns.length), [1, 1]);
+  assert.deepEqual(Object.values(stored.tracks).map((track) => track.turns.length), [1, 1]);
   const env = await boot(GURPS, { seed: seedWorld(world) });
   try {
     const combat = game.combats.get(world.combat._id);
@@ -414,7 +414,102 @@ test("the module loaded mid-combat carries on from the surprise stored in an ear
     assert.ok(!orc.statuses.has("mentalstun") && !gob.statuses.has("mentalstun"));
     const state = game.modules.get(GURPS).api.state(combat);
     assert.equal(state.done, true);
-    assert.deepEqual(state.tracks.map((track) => track.lost), [2, 2]);
+    assert.deepEqual(Object.values(state.tracks).map((track) => track.lost), [2, 2]);
+    assert.deepEqual(crashes(env), []);
+  } finally {
+    env.teardown();
+  }
+});
+
+/** The surprise's part of each combat update this client sent after `from` (an index into env.writes), as sent */
+const surpriseUpdates = (env, combat, from) => env.writes.slice(from)
+  .filter((w) => w.action === "update" && w.documentName === "Combat" && w.id === combat.id && w.sent?.flags?.[GURPS])
+  .map((w) => w.sent.flags[GURPS].state ?? {});
+
+test("a turn stores what changed: the member whose turn it is and the small parts, never the fight's fixed parts", async () => {
+  const env = await boot(GURPS);
+  try {
+    const foes = Array.from({ length: 40 }, (_, index) => `Orc ${index + 1}`);
+    const party = await gurpsParty(env, ["Ava"], foes);
+    const combat = await combatOf(env, Object.values(party).map(({ token }) => token));
+    await totalSurprise(env, combat, 1);
+    const whole = JSON.stringify(game.modules.get(GURPS).api.state(combat)).length;
+    await game.settings.set(GURPS, "skipSurprisedTurns", false); // a turn at a time: each is its own update
+    await combat.startCombat();
+    await env.settle();
+    const from = env.writes.length;
+    for (let turn = 0; turn < foes.length; turn += 1) await next(env, combat); // each Orc's frozen second: no dice
+    const updates = surpriseUpdates(env, combat, from);
+    assert.ok(updates.length >= foes.length, `one update a turn at least (${updates.length})`);
+    const ids = new Set(combat.combatants.map((combatant) => combatant.id));
+    for (const update of updates) {
+      for (const part of ["scenario", "labels", "outcome", "actors"]) assert.ok(!(part in update), `${part} is never sent again`);
+      for (const part of ["tracks", "applied"]) {
+        const members = Object.keys(update[part] ?? {}).map((key) => key.replace(/^-=/, ""));
+        assert.ok(members.length <= 2 && members.every((id) => ids.has(id)), `${part}: ${members.join(", ")}`);
+      }
+    }
+    const largest = Math.max(...updates.slice(1).map((update) => JSON.stringify(update).length));
+    assert.ok(largest * 10 < whole, `a turn sends ${largest} characters of the ${whole} stored`);
+    const state = game.modules.get(GURPS).api.state(combat);
+    assert.deepEqual(Object.values(state.tracks).map((track) => track.turns.length), Array(foes.length).fill(1));
+    assert.deepEqual(crashes(env), []);
+  } finally {
+    env.teardown();
+  }
+});
+
+test("a surprise stored by an earlier version (tracks listed, the outcome filled turn by turn) plays on in today's form", async () => {
+  const world = await earlierSession({ turns: 1 });
+  const stored = world.combat.flags[GURPS].state;
+  const tracks = Object.values(stored.tracks);
+  world.combat.flags[GURPS].state = { ...stored, tracks, revision: undefined,
+    outcome: { ...stored.outcome, members: Object.fromEntries(tracks.map((t) => [t.name, { lost: t.lost, turns: t.turns }])) } };
+  const env = await boot(GURPS, { seed: seedWorld(world) });
+  try {
+    const combat = game.combats.get(world.combat._id);
+    const api = game.modules.get(GURPS).api;
+    assert.ok(Array.isArray(api.state(combat).tracks), "stored as the earlier version stored it");
+    env.scriptDice(3, 3, 3, 3, 3, 3);
+    await next(env, combat); // Orc recovers, then Gob; both turns are skipped
+    assert.equal(env.pendingDice.length, 0);
+    const state = api.state(combat);
+    assert.ok(!Array.isArray(state.tracks) && !("members" in state.outcome), "stored in today's form");
+    assert.deepEqual(Object.values(state.tracks).map((track) => track.lost), [2, 2]);
+    assert.deepEqual(Object.values(state.tracks).map((track) => track.turns.length), [2, 2]);
+    assert.equal(state.done, true);
+    assert.ok(!game.actors.getName("Orc").statuses.has("mentalstun"));
+    assert.deepEqual(crashes(env), []);
+  } finally {
+    env.teardown();
+  }
+});
+
+test("after another client wrote the surprise, the next turn reads it again instead of the copy kept from before", async () => {
+  const env = await boot(GURPS);
+  try {
+    const { Ava, Orc, Gob } = await gurpsParty(env, ["Ava"], ["Orc", "Gob"]);
+    const combat = await combatOf(env, [Ava.token, Orc.token, Gob.token]);
+    await totalSurprise(env, combat, 1);
+    await combat.startCombat();
+    await env.settle();
+    env.scriptDice(3, 3, 3, 3, 3, 3);
+    await next(env, combat); // Orc's and Gob's frozen seconds: both skipped, the tracker at Ava's turn of round 2
+    const api = game.modules.get(GURPS).api;
+    const stored = api.state(combat);
+    // GM 2 takes Gob out of the surprise by hand: his track and statuses are no longer the module's to play
+    const gob = combatantOf(combat, Gob.token).id;
+    const { [gob]: dropped, ...tracks } = stored.tracks;
+    await env.remote(GM2, async () => {
+      await combat.unsetFlag(GURPS, "state");
+      await combat.setFlag(GURPS, "state", { ...stored, tracks, revision: stored.revision + 1 });
+    });
+    await env.settle();
+    await next(env, combat); // Orc's IQ roll (3, 3, 3: 9 against IQ 10); Gob plays no turn
+    const state = api.state(combat);
+    assert.deepEqual(Object.keys(state.tracks), [combatantOf(combat, Orc.token).id]);
+    assert.equal(state.tracks[combatantOf(combat, Orc.token).id].lost, 2);
+    assert.equal(env.pendingDice.length, 3, "nobody rolled for Gob");
     assert.deepEqual(crashes(env), []);
   } finally {
     env.teardown();
@@ -461,7 +556,7 @@ test("a combatant removed from the combat (its token kept) loses the module's st
     assert.ok(!Gob.actor.statuses.has("mentalstun"), "the removed combatant's stun is lifted");
     assert.ok(Orc.actor.statuses.has("mentalstun"), "the others keep theirs");
     const api = game.modules.get(GURPS).api;
-    assert.deepEqual(api.state(combat).tracks.map((track) => track.name), [combatantOf(combat, Orc.token).id]);
+    assert.deepEqual(Object.values(api.state(combat).tracks).map((track) => track.name), [combatantOf(combat, Orc.token).id]);
     await combat.startCombat();
     await env.settle();
     env.scriptDice(3, 3, 3); // Orc: frozen, then a 9 against IQ 10

@@ -4,14 +4,14 @@
 
 /** How many rounds the surprise takes before the first normal round: GURPS a member's stunned turns, AD&D segments */
 export function surpriseRounds(system, surprise) {
-  if (system === "gurps4e") return Math.max(0, ...surprise.tracks.map((track) => track.turns.length));
+  if (system === "gurps4e") return Math.max(0, ...Object.values(surprise.tracks).map((track) => track.turns.length));
   if (system === "adnd1e") return surprise.outcome.timeline.length;
   return surprise.outcome.surprise_round ? 1 : 0;
 }
 
 /** Tell whether every GURPS member has recovered or never will (other systems settle at once) */
 export function settled(system, surprise) {
-  return system !== "gurps4e" || surprise.tracks.every((track) => track.lost !== null || track.never);
+  return system !== "gurps4e" || Object.values(surprise.tracks).every((track) => track.lost !== null || track.never);
 }
 
 /** Tell whether the surprise has played out by `round`, with the first normal round after it seen in full */

@@ -7,8 +7,14 @@
 // turns are followed round by round as a tracker moves them, the session passing on the turns it skips. The outcome is
 // rebuilt from what the session did (its cards' records, the statuses during each turn, the turns it passed on) by
 // the same functions as for the VTT runners (outcomes.mjs). Prints one JSON line per vector: {vector, ok, diff?, error?}.
+//
+// Every save is also checked as the Foundry host stores it (foundry/stored.js): the update written for what the event
+// says it changed, merged into what was stored as a Foundry update merges (the emulation's), must give the surprise
+// the session holds; so a runtime that changes a member it does not name, or a part declared fixed, fails here.
 import { readFile } from "node:fs/promises";
+import { isDeepStrictEqual } from "node:util";
 import { pathToFileURL } from "node:url";
+import { applyChanges, expandObject } from "../../tools/harness/foundry/emulation/core.mjs";
 import { renamed, runVectors } from "./compare.mjs";
 import { scriptedDice } from "./dice.mjs";
 import { completeDraft } from "./drafts.mjs";
@@ -23,7 +29,8 @@ const groups = JSON.parse(await readFile(groupsFile, "utf8"));
  * kept as messages, the surprise kept as JSON (as a VTT stores it).
  */
 class FakeTable {
-  constructor(ids, dice) {
+  constructor(ids, dice, storedChanges) {
+    this.storedChanges = storedChanges;
     this.order = [...ids];
     this.started = false;
     this.round = 0;
@@ -57,7 +64,8 @@ class FakeTable {
       },
       send: async (message) => { this.messages.push(message); },
       load: () => (this.stored === null ? null : JSON.parse(this.stored)),
-      save: async (surprise) => {
+      save: async (surprise, changed) => {
+        if (surprise && changed && this.stored !== null) this.checkChanges(JSON.parse(this.stored), surprise, changed);
         this.stored = surprise === null ? null : JSON.stringify(surprise);
         return true;
       },
@@ -65,6 +73,18 @@ class FakeTable {
       language: () => "en",
       settings: () => ({ automation: true, skip: true, cards: "split" }),
     };
+  }
+
+  /** Check that writing only what the event changed, as the Foundry host does, stores the surprise the session holds */
+  checkChanges(before, surprise, changed) {
+    const update = this.storedChanges("surprise", structuredClone(before), surprise, changed);
+    if (update === null) throw new Error("the Foundry host could not store the changes alone");
+    const { surprise: stored } = applyChanges({ surprise: before }, expandObject(update));
+    const held = JSON.parse(JSON.stringify(surprise)); // as stored: JSON, no undefined
+    if (!isDeepStrictEqual(stored, held)) {
+      const parts = Object.keys(held).filter((key) => !isDeepStrictEqual(stored[key], held[key]));
+      throw new Error(`storing what changed (members ${[...changed].join(", ")}) loses changes to ${parts.join(", ")}`);
+    }
   }
 
   /** The statuses each member shows now, by name */
@@ -87,7 +107,7 @@ async function play(tree, vector) {
   const problems = completeDraft(draft, scenario, [...new Set(members.flatMap(({ member }) => Object.keys(member)))]);
   if (problems.length) throw new Error(problems.join("; "));
   const dice = scriptedDice(vector.dice);
-  const table = new FakeTable(members.map(({ member }) => idOf.get(member.name)), dice);
+  const table = new FakeTable(members.map(({ member }) => idOf.get(member.name)), dice, tree.storedChanges);
   const session = tree.session.tableSession(table.host());
   const resolved = await session.resolve(draft);
   if (resolved.problem) throw new Error(`the session refused the draft: ${resolved.problem}`);
@@ -126,6 +146,7 @@ async function play(tree, vector) {
 for (const group of groups) {
   const root = pathToFileURL(`${group.tree}/common/`).href;
   await import(`${root}systems/${group.system}.js`);
-  const tree = { session: await import(`${root}session.js`), inputs: await import(`${root}inputs.js`) };
+  const { storedChanges } = await import(new URL("../foundry/stored.js", root).href);
+  const tree = { session: await import(`${root}session.js`), inputs: await import(`${root}inputs.js`), storedChanges };
   await runVectors(group.vectors, (vector) => play(tree, vector));
 }

@@ -210,7 +210,7 @@ function finished(sb, scenario, observed) {
   const surprise = sb.state[config.scriptName]?.surprise;
   if (!surprise) return true;
   if (scenario.system === "gurps4e") {
-    const tracked = { ...surprise, tracks: surprise.tracks ?? [] };
+    const tracked = { ...surprise, tracks: surprise.tracks ?? {} };
     return surprise.done || (settled(scenario.system, tracked) && observed.round > surpriseRounds(scenario.system, tracked));
   }
   // Roll20 counts no rounds after the surprise: the first normal round is one turn for every token after it.

@@ -67,7 +67,7 @@ for (const model of MODELS) {
         assert.ok(HEAR_ONLY_CLICKS.includes(model), `click ${click + 1}: a stunned fighter's turn is passed on`);
         assert.ok(whispers(sb, from).some((c) => /may not act this turn/.test(c.content)), `click ${click + 1}: the GM is told`);
       }
-      const rolled = () => surpriseOf(sb, GURPS).tracks.map((track) => track.turns.map((turn) => [turn.state, turn.roll ?? null]));
+      const rolled = () => Object.values(surpriseOf(sb, GURPS).tracks).map((track) => track.turns.map((turn) => [turn.state, turn.roll ?? null]));
       const once = [["frozen", null], ["stunned", 18], ["stunned", 9]];
       assert.deepEqual(rolled(), [once, once]);
       await next(sb, 4);
@@ -113,13 +113,13 @@ for (const ambushFirst of [true, false]) {
     sb.user.setTurnorder([row(ava, 3), row(bob, 1), row(orc, 0), roundRow]);
     await sb.settle();
     await next(sb); // Bob
-    assert.equal(surpriseOf(sb, GURPS).tracks[0].turns.length, 1, "Orc's turn of round 2 is still to come");
+    assert.equal(Object.values(surpriseOf(sb, GURPS).tracks)[0].turns.length, 1, "Orc's turn of round 2 is still to come");
     const before = sb.chat.length;
     await commands(sb, "!group-init --sort"); // Ava 3, Bob 1, Orc 0: Orc among the turns played this round
     assert.deepEqual(ids(), [ava.id, bob.id, orc.id, "-1"]);
     const cards = sb.chat.slice(before).map((c) => c.content).join("\n");
     assert.match(cards, /Orc&#39;s turn was passed over: played now/);
-    assert.deepEqual(surpriseOf(sb, GURPS).tracks[0].turns.map((turn) => turn.state), ["frozen", "frozen"], "his second frozen second");
+    assert.deepEqual(Object.values(surpriseOf(sb, GURPS).tracks)[0].turns.map((turn) => turn.state), ["frozen", "frozen"], "his second frozen second");
     assert.deepEqual(sb.takeErrors(), []);
   });
 }
@@ -175,7 +175,7 @@ test("one roll and each Next against a pack of twelve stunned wolves post at mos
       `click ${click + 1}: ${cards.length} messages`);
     assert.equal(sb.turnorder()[0].id, tokens[0].id, "every wolf's turn passed on: Ava's again");
   }
-  assert.deepEqual(surpriseOf(sb, GURPS).tracks.map((track) => track.turns.length), Array(12).fill(3));
+  assert.deepEqual(Object.values(surpriseOf(sb, GURPS).tracks).map((track) => track.turns.length), Array(12).fill(3));
   assert.deepEqual(sb.diceLeft(), []);
   assert.deepEqual(sb.takeErrors(), []);
 });

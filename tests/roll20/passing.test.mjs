@@ -218,7 +218,7 @@ test("a player's !eot, TurnMarker1's own command, passes the turn without an eve
   sb.user.chat(PLAYER, "!eot"); // Ava's player ends her turn: TurnMarker1 moves the order through the API
   await sb.settle();
   assert.equal(sb.turnorder()[0].id, bob.id, "the frozen orc's turn was passed on at once");
-  assert.equal(surpriseOf(sb, GURPS).tracks[0].turns.length, 1, "and played");
+  assert.equal(Object.values(surpriseOf(sb, GURPS).tracks)[0].turns.length, 1, "and played");
   assert.deepEqual(sb.takeErrors(), []);
 });
 
@@ -256,7 +256,7 @@ for (const load of bothOrders(["gaslight"])) {
     assert.equal(sb.turnorder()[0].id, orc.id);
     await clicksLeftAlone(sb, 1, "Gaslight");
     assert.equal(sb.turnorder()[0].id, bob.id, "the GM's click onto the copy: Gaslight passed it");
-    const turns = () => surpriseOf(sb, GURPS).tracks[0].turns.length;
+    const turns = () => Object.values(surpriseOf(sb, GURPS).tracks)[0].turns.length;
     assert.equal(turns(), 1, "the orc's one turn, not two for his copy");
     await clicksLeftAlone(sb, 3, "Gaslight");
     assert.equal(turns(), 2, "a second turn in the second round");
@@ -354,7 +354,7 @@ test("a custom row named after the tokens' character stands for them: passed onl
     "Surprise Wolf 1 and Wolf 2 have no row of their own in the turn order: their turns are played with the row “Wolf”.",
     "Surprise Fang is surprised and has no row in the turn order, so their turn is never played: add the token to the turn order, or select it and play the turn with !surprise turn.",
   ]);
-  const turns = () => surpriseOf(sb, GURPS).tracks.map((track) => track.turns.length);
+  const turns = () => Object.values(surpriseOf(sb, GURPS).tracks).map((track) => track.turns.length);
   await next(sb); // the wolves' row: both frozen, passed by the script; Ava's turn
   assert.equal(sb.turnorder()[0].id, ava.id);
   assert.deepEqual(turns().slice(0, 2), [1, 1]);
@@ -432,7 +432,7 @@ for (const seed of [1, 2, 3]) {
     await commands(sb, `!surprise resolve --procedure total --ids ${[ava, ...wolves].map((t) => t.id).join(",")}`);
     let x = seed * 7919;
     sb.scriptDice(Array.from({ length: 400 }, () => { x = (x * 48271) % 2147483647; return (x % 6) + 1; }));
-    const turns = () => surpriseOf(sb, GURPS).tracks.map((track) => track.turns.length);
+    const turns = () => Object.values(surpriseOf(sb, GURPS).tracks).map((track) => track.turns.length);
     let from = sb.chat.length;
     await commands(sb, "!surprise roll");
     for (let click = 0; click <= 3; click += 1) {

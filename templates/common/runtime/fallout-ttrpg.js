@@ -7,6 +7,12 @@ import { mark, names, unmarkAll } from "../surprise.js";
 /** The catalogue keys this module shows, which the build ships (exporter/targets/strings.py) */
 const STRING_KEYS = ["Chat.NobodySurprised", "Fallout.*", "Procedure.{procedure}"];
 
+/** The parts of a surprise this runtime keeps by member id: none of its own (common/surprise.js) */
+const MEMBER_PARTS = [];
+
+/** Return a surprise stored by an earlier version in today's form; null: it is in today's form (nothing changed since) */
+const upgraded = () => null;
+
 /**
  * Return the turn order: everyone in the rules' Sequence order (B6 ties: the rules' order), the opener first
  * when his attack opens his Surprise Round turn (B1)
@@ -125,5 +131,5 @@ function roundName() {
 }
 
 export {
-  STRING_KEYS, left, nextRoundNumber, resolve, roundName, roundSeconds, roundStarted, statusLines, turnEnded, turnStarted,
+  MEMBER_PARTS, STRING_KEYS, left, nextRoundNumber, resolve, roundName, roundSeconds, roundStarted, statusLines, turnEnded, turnStarted, upgraded,
 };

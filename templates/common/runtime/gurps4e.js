@@ -3,7 +3,7 @@
 import { SIDE_KEYS } from "../config.js";
 import { list, named, signed } from "../format.js";
 import * as Rules from "../rules/gurps4e.js";
-import { entryNamed, memberNamed, scenarioOptions } from "../scenario.js";
+import { memberNamed, membersOf, scenarioOptions } from "../scenario.js";
 import { mark, unmarkAll } from "../surprise.js";
 
 /** The catalogue keys this module shows, which the build ships (exporter/targets/strings.py) */
@@ -15,8 +15,25 @@ const STRING_KEYS = [
 /** Return the rules member behind a combatant id */
 const memberOf = (surprise, id) => memberNamed(surprise.scenario, id);
 
-/** Return the stun track of a combatant, if he is stunned */
-const trackOf = (surprise, id) => (surprise.tracks ? entryNamed(surprise.tracks, id) : undefined);
+/** The parts of a surprise this runtime keeps by member id, changed a member at a time (common/surprise.js) */
+const MEMBER_PARTS = ["tracks"];
+
+/** Return the stun track of a combatant, if he is stunned: tracks are kept by member id */
+const trackOf = (surprise, id) => (surprise.tracks && Object.hasOwn(surprise.tracks, id) ? surprise.tracks[id] : undefined);
+
+/** Return the stun tracks in the scenario's order of the members (an object's own order puts ids like "12" first) */
+const trackList = (surprise) => membersOf(surprise.scenario).map((member) => trackOf(surprise, member.name)).filter(Boolean);
+
+/**
+ * Return a surprise stored before tracks were kept by member id (a list, with the outcome filled turn by turn) in
+ * today's form: a copy, the one given is left as it is; null when it is in today's form already
+ */
+function upgraded(surprise) {
+  if (!Array.isArray(surprise.tracks)) return null;
+  const { members, ...outcome } = surprise.outcome ?? {};
+  const tracks = Object.fromEntries(surprise.tracks.map((track) => [track.name, track]));
+  return { ...surprise, outcome, tracks };
+}
 
 /** Describe one side's initiative roll */
 function initiativeLine(table, surprise, key, roll) {
@@ -33,24 +50,33 @@ function contestLine(table, surprise, attempt, winner) {
   return table.t(winner ? `Gurps.Contest.Watcher.${winner}` : "Gurps.Contest.Sneak", data);
 }
 
-/** How many tracks of a list, from its start, were settled at the last look: a settled track stays settled */
-const settledUpTo = new WeakMap();
+/** The members whose stun is not settled, by tracks object: kept up to date turn by turn, counted once per copy */
+const unsettledOf = new WeakMap();
 
-/** Tell the surprise is over: everyone recovered or never can, and nothing waits for the end of a turn */
-function settle(surprise) {
-  const tracks = surprise.tracks ?? [];
-  let first = settledUpTo.get(tracks) ?? 0; // each turn goes on from there, not from the first track again
-  while (first < tracks.length && tracks[first].lost !== null && !tracks[first].clearAtEnd) first += 1;
-  settledUpTo.set(tracks, first);
-  surprise.done = first === tracks.length && !surprise.unaware;
+/** Tell a track is settled: recovered, and nothing waits for the end of his turn */
+const settled = (track) => track.lost !== null && !track.clearAtEnd;
+
+/** Tell the surprise is over once the members changed (ids) are settled: everyone recovered or never can, and nothing waits */
+function settle(surprise, ...ids) {
+  const tracks = surprise.tracks ?? {};
+  let unsettled = unsettledOf.get(tracks);
+  if (!unsettled) {
+    unsettled = new Set(Object.keys(tracks).filter((id) => !settled(tracks[id])));
+    unsettledOf.set(tracks, unsettled);
+  }
+  for (const id of ids) {
+    if (Object.hasOwn(tracks, id) && !settled(tracks[id])) unsettled.add(id);
+    else unsettled.delete(id);
+  }
+  surprise.done = unsettled.size === 0 && !surprise.unaware;
 }
 
 /** Roll who is surprised, post the card, mark the stunned side; the stun itself follows turn by turn */
 async function resolve(table, surprise) {
   const opened = await Rules.openSurprise(surprise.scenario, table.roll);
   const { tracks, loser, ...outcome } = opened;
-  surprise.outcome = { ...outcome, members: {} };
-  surprise.tracks = tracks.map((track) => ({ ...track, clearAtEnd: false }));
+  surprise.outcome = { ...outcome };
+  surprise.tracks = Object.fromEntries(tracks.map((track) => [track.name, { ...track, clearAtEnd: false }]));
   surprise.kind = opened.surprise_kind;
   surprise.unaware = false;
   const lines = [];
@@ -71,12 +97,12 @@ async function resolve(table, surprise) {
       lines.push(table.t("Gurps.Freeze", { name: surprise.labels[id] ?? "?", seconds }));
     }
     // No duration in rounds: a stun lasts until the IQ roll succeeds; the badge counts the frozen seconds.
-    for (const track of surprise.tracks) {
+    for (const track of trackList(surprise)) {
       await mark(table, surprise, track.name, "surprised", true, track.freeze ? { left: track.freeze } : null);
     }
     if (opened.contest) {
       // A13: the undetected sneak's opening attack meets no defence.
-      for (const track of surprise.tracks) await mark(table, surprise, track.name, "unaware", true);
+      for (const track of trackList(surprise)) await mark(table, surprise, track.name, "unaware", true);
       surprise.unaware = true;
       lines.push(table.t("Gurps.Unaware"));
     }
@@ -108,8 +134,7 @@ async function turnStarted(table, surprise, id) {
     if (Rules.recoveryLiftsAtOnce(scenarioOptions(surprise.scenario))) await mark(table, surprise, id, "surprised", false);
     else track.clearAtEnd = true;
   }
-  surprise.outcome.members[id] = { lost: track.lost, turns: track.turns };
-  settle(surprise);
+  settle(surprise, id);
   await table.post({ title: table.t("Gurps.TurnTitle"), lines: [line], details: detail ? [detail] : [],
     record: { type: "turn", member: id, turn: record } });
   return true;
@@ -123,10 +148,10 @@ async function turnEnded(table, surprise, id) {
     track.clearAtEnd = false;
   }
   if (surprise.unaware) {
-    for (const candidate of surprise.tracks) await mark(table, surprise, candidate.name, "unaware", false);
+    for (const candidate of trackList(surprise)) await mark(table, surprise, candidate.name, "unaware", false);
     surprise.unaware = false;
   }
-  settle(surprise);
+  settle(surprise, id);
 }
 
 /** A new round: nothing happens to the stun, which counts the combatants' own turns */
@@ -147,13 +172,13 @@ function roundSeconds() {
 /** A combatant left the fight: his statuses go, and his stun no longer keeps the surprise going */
 async function left(table, surprise, id) {
   await unmarkAll(table, surprise, id);
-  surprise.tracks = (surprise.tracks ?? []).filter((track) => track.name !== id);
-  settle(surprise);
+  if (surprise.tracks) delete surprise.tracks[id];
+  settle(surprise, id);
 }
 
 /** Return one line per stunned combatant: recovered after how many seconds, never, or stunned for how many turns */
 function statusLines(table, surprise) {
-  return (surprise.tracks ?? []).map((track) => {
+  return trackList(surprise).map((track) => {
     const name = surprise.labels[track.name] ?? "?";
     if (track.lost !== null) return table.t("Tracking.Recovered", { name, seconds: track.lost });
     return track.never ? table.t("Tracking.Never", { name }) : table.t("Tracking.Stunned", { name, turns: track.turns.length });
@@ -166,5 +191,5 @@ function roundName() {
 }
 
 export {
-  STRING_KEYS, left, nextRoundNumber, resolve, roundName, roundSeconds, roundStarted, statusLines, turnEnded, turnStarted,
+  MEMBER_PARTS, STRING_KEYS, left, nextRoundNumber, resolve, roundName, roundSeconds, roundStarted, statusLines, turnEnded, turnStarted, upgraded,
 };

@@ -34,8 +34,9 @@ export class Database {
     }
   }
 
-  #recordWrite(action, doc, userId) {
-    this.env.writes.push({ action, documentName: doc.documentName, id: doc.id, userId });
+  /** Record a write; an update records what the client sent, the diff (core sends the changes that differ only) */
+  #recordWrite(action, doc, userId, sent = undefined) {
+    this.env.writes.push({ action, documentName: doc.documentName, id: doc.id, userId, ...(sent ? { sent } : {}) });
   }
 
   #requester() {
@@ -114,7 +115,7 @@ export class Database {
       const sources = pending.map(({ doc, diff }) => doc.constructor._cleanSource(applyChanges(doc._source, diff)));
       for (const [i, { doc, diff }] of pending.entries()) {
         doc._replaceSource(sources[i]);
-        this.#recordWrite("update", doc, userId);
+        this.#recordWrite("update", doc, userId, diff);
         const after = doc._onUpdate(diff, options, userId);
         this.env.Hooks.callAll(`update${doc.documentName}`, doc, diff, options, userId);
         after?.();
