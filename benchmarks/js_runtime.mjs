@@ -18,7 +18,7 @@ const root = pathToFileURL(`${common}/`).href;
 await import(`${root}systems/${system}.js`);
 const { tableSession } = await import(`${root}session.js`);
 const { draftScenario } = await import(`${root}inputs.js`);
-const { storedChanges } = await import(new URL("../foundry/stored.js", root).href);
+const { storedChanges, storedForm } = await import(new URL("../foundry/stored.js", root).href);
 const scenario = JSON.parse(readFileSync(scenarioPath, "utf-8"));
 
 /** Merge an update of dotted keys into a stored object in place, as a Foundry update merges ("-=key" deletes) */
@@ -65,7 +65,7 @@ function keeper() {
         const update = surprise && surprise === kept && changed ? storedChanges("surprise", base, surprise, changed) : null;
         if (update) sent(JSON.stringify(update), (read) => mergeUpdate(stored, read));
         else if (surprise) {
-          sent(JSON.stringify({ surprise }), (read) => { stored = read; }); // the whole surprise, written once
+          sent(JSON.stringify({ surprise: storedForm(surprise) }), (read) => { stored = read; }); // written once, whole
           base = structuredClone(surprise);
         }
         kept = surprise;
@@ -100,10 +100,10 @@ let turns = 0;
 for (round = 1; round <= Number(rounds); round += 1) {
   for (let current = 0; current < order.length; current += 1) {
     await session.observe({ order, current, round, forward: true, rotating: false });
-    await session.flush(); // the host's action ends with the turn: cards held back go out (foundry/tracker.js)
     turns += 1;
   }
 }
+await session.flush();
 const ms = Number(process.hrtime.bigint() - start) / 1e6;
 console.log(JSON.stringify({ resolve_ms: resolveMs, ms, turns, messages, stored_chars: keeping.chars(),
   server_ms: keeping.serverMs() }));

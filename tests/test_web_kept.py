@@ -328,6 +328,38 @@ def test_a_state_of_schema_1_is_read_whole_and_the_fight_goes_on(fresh, pages):
     assert statuses_by_turn(after["turns"], order)[:3] == statuses and after["turns"][:3] == state["turns"]
 
 
+def test_a_fight_kept_before_the_stun_tracks_were_kept_by_combatant_goes_on(fresh, pages):
+    """A fight kept by the page before this one: its stun tracks a list and its outcome filled turn by turn. It is read
+    whole, plays on, and is kept in today's form: tracks by combatant, the outcome as rolled"""
+    page = fresh()
+    page.goto(page_url(pages["gurps"]))
+    page.wait_for_selector("#roll")
+    rolled_partial(page)
+    page.click("#next")  # Ava's and Brom's IQ rolls fail, their turns are passed on: Krell's turn
+    typed_in(page, [6, 6, 6, 6, 6, 6])
+    state = json.loads(kept_text(page))
+    surprise = state["fight"]["surprise"] if "fight" in state else state["surprise"]
+    tracks = list(surprise["tracks"].values())
+    assert [track["name"] for track in tracks] == ["c1", "c2"]
+    earlier = {**surprise, "tracks": tracks, "outcome": {**surprise["outcome"], "members": {
+        track["name"]: {"lost": track["lost"], "turns": track["turns"]} for track in tracks}}}
+    kept = {**state, "fight": {**state["fight"], "surprise": earlier}} if "fight" in state else {**state, "surprise": earlier}
+    load_with(page, pages["gurps"], json.dumps(kept))
+    assert page.locator("#kept").count() == 0 and page.errors == []
+    assert "Krell" in page.inner_text("#order li.current")
+    for _ in range(2):  # Krell's turn over, then the last one of round 1
+        page.click("#next")
+        idle(page)
+    page.click("#next")  # round 2: Ava's and Brom's IQ rolls, asked for
+    typed_in(page, [1, 1, 1, 6, 6, 6])  # Ava rolls a 3 and recovers, Brom an 18 and does not: both turns passed on
+    after = json.loads(kept_text(page))
+    played = after["fight"]["surprise"] if "fight" in after else after["surprise"]
+    assert isinstance(played["tracks"], dict) and "members" not in played["outcome"]
+    assert [len(track["turns"]) for track in played["tracks"].values()] == [2, 2]
+    assert played["tracks"]["c1"]["lost"] == 2 and played["tracks"]["c2"]["lost"] is None
+    assert "Krell" in page.inner_text("#order li.current") and after["table"]["round"] == 2
+
+
 CROWD = 200
 
 

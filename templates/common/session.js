@@ -131,8 +131,11 @@ function tableOf(host, surprise, holding = () => false, changed = new Set()) {
       const dice = rolled;
       rolled = false;
       if (holding()) {
-        const held = surprise.held ?? { cards: [], dice: false };
-        surprise.held = { cards: [...held.cards, card], dice: held.dice || dice };
+        // Kept by number, "0" the first: a VTT storing what changed adds one card a turn (surprise.js ADDED_ONLY)
+        const held = surprise.held ?? { cards: {}, dice: false };
+        held.cards[String(Object.keys(held.cards).length)] = card;
+        held.dice = held.dice || dice;
+        surprise.held = held;
         return;
       }
       await table.flush();
@@ -142,7 +145,8 @@ function tableOf(host, surprise, holding = () => false, changed = new Set()) {
     async flush() {
       const held = surprise.held;
       surprise.held = null;
-      if (held?.cards.length) await send(summed(held.cards), held.dice);
+      const cards = Object.values(held?.cards ?? {}); // in their numbers' order (a list, as held before, the same)
+      if (cards.length) await send(summed(cards), held.dice);
     },
   };
   return table;

@@ -55,10 +55,14 @@ import { membersOf } from "./scenario.js";
  * How a surprise changes, for a host that stores only what changed (Foundry, FOUNDRY_STORE in foundry/stored.js): the
  * parts fixed when it is resolved, and the parts kept by member id, of which an event changes only the members it
  * names (its steps' members and those it marks, session.js); a runtime adds its own (its MEMBER_PARTS). Every other
- * part is small and may change at any event.
+ * part is small and may change at any event; checked on every conformance vector (tests/js/session_vectors.mjs).
  */
 const FIXED_PARTS = ["scenario", "labels", "outcome"];
 const MEMBER_PARTS = ["applied"];
+/** The objects, by their path, whose entries never change once there: an event adds entries or drops the object */
+const ADDED_ONLY = ["held.cards"];
+/** The lists of member ids, by their path, that grow an id a turn: a host storing what changed keeps them by id */
+const GROWING_LISTS = ["follow.started"];
 
 /** Return a fresh surprise for a scenario whose members are named by their combatant ids */
 function newSurprise(scenario) {
@@ -96,4 +100,4 @@ async function clearMarks(table, surprise) {
   for (const id of Object.keys(surprise.applied ?? {})) await unmarkAll(table, surprise, id);
 }
 
-export { FIXED_PARTS, MEMBER_PARTS, clearMarks, mark, names, newSurprise, unmarkAll };
+export { ADDED_ONLY, FIXED_PARTS, GROWING_LISTS, MEMBER_PARTS, clearMarks, mark, names, newSurprise, unmarkAll };

@@ -4,13 +4,7 @@ import { PROCEDURES, SYSTEM } from "../common/config.js";
 import { clearSurprise, exportScenario, manualStep, oddsOf, resolveSurprise } from "./actions.js";
 import { openSurpriseDialog } from "./dialog.js";
 import { draftOf } from "./draft.js";
-import { storedState } from "./host.js";
-
-/** Return what the module tracks on a combat: a copy of its surprise, or null */
-const stateOf = (combat) => {
-  const stored = storedState(combat);
-  return stored ? foundry.utils.deepClone(stored) : null;
-};
+import { playedState } from "./host.js";
 
 /** Return the module's public API */
 export function buildApi() {
@@ -23,7 +17,7 @@ export function buildApi() {
     openDialog: openSurpriseDialog,
     resolve: resolveSurprise,
     clear: clearSurprise,
-    state: stateOf,
+    state: playedState,
     recoveryRoll: manualStep,
     sideRoll: openSurpriseDialog,
     spotTest: openSurpriseDialog,

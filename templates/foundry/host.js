@@ -9,13 +9,19 @@ import { FLAG, LOG_PREFIX } from "./constants.js";
 import { format, language, localize, t } from "./i18n.js";
 import { setting } from "./settings.js";
 import { setStatus } from "./statuses.js";
-import { copyOf, storedChanges } from "./stored.js";
+import { copyOf, storedAsLists, storedChanges, storedForm, workingForm } from "./stored.js";
 
 /** The catalogue keys this module shows, which the build ships (exporter/targets/strings.py) */
 export const STRING_KEYS = ["Notify.NoActor", "{status}"];
 
-/** Return the surprise stored on a combat, to read only, or null */
+/** Return the surprise stored on a combat, to read only, or null: as stored (stored.js), its growing lists by id */
 export const storedState = (combat) => combat?.getFlag(MODULE_ID, FLAG) ?? null;
+
+/** Return a copy of the surprise stored on a combat as the session plays it, or null */
+export const playedState = (combat) => {
+  const stored = storedState(combat);
+  return stored ? workingForm(stored) : null;
+};
 
 /**
  * The surprise of each combat as the host last stored it, by combat id: the working copy the session changes and a
@@ -35,8 +41,9 @@ function workingCopy(combat) {
     lent.set(combat.id, entry);
     return entry.surprise;
   }
-  const surprise = copyOf(stored);
-  lent.set(combat.id, { revision: stored.revision, surprise, base: copyOf(stored) });
+  const surprise = workingForm(stored);
+  // A surprise stored before its growing lists were kept by id is written whole once, in today's form
+  lent.set(combat.id, { revision: stored.revision, surprise, base: storedAsLists(stored) ? null : workingForm(stored) });
   return surprise;
 }
 
@@ -56,14 +63,15 @@ async function write(combat, surprise, changed) {
   lent.delete(combat.id);
   const revision = (storedState(combat)?.revision ?? 0) + 1;
   surprise.revision = revision;
-  const update = entry?.surprise === surprise && changed ? storedChanges(FLAG_PATH, entry.base, surprise, changed) : null;
+  const update = entry?.base && entry.surprise === surprise && changed
+    ? storedChanges(FLAG_PATH, entry.base, surprise, changed) : null;
   if (update) {
     await combat.update(update);
     kept.set(combat.id, { revision, surprise, base: entry.base });
     return;
   }
   if (storedState(combat)) await combat.unsetFlag(MODULE_ID, FLAG);
-  await combat.setFlag(MODULE_ID, FLAG, surprise);
+  await combat.setFlag(MODULE_ID, FLAG, storedForm(surprise));
   kept.set(combat.id, { revision, surprise, base: copyOf(surprise) });
 }
 
@@ -178,7 +186,7 @@ export function foundryHost(combat, known = {}) {
       await postMessage(message, message.dice ? rolls.splice(0) : []);
     },
     load: () => workingCopy(combat),
-    peek: () => storedState(combat),
+    peek: () => playedState(combat),
     save: (surprise, changed) => store(combat, surprise, changed),
     turnOrder: () => ({ round: combat.started ? combat.round : 0 }),
     settings: () => ({ automation: setting("automation"), skip: setting("skipSurprisedTurns"), cards: setting("chatVisibility") }),

@@ -3,8 +3,10 @@
 // whole, since it cannot address one element of it; and every update of a whole surprise is sent, merged and shown to
 // every client. So the host keeps a copy of what it stored (the base) and, from the parts the event may have changed
 // (common/surprise.js FIXED_PARTS and MEMBER_PARTS), writes the dotted keys that differ: a turn of one combatant costs
-// his entries and the small parts, not the thousands of others.
-import { FIXED_PARTS, MEMBER_PARTS } from "../common/surprise.js";
+// his entries and the small parts, not the thousands of others. A list that grows an id a turn (GROWING_LISTS: the
+// members whose turn started this round) is stored as each id's place in it, {id: place}, so that a turn adds one key;
+// storedForm and workingForm turn the one form into the other.
+import { ADDED_ONLY, FIXED_PARTS, GROWING_LISTS, MEMBER_PARTS } from "../common/surprise.js";
 import { rulesSystem } from "../common/system.js";
 
 /** The parts this host adds at the roll and never changes: the actors behind the members (host.js actorRefs) */
@@ -17,7 +19,7 @@ const isPlainObject = (value) => value !== null && typeof value === "object" && 
 
 /** Return a copy of a JSON value (plain data: faster than structuredClone, which a turn would pay on every write) */
 function copyOf(value) {
-  if (Array.isArray(value)) return value.map(copyOf);
+  if (Array.isArray(value)) return value.every((item) => item === null || typeof item !== "object") ? value.slice() : value.map(copyOf);
   if (!isPlainObject(value)) return value;
   const copy = {};
   for (const key of Object.keys(value)) copy[key] = copyOf(value[key]);
@@ -29,7 +31,11 @@ function same(before, after) {
   if (before === after) return true;
   if (Array.isArray(before)) {
     if (!Array.isArray(after) || before.length !== after.length) return false;
-    for (let index = 0; index < before.length; index += 1) if (!same(before[index], after[index])) return false;
+    for (let index = 0; index < before.length; index += 1) {
+      const one = before[index];
+      const other = after[index];
+      if (one !== other && (one === null || typeof one !== "object" || !same(one, other))) return false;
+    }
     return true;
   }
   if (!isPlainObject(before) || !isPlainObject(after)) return false;
@@ -37,31 +43,93 @@ function same(before, after) {
   return keys.length === Object.keys(after).length && keys.every((key) => Object.hasOwn(after, key) && same(before[key], after[key]));
 }
 
+/** The growing lists by their path in the surprise, as [part, key] */
+const growing = GROWING_LISTS.map((path) => path.split("."));
+const growingPaths = new Set(GROWING_LISTS);
+
+/** Return a copy of a surprise with each growing list in the form `turn` gives it */
+function withLists(surprise, turn) {
+  const copy = copyOf(surprise);
+  for (const [part, key] of growing) {
+    if (isPlainObject(copy[part]) && copy[part][key] !== undefined) copy[part][key] = turn(copy[part][key]);
+  }
+  return copy;
+}
+
+/** Return a copy of a surprise as it is stored: each growing list as {id: place} */
+const storedForm = (surprise) => withLists(surprise, (list) => (Array.isArray(list) ? placesOf(list) : list));
+
+/** Return a copy of a stored surprise as the session plays it: each growing list a list again (as stored before: kept) */
+const workingForm = (stored) => withLists(stored, (places) => (isPlainObject(places) ? listOf(places) : places));
+
+/** Tell a stored surprise was stored before growing lists were kept by id: it is to be written whole */
+const storedAsLists = (stored) => growing.some(([part, key]) => Array.isArray(stored?.[part]?.[key]));
+
+/** Return each id of a list with its place */
+const placesOf = (list) => Object.fromEntries(list.map((id, place) => [id, place]));
+
+/** Return the ids of {id: place} in their places' order */
+const listOf = (places) => Object.keys(places).sort((one, other) => places[one] - places[other]);
+
+/** Write the keys that turn a growing list `before` (a list, in the base) into `after`, as {id: place} is stored */
+function changeList(update, path, holder, key, after) {
+  const before = holder[key];
+  if (!Array.isArray(before) || !Array.isArray(after)) throw new Unaddressable(key);
+  let kept = 0; // the places the two lists share, from the first: most often all of before (a turn adds one id)
+  while (kept < before.length && kept < after.length && before[kept] === after[kept]) kept += 1;
+  if (kept === before.length && kept === after.length) return;
+  const staying = new Set(after);
+  for (const id of before.slice(kept)) {
+    if (staying.has(id)) continue;
+    if (!addressable(id)) throw new Unaddressable(id);
+    update[`${path}.${key}.-=${id}`] = null;
+  }
+  for (let place = kept; place < after.length; place += 1) {
+    if (!addressable(after[place])) throw new Unaddressable(after[place]);
+    update[`${path}.${key}.${after[place]}`] = place;
+  }
+  holder[key] = after.slice();
+}
+
 /** Thrown where a key cannot be addressed by an update: the host writes the whole surprise instead */
 class Unaddressable extends Error {}
 
+/** The objects whose entries never change once there, by their path in the surprise (common/surprise.js) */
+const addedOnly = new Set(ADDED_ONLY);
+
 /**
  * Write into `update` the dotted keys under `path` that turn `holder[key]` (the base) into `after`, and bring the base
- * up to date: objects key by key, anything else whole
+ * up to date: objects key by key, anything else whole. `part` is the path in the surprise, for ADDED_ONLY: of such an
+ * object only the entries added are compared and written.
  */
-function changeInto(update, path, holder, key, after) {
+function changeInto(update, path, holder, key, after, part) {
   const before = holder[key];
-  if (same(before, after)) return;
+  if (before === after) return;
   if (after === undefined) {
     update[`${path}.-=${key}`] = null;
     delete holder[key];
     return;
   }
+  if (growingPaths.has(part)) {
+    changeList(update, path, holder, key, after);
+    return;
+  }
   if (isPlainObject(before) && isPlainObject(after)) {
+    const inside = `${path}.${key}`;
+    const once = addedOnly.has(part);
     for (const inner of Object.keys(before)) {
-      if (!Object.hasOwn(after, inner)) changeInto(update, `${path}.${key}`, before, inner, undefined);
+      if (Object.hasOwn(after, inner)) continue;
+      if (!addressable(inner)) throw new Unaddressable(inner);
+      changeInto(update, inside, before, inner, undefined, `${part}.${inner}`);
     }
     for (const inner of Object.keys(after)) {
+      if (once && Object.hasOwn(before, inner)) continue;
       if (!addressable(inner)) throw new Unaddressable(inner);
-      changeInto(update, `${path}.${key}`, before, inner, after[inner]);
+      changeInto(update, inside, before, inner, after[inner], `${part}.${inner}`);
     }
     return;
   }
+  if (same(before, after)) return;
   update[`${path}.${key}`] = copyOf(after);
   holder[key] = copyOf(after);
 }
@@ -80,12 +148,12 @@ function storedChanges(root, base, surprise, changed) {
       if (fixed.has(part)) continue;
       if (!addressable(part)) return null;
       if (!byMember.has(part) || !isPlainObject(base[part]) || !isPlainObject(surprise[part])) {
-        changeInto(update, root, base, part, surprise[part]);
+        changeInto(update, root, base, part, surprise[part], part);
         continue;
       }
       for (const id of changed) {
         if (!addressable(id)) return null;
-        changeInto(update, `${root}.${part}`, base[part], id, surprise[part][id]);
+        changeInto(update, `${root}.${part}`, base[part], id, surprise[part][id], `${part}.${id}`);
       }
     }
   } catch (error) {
@@ -95,4 +163,4 @@ function storedChanges(root, base, surprise, changed) {
   return update;
 }
 
-export { copyOf, storedChanges };
+export { copyOf, storedAsLists, storedChanges, storedForm, workingForm };

@@ -103,11 +103,20 @@ const turnV1 = record({ round: count, id, passed: flag, statuses: byCombatant })
 /** The bookkeeping every system's surprise keeps (common/surprise.js, follow.js); the rest is its runtime's, tried */
 const surpriseShape = record({
   scenario: fits(plain), labels: mapOf((name) => ID.test(name), text), applied: byCombatant, done: flag,
+  outcome: fits(plain),
   follow: record({ round: count, tableRound: nullOr(count), back: flag, started: listOf(id), active: nullOr(id),
     seen: listOf(id), gone: listOf(id), row: nullOr(id) }, { together: listOf(id) }),
 }, {}, { open: true });
-const heldShape = nullOr(record({ cards: listOf(record({ title: text, lines: listOf(text), details: listOf(text),
-  records: listOf(fits(plain)) })), dice: flag }));
+const heldCard = record({ title: text, lines: listOf(text), details: listOf(text), records: listOf(fits(plain)) });
+/** The cards held for a summary: by number ("0" the first, none missing), or the list an earlier page kept */
+const heldCards = (value, path) => {
+  if (Array.isArray(value)) return listOf(heldCard)(value, path);
+  if (!plain(value)) return path;
+  const numbers = Object.keys(value);
+  if (!numbers.every((number, index) => number === String(index))) return path;
+  return mapOf(() => true, heldCard)(value, path);
+};
+const heldShape = nullOr(record({ cards: heldCards, dice: flag }));
 
 // --- the draft: its shape follows its procedure's inputs -----------------------------------------------------------
 

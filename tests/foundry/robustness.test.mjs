@@ -444,6 +444,7 @@ test("a turn stores what changed: the member whose turn it is and the small part
     const ids = new Set(combat.combatants.map((combatant) => combatant.id));
     for (const update of updates) {
       for (const part of ["scenario", "labels", "outcome", "actors"]) assert.ok(!(part in update), `${part} is never sent again`);
+      assert.ok(!Array.isArray(update.follow?.started), "the turns started this round are written an id at a time");
       for (const part of ["tracks", "applied"]) {
         const members = Object.keys(update[part] ?? {}).map((key) => key.replace(/^-=/, ""));
         assert.ok(members.length <= 2 && members.every((id) => ids.has(id)), `${part}: ${members.join(", ")}`);
@@ -463,7 +464,8 @@ test("a surprise stored by an earlier version (tracks listed, the outcome filled
   const world = await earlierSession({ turns: 1 });
   const stored = world.combat.flags[GURPS].state;
   const tracks = Object.values(stored.tracks);
-  world.combat.flags[GURPS].state = { ...stored, tracks, revision: undefined,
+  const started = Object.keys(stored.follow.started).sort((one, other) => stored.follow.started[one] - stored.follow.started[other]);
+  world.combat.flags[GURPS].state = { ...stored, tracks, revision: undefined, follow: { ...stored.follow, started },
     outcome: { ...stored.outcome, members: Object.fromEntries(tracks.map((t) => [t.name, { lost: t.lost, turns: t.turns }])) } };
   const env = await boot(GURPS, { seed: seedWorld(world) });
   try {
@@ -474,7 +476,9 @@ test("a surprise stored by an earlier version (tracks listed, the outcome filled
     await next(env, combat); // Orc recovers, then Gob; both turns are skipped
     assert.equal(env.pendingDice.length, 0);
     const state = api.state(combat);
-    assert.ok(!Array.isArray(state.tracks) && !("members" in state.outcome), "stored in today's form");
+    assert.ok(!Array.isArray(state.tracks) && !("members" in state.outcome), "played in today's form");
+    const flag = combat.getFlag(GURPS, "state");
+    assert.ok(!Array.isArray(flag.follow.started) && typeof flag.follow.started === "object", "stored in today's form");
     assert.deepEqual(Object.values(state.tracks).map((track) => track.lost), [2, 2]);
     assert.deepEqual(Object.values(state.tracks).map((track) => track.turns.length), [2, 2]);
     assert.equal(state.done, true);

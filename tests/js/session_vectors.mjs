@@ -29,8 +29,8 @@ const groups = JSON.parse(await readFile(groupsFile, "utf8"));
  * kept as messages, the surprise kept as JSON (as a VTT stores it).
  */
 class FakeTable {
-  constructor(ids, dice, storedChanges) {
-    this.storedChanges = storedChanges;
+  constructor(ids, dice, stored) {
+    this.storing = stored; // foundry/stored.js
     this.order = [...ids];
     this.started = false;
     this.round = 0;
@@ -77,9 +77,10 @@ class FakeTable {
 
   /** Check that writing only what the event changed, as the Foundry host does, stores the surprise the session holds */
   checkChanges(before, surprise, changed) {
-    const update = this.storedChanges("surprise", structuredClone(before), surprise, changed);
+    const { storedChanges, storedForm, workingForm } = this.storing;
+    const update = storedChanges("surprise", structuredClone(before), surprise, changed);
     if (update === null) throw new Error("the Foundry host could not store the changes alone");
-    const { surprise: stored } = applyChanges({ surprise: before }, expandObject(update));
+    const stored = workingForm(applyChanges({ surprise: storedForm(before) }, expandObject(update)).surprise);
     const held = JSON.parse(JSON.stringify(surprise)); // as stored: JSON, no undefined
     if (!isDeepStrictEqual(stored, held)) {
       const parts = Object.keys(held).filter((key) => !isDeepStrictEqual(stored[key], held[key]));
@@ -107,7 +108,7 @@ async function play(tree, vector) {
   const problems = completeDraft(draft, scenario, [...new Set(members.flatMap(({ member }) => Object.keys(member)))]);
   if (problems.length) throw new Error(problems.join("; "));
   const dice = scriptedDice(vector.dice);
-  const table = new FakeTable(members.map(({ member }) => idOf.get(member.name)), dice, tree.storedChanges);
+  const table = new FakeTable(members.map(({ member }) => idOf.get(member.name)), dice, tree.stored);
   const session = tree.session.tableSession(table.host());
   const resolved = await session.resolve(draft);
   if (resolved.problem) throw new Error(`the session refused the draft: ${resolved.problem}`);
@@ -146,7 +147,7 @@ async function play(tree, vector) {
 for (const group of groups) {
   const root = pathToFileURL(`${group.tree}/common/`).href;
   await import(`${root}systems/${group.system}.js`);
-  const { storedChanges } = await import(new URL("../foundry/stored.js", root).href);
-  const tree = { session: await import(`${root}session.js`), inputs: await import(`${root}inputs.js`), storedChanges };
+  const stored = await import(new URL("../foundry/stored.js", root).href);
+  const tree = { session: await import(`${root}session.js`), inputs: await import(`${root}inputs.js`), stored };
   await runVectors(group.vectors, (vector) => play(tree, vector));
 }
