@@ -13,7 +13,8 @@ from pydantic import BaseModel
 from exporter.campaign import Campaign, FoundryTarget, Roll20Target
 from exporter.cli import main
 from exporter.init import toml_value
-from exporter.sheets import ARS, GGA
+from exporter.game_systems.ars import ARS
+from exporter.game_systems.gurps import GGA
 from tests.conftest import ROOT
 
 DOCS = ROOT / "docs"
