@@ -95,6 +95,7 @@ test("each game system's adapter folder is chosen by the world's game system id,
       assert.equal(typeof adapter[each], "function", `${name}/adapter.js ${each}`);
     }
     assert.equal(adapter.GAME_SYSTEM_ID, name === "none" ? null : systemId);
+    if (name !== "gurps") assert.deepEqual([adapter.hasTrait({}, "Combat Reflexes"), adapter.skillLevel({}, "Tactics")], [null, null]);
     const env = await boot(id, { systemId });
     try {
       const { gameSystemAdapter } = await import(pathToFileURL(`${folderOf(id)}/registry.js`).href);
