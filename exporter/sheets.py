@@ -1,61 +1,21 @@
 """The sheets GMs use: where each game system and character sheet holds the values the rules read
 
-One place for every default reader. A reader is a Foundry actor data path or a named entry of a game system's
-lists, or a Roll20 sheet attribute, a set-only attribute or a named row of a repeating section. Each default notes
-the public file and commit it was checked against; tests/test_sheets.py checks the defaults against this table.
+One table of every default reader: Roll20's here, Foundry's gathered from the module of each game system ambush has
+an adapter for (exporter/game_systems/). A reader is a Foundry actor data path or a named entry of a
+game system's lists, or a Roll20 sheet attribute, a set-only attribute or a named row of a repeating section. Each
+default notes the public file and commit it was checked against; tests/test_sheets.py checks the defaults against
+this table.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-# GURPS Game Aid (crnormand/gurps @ac714d44d6b93fd989bdeb6870c736fb04645ec4, 0.18.22):
-# template.json: system.attributes.IQ.value and .PER.value; system.ads and system.skills hold named entries nested
-# through `contains` and, once a container is folded on the sheet, `collapsed` (module/actor/actor.js toggleExpand),
-# named and pointed as module/actor/actor-importer.js importAd and importSk store them (templates/foundry/gga.js).
-GGA = "crnormand/gurps@ac714d44d6b93fd989bdeb6870c736fb04645ec4"
-# GURPS Game Aid 1.0.0-alpha (crnormand/gurps branch develop @6dd54dd7, V14 only): traits and skills are Items of the
-# types `feature` and `skill` (src/module/item/data/trait.ts, skill.ts, base.ts: points, level, disabled, containedBy,
-# importid), made by src/module/importer/gcs-importer/importer.ts or migrated from 0.18 by
-# src/module/actor/migrations/v1_0_0.ts; system.ads and system.skills are deprecated getters there, never read.
-GGA1 = "crnormand/gurps@6dd54dd7ab129f24a7f858038b1aa39883997758"
-# GGA's Mook Generator (0.18.22 lib/npc-input.js checkTraits, checkSkills): traits named as typed, a cost "[15]"
-# included; skills at 0 points with the typed level in `import` and no `uuid`, which GGA's importers set.
-# ARS v2023.08.06 for V11, as imported unchanged into lastredoubt/acks2-arsbase: src/template.json (abilities),
-# src/module/actor/actor.js _buildAbilityFields and src/module/config.js dexterityTable (the computed Dex reaction
-# adjustment at system.abilities.dex.reaction, per rules variant). ARS itself is on GitLab; V13/V14 stay unconfirmed.
-ARS = "ARS v2023.08.06: lastredoubt/acks2-arsbase@d47147c53b9733003995e3620df7877cdcca6d61 (V13/V14 unconfirmed)"
+from exporter.game_systems import ars, gurps, sheet
 
-# Foundry: the game system each rules system usually runs on, and the reader of each input, with its source.
-FOUNDRY_SHEETS: dict[str, dict[str, Any]] = {
-    "gurps4e": {
-        "system_id": "gurps",
-        # The versions (system.json `version`) the readers and the module's GGA code were checked against.
-        "versions": {"0.18.22": GGA, "1.0.0-alpha": f"{GGA1} static/system.json"},
-        "readers": {
-            "iq": ("system.attributes.IQ.value", f"{GGA} template.json"),
-            "per": ("system.attributes.PER.value", f"{GGA} template.json"),
-            "combat_reflexes": ({"advantage": "Combat Reflexes"}, f"{GGA} module/actor/actor-importer.js importAd, "
-                                                                   f"lib/npc-input.js checkTraits; {GGA1} "
-                                                                   f"src/module/item/data/trait.ts"),
-            "tactics": ({"skill": "Tactics"}, f"{GGA} module/actor/actor-importer.js importSk, lib/npc-input.js "
-                                              f"checkSkills; {GGA1} src/module/item/data/skill.ts"),
-            "stealth": ({"skill": "Stealth"}, f"{GGA} module/actor/actor-importer.js importSk, lib/npc-input.js "
-                                              f"checkSkills; {GGA1} src/module/item/data/skill.ts"),
-        },
-    },
-    "adnd1e": {
-        "system_id": "ars",
-        # The V11 copy's package is ars-v2023.08.06.zip; its system.json `version` is inferred from that name.
-        "versions": {"2023.08.06": ARS},
-        "readers": {
-            "dex": ("system.abilities.dex.value", f"{ARS} src/template.json"),
-            # Given instead of dex (docs/rules/adnd1e.md#dexterity) where ARS computed it: read for Dex 19-25 only,
-            # beyond the 1e table, and only from a variant with 1e tables (templates/foundry/draft.js).
-            "surprise_adjustment": ("system.abilities.dex.reaction", f"{ARS} src/module/config.js"),
-        },
-    },
-}
+# Foundry: the game system each rules system usually runs on, and the reader of each input, with its source; each
+# game system's readers and versions live beside its adapter (exporter/game_systems/).
+FOUNDRY_SHEETS: dict[str, dict[str, Any]] = {"gurps4e": sheet(gurps), "adnd1e": sheet(ars)}
 
 # Roll20 character sheets: docs/game-systems.md, Roll20 sheets, says what each reader was checked against and what is
 # known not to work; fixtures/sheets/roll20/ holds characters shaped like each sheet's.

@@ -12,8 +12,9 @@ from pydantic import BaseModel
 
 from exporter.campaign import Campaign, FoundryTarget, Roll20Target
 from exporter.cli import main
+from exporter.game_systems.ars import ARS
+from exporter.game_systems.gurps import GGA
 from exporter.init import toml_value
-from exporter.sheets import ARS, GGA
 from tests.conftest import ROOT
 
 DOCS = ROOT / "docs"

@@ -3,6 +3,7 @@
 // again, and, where the game system re-rolls every initiative as a round begins (ARS), every combatant from the change
 // of round until his new initiative is set: the order the tracker shows meanwhile is the last round's, or half re-rolled.
 // Kept on the client that plays the automation; the hooks feed it as they run, before the session looks at the combat.
+import { gameSystemAdapter } from "./game-systems/registry.js";
 
 /** Combat id -> {rolling: the ids of its combatants being rolled, toTop: ARS has yet to set the turn to the top} */
 const states = new Map();
@@ -13,19 +14,9 @@ function stateOf(combat) {
   return states.get(combat.id);
 }
 
-/**
- * Tell whether the game system re-rolls every initiative as this combat's round changes: ARS does, on any change of
- * round, back or forward, while its world setting rollInitEachRound is on, and as the first round begins in any case
- * (docs/dev/foundry.md §11). An ARS without that setting is not known to re-roll, and is not waited for.
- */
-function rerollsAsRoundChanges(combat) {
-  if (game.system?.id !== "ars" || !game.settings.settings.has("ars.rollInitEachRound")) return false;
-  return game.settings.get("ars", "rollInitEachRound") !== false || (combat.round === 1 && combat.turn === 0);
-}
-
 /** Note a change of the combat's round (updateCombat) */
 export function roundChanged(combat) {
-  if (!rerollsAsRoundChanges(combat)) return;
+  if (!gameSystemAdapter().rerollsAsRoundChanges(combat)) return;
   states.set(combat.id, { rolling: new Set(combat.combatants.map((combatant) => combatant.id)), toTop: true });
 }
 

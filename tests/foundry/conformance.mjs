@@ -61,7 +61,7 @@ async function play({ moduleDir, gameSystem, generation, moduleId, language }, v
     await env.loadModule(moduleDir);
     const { ATTRIBUTES: readers } = await import(pathToFileURL(`${moduleDir}/scripts/common/config.js`).href);
     // ARS computes the Dexterity reaction from the Dexterity, and the module reads it only for Dexterity 19 to 25
-    // (templates/foundry/draft.js): a vector's adjustment is no value of a sheet there, so the GM gives it.
+    // (templates/foundry/game-systems/ars/adapter.js): a vector's adjustment is no value of a sheet there, so the GM gives it.
     const attributes = Object.fromEntries(Object.entries(readers)
       .filter(([, reader]) => gameSystem !== "ars" || reader.path !== "system.abilities.dex.reaction"));
     const scenario = vector.scenario;

@@ -1,8 +1,9 @@
 // Behaviour of the generated example modules in the emulated Foundry client (run by tests/test_foundry_module.py).
 // MODULES_DIR holds <id>/foundry for the three example campaigns.
 import assert from "node:assert/strict";
-import { readFile } from "node:fs/promises";
+import { readdir, readFile } from "node:fs/promises";
 import { test } from "node:test";
+import { pathToFileURL } from "node:url";
 import { addStatusEntry, createFoundry, runGeneration, statusEntries } from "../../tools/harness/foundry/harness.mjs";
 import { installDnd5eExpiryStamp } from "../../tools/harness/foundry/emulation/game-systems.mjs";
 
@@ -76,6 +77,30 @@ test("every example module boots cleanly and exposes its API", async () => {
       }
       assert.deepEqual(env.errors, []);
       assert.deepEqual(env.deprecations, []);
+    } finally {
+      env.teardown();
+    }
+  }
+});
+
+test("each game system's adapter folder is chosen by the world's game system id, none/ for any other", async () => {
+  const worlds = { gurps: [GURPS, "gurps"], ars: [ADND, "ars"], none: [FALLOUT, "fallout-homebrew"] };
+  const folderOf = (id) => `${moduleDir(id)}/scripts/foundry/game-systems`;
+  const names = (await readdir(folderOf(GURPS), { withFileTypes: true })).filter((entry) => entry.isDirectory()).map((entry) => entry.name);
+  assert.deepEqual(names.sort(), Object.keys(worlds).sort());
+  for (const name of names) {
+    const [id, systemId] = worlds[name];
+    const adapter = await import(pathToFileURL(`${folderOf(id)}/${name}/adapter.js`).href);
+    for (const each of ["readPath", "hasTrait", "skillLevel", "rerollsAsRoundChanges"]) {
+      assert.equal(typeof adapter[each], "function", `${name}/adapter.js ${each}`);
+    }
+    assert.equal(adapter.GAME_SYSTEM_ID, name === "none" ? null : systemId);
+    if (name !== "gurps") assert.deepEqual([adapter.hasTrait({}, "Combat Reflexes"), adapter.skillLevel({}, "Tactics")], [null, null]);
+    const env = await boot(id, { systemId });
+    try {
+      const { gameSystemAdapter } = await import(pathToFileURL(`${folderOf(id)}/registry.js`).href);
+      assert.equal(gameSystemAdapter(), adapter, `${systemId}: ${name}/`);
+      assert.deepEqual(env.errors, []);
     } finally {
       env.teardown();
     }

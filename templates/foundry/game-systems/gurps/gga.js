@@ -1,6 +1,7 @@
 // GURPS Game Aid's traits and skills, read by name (docs/game-systems.md): from the Foundry Items of a GGA 1.0 actor,
 // else from the nested lists of a GGA 0.18 actor; GGA's own finders only ever cross-check what the module reads.
-import { LOG_PREFIX } from "./constants.js";
+import { LOG_PREFIX } from "../../constants.js";
+import { numberOf } from "../values.js";
 
 /** The text of a name as a person reads it: spaces collapsed, trimmed, lower case */
 const folded = (text) => String(text ?? "").normalize("NFC").replace(/\s+/g, " ").trim().toLowerCase();
@@ -27,10 +28,6 @@ function sameName(entryName, wanted, kind) {
   const asked = folded(wanted);
   return name === asked || (asked !== "" && name.startsWith(asked) && QUALIFIED[kind].test(name.slice(asked.length)));
 }
-
-/** Read a number a sheet keeps as a number or as text; NaN for anything else */
-export const numberOf = (value) =>
-  (typeof value === "number" || (typeof value === "string" && value.trim() !== "") ? Number(value) : NaN);
 
 /**
  * Tell whether GGA's own finder returns anything for the name. It matches more than the module does (a name read as
