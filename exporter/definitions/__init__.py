@@ -17,6 +17,7 @@ from exporter.definitions.identity import Author, ModuleInfo, TargetSettings
 from exporter.definitions.rolls import RollProcedure, roll_procedures
 from exporter.rules.shared import SIDE_KEYS, TAIL_CUT, input_entries
 from exporter.rules.systems import system_module
+from exporter.targets.platforms import SECTIONS, section_module
 
 if TYPE_CHECKING:
     from exporter.campaign import Campaign
@@ -133,21 +134,8 @@ def module_info(campaign: Campaign) -> ModuleInfo:
 
 
 def target_settings(campaign: Campaign) -> dict[str, TargetSettings]:
-    """Return what the campaign gives each target, its defaults filled in and its release URLs expanded"""
-    foundry, roll20 = campaign.foundry, campaign.roll20
-    return {
-        "foundry": TargetSettings(campaign.foundry_attributes, {
-            "system_id": campaign.foundry_system_id,
-            "checked_versions": campaign.foundry_checked_versions,
-            "manifest": campaign.release_url(foundry.manifest),
-            "download": campaign.release_url(foundry.download),
-            "compatibility": campaign.foundry_compatibility,
-        }),
-        "roll20": TargetSettings(campaign.roll20_attributes, {"marker": roll20.marker, "side_rule": roll20.side_rule,
-                                                              "command": roll20.command,
-                                                              "user_ids": campaign.roll20_user_ids,
-                                                              "publish": roll20.publish}),
-    }
+    """Return what the campaign gives each platform with a table in it, its defaults filled in, its URLs expanded"""
+    return {platform: section_module(platform).target_settings(campaign) for platform in SECTIONS}
 
 
 def build_definitions(campaign: Campaign) -> Definitions:
