@@ -9,24 +9,18 @@ from typing import Any
 from exporter._resources import template_text
 from exporter.definitions import Definitions
 from exporter.definitions.catalogue import nest
-from exporter.definitions.features import setting_entries
 from exporter.dist import write_text
-from exporter.targets.config_js import CONFIG_MODULE, ConfigEntry, render_config
+from exporter.targets.config_js import CONFIG_MODULE, ConfigEntry, render_config, settings_entry
 from exporter.targets.environment import make_environment
 from exporter.targets.foundry.look import status_entries
 from exporter.targets.foundry.manifest import PACK_NAME, manifest
 from exporter.targets.foundry.packs import macro_documents, write_leveldb, write_sources
-from exporter.targets.modules import JsModule, module_graph
+from exporter.targets.modules import JsModule, entry_modules, module_graph
 from exporter.targets.strings import build_strings
 
 SOURCES_DIR = "packs/_source"
 SCRIPTS_DIR = "scripts"
 HOST_ENTRY = "foundry/main.js"
-
-
-def entry_modules(system: str) -> list[str]:
-    """Return the module's entry scripts under templates/, in loading order: the rules system's, then the host's"""
-    return [f"common/systems/{system}.js", HOST_ENTRY]
 
 
 def config_entries(defs: Definitions) -> list[ConfigEntry]:
@@ -39,7 +33,7 @@ def config_entries(defs: Definitions) -> list[ConfigEntry]:
                     "asked for in the dialog", defs.targets["foundry"].attributes),
         ConfigEntry("STATUSES", "The statuses the module shows; reuse lists the ids a game system may already define",
                     status_entries(defs)),
-        ConfigEntry("SETTINGS", "The world settings of the automation", setting_entries(defs.settings, "foundry")),
+        settings_entry(defs, "foundry", "The world settings of the automation"),
         ConfigEntry("CHECKED_VERSIONS", "The game system and its versions ambush was checked against "
                     "(exporter/sheets.py); on another the GM is told once per world", checked_versions(defs)),
         ConfigEntry("SURPRISE_MACRO", "The compendium and the macro that open the surprise dialog, named as Foundry "
@@ -75,7 +69,7 @@ class FoundryWriter:
         def source(path: str) -> str:
             return config if path == CONFIG_MODULE else template_text(path)
 
-        return module_graph(entry_modules(defs.system), source)
+        return module_graph(entry_modules(defs.system, HOST_ENTRY), source)
 
     def write(self, defs: Definitions, folder: Path) -> None:
         """Write the whole module into folder"""
@@ -86,7 +80,7 @@ class FoundryWriter:
         write_text(folder / "styles" / "ambush.css", css)
         for language, strings in build_strings(defs, modules).items():
             write_text(folder / "lang" / f"{language}.json", json_text({defs.module.id: nest(strings)}))
-        esmodules = [f"{SCRIPTS_DIR}/{path}" for path in entry_modules(defs.system)]
+        esmodules = [f"{SCRIPTS_DIR}/{path}" for path in entry_modules(defs.system, HOST_ENTRY)]
         write_text(folder / "module.json", json_text(manifest(defs, esmodules)))
         documents = macro_documents(defs)
         write_sources(documents, folder / SOURCES_DIR / PACK_NAME)

@@ -11,11 +11,10 @@ from typing import Any
 from exporter import __version__
 from exporter._resources import templates_root
 from exporter.definitions import Definitions
-from exporter.definitions.features import setting_entries
 from exporter.dist import given_source_date, write_text
-from exporter.targets.config_js import ConfigEntry, render_config
+from exporter.targets.config_js import ConfigEntry, render_config, settings_entry
 from exporter.targets.environment import make_environment
-from exporter.targets.modules import JsModule, bundle, module_constant
+from exporter.targets.modules import JsModule, bundle, entry_modules, module_constant
 from exporter.targets.roll20.macros import chat_macros
 from exporter.targets.roll20.markers import status_markers
 from exporter.targets.strings import bundled_modules
@@ -27,11 +26,6 @@ def script_name(campaign_id: str) -> str:
     """Turn a campaign id into the script's JS identifier: ambush-gurps-example -> AmbushGurpsExample"""
     name = "".join(part.capitalize() for part in re.split(r"[^A-Za-z0-9]+", campaign_id) if part)
     return name if name[:1].isalpha() else f"Surprise{name}"
-
-
-def entry_modules(system: str) -> list[str]:
-    """Return the script's entry modules under templates/, in running order: the rules system's, then the host's"""
-    return [f"common/systems/{system}.js", HOST_ENTRY]
 
 
 def script_text(defs: Definitions, modules: list[JsModule]) -> str:
@@ -87,8 +81,7 @@ class Roll20Writer:
             ConfigEntry("LAST_UPDATE", "When the script was built (SOURCE_DATE_EPOCH), or null", given_source_date()),
             ConfigEntry("ATTRIBUTES", "The sheet reader of each input the rules read; one without is asked for",
                         defs.targets["roll20"].attributes),
-            ConfigEntry("SETTINGS", "The automation's settings, as the campaign gives them to every target",
-                        setting_entries(defs.settings, "roll20")),
+            settings_entry(defs, "roll20"),
             ConfigEntry("MARKERS", "The marker of each status: a colour, a built-in marker or a custom marker's name",
                         status_markers(defs)),
             ConfigEntry("SIDE_RULE", "How tokens are split into the two sides", settings["side_rule"]),
@@ -106,7 +99,7 @@ class Roll20Writer:
 
     def modules(self, defs: Definitions) -> list[JsModule]:
         """Return the script's modules in running order, the configuration carrying the strings they declare"""
-        return bundled_modules(defs, entry_modules(defs.system), self.root,
+        return bundled_modules(defs, entry_modules(defs.system, HOST_ENTRY), self.root,
                                lambda strings: self.render_config(defs, strings))
 
     def script(self, defs: Definitions) -> str:

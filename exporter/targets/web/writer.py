@@ -8,12 +8,11 @@ from typing import Any
 from exporter import __version__
 from exporter._resources import template_text, templates_root
 from exporter.definitions import Definitions
-from exporter.definitions.features import setting_entries
 from exporter.dist import write_text
 from exporter.limits import file_limits
-from exporter.targets.config_js import ConfigEntry, render_config
+from exporter.targets.config_js import ConfigEntry, render_config, settings_entry
 from exporter.targets.environment import make_environment
-from exporter.targets.modules import JsModule
+from exporter.targets.modules import JsModule, entry_modules
 from exporter.targets.strings import bundled_modules
 from exporter.targets.web.page import page_html
 
@@ -27,11 +26,6 @@ def storage_key(campaign_id: str) -> str:
     return f"ambush:{campaign_id}"
 
 
-def entry_modules(system: str) -> list[str]:
-    """Return the page's entry modules under templates/, in running order: the rules system's, then the page's"""
-    return [f"common/systems/{system}.js", HOST_ENTRY]
-
-
 def config_entries(defs: Definitions, strings: dict[str, dict[str, str]]) -> list[ConfigEntry]:
     """Return what the page's configuration adds to the shared entries"""
     return [
@@ -39,8 +33,7 @@ def config_entries(defs: Definitions, strings: dict[str, dict[str, str]]) -> lis
         ConfigEntry("VERSION", "The campaign's version", defs.module.version),
         ConfigEntry("STORAGE_KEY", "The localStorage key the page keeps its encounter under: one per campaign",
                     storage_key(defs.module.id)),
-        ConfigEntry("SETTINGS", "The automation's settings, as the campaign gives them to every target",
-                    setting_entries(defs.settings, "web")),
+        settings_entry(defs, "web"),
         ConfigEntry("STATUSES", "The statuses the rules mark, each with the catalogue key of its label",
                     [{"id": status.id, "label": status.label} for status in defs.statuses]),
         ConfigEntry("FILE_LIMITS", "The limits on a scenario file the page opens, as ambush keeps them "
@@ -64,7 +57,7 @@ class WebWriter:
 
     def modules(self, defs: Definitions) -> list[JsModule]:
         """Return the page's modules in running order, the configuration carrying the strings they declare"""
-        return bundled_modules(defs, entry_modules(defs.system), self.root,
+        return bundled_modules(defs, entry_modules(defs.system, HOST_ENTRY), self.root,
                                lambda strings: self.render_config(defs, strings))
 
     def page(self, defs: Definitions) -> str:
