@@ -19,7 +19,7 @@ from exporter.definitions import build_definitions
 from exporter.dist import normalise_tree, sorted_files, write_zip
 from exporter.errors import ExportError, InputFileError
 from exporter.lock import STALE_SECONDS, folder_lock, holder, holder_gone, read_holder
-from exporter.targets.platforms import FOLDERS, PLATFORMS, SECTIONS, named, section_module
+from exporter.platforms import FOLDERS, PLATFORMS, SECTIONS, named, section_module
 
 STAGING_PREFIX = ".ambush-staging-"
 TARGET_FOLDERS = FOLDERS  # what write_campaign makes in a campaign's folder, with its zip

@@ -18,22 +18,22 @@ from pydantic import (
     model_validator,
 )
 
+from exporter.campaign_fields import Reader, Url, http_address, reader_data
 from exporter.errors import InputFileError
 from exporter.excerpt import excerpt
 from exporter.lang import bundled_language
 from exporter.lang.messages import MessageError, arguments, choice_counts
 from exporter.lang.placeholders import kind
-from exporter.campaign_fields import Reader, Url, http_address, reader_data
 from exporter.limits import (
     AUTHORS, DESCRIPTION_CHARACTERS, LINE_CHARACTERS, STRING_CHARACTERS, TITLE_CHARACTERS, VERSION_CHARACTERS,
+)
+from exporter.platforms import (
+    DEFAULT_PLATFORMS, ID_RULE, PLATFORM_IDS, SECTIONS, VERSION_COMPARERS, section_module,
 )
 from exporter.rules.models import StrictModel
 from exporter.rules.shared import FieldProblem, one_line, visible
 from exporter.rules.systems import SYSTEM_IDS, option_gated_inputs, system_module
 from exporter.sheets import reader_type
-from exporter.targets.platforms import (
-    DEFAULT_PLATFORMS, ID_RULE, PLATFORM_IDS, SECTIONS, VERSION_COMPARERS, section_module,
-)
 from exporter.validation import describe_first_error, read_toml
 
 SystemId = Literal[SYSTEM_IDS]  # type: ignore[valid-type]  # the registry's ids
@@ -204,7 +204,7 @@ def platform_field(platform: str) -> tuple[Any, Any]:
     return section, Field(default_factory=section)
 
 
-# The campaign adds each platform's table (exporter/targets/platforms.py) after the options, then the string overrides.
+# The campaign adds each platform's table (exporter/platforms.py) after the options, then the string overrides.
 Campaign = create_model(  # type: ignore[call-overload]
     "Campaign", __base__=CampaignFields, __module__=__name__,
     __doc__="A campaign.toml: module metadata, the rules system, house rules and per-target mappings",

@@ -10,8 +10,8 @@ from pathlib import Path
 import click
 
 from exporter.errors import ExportError
+from exporter.platforms import PLATFORM_IDS, every_noun, nouns, zipped_noun
 from exporter.rules.systems import SYSTEM_IDS
-from exporter.targets.platforms import PLATFORM_IDS, every_noun, nouns, zipped_noun
 
 
 class InputError(click.ClickException):

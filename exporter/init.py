@@ -14,9 +14,9 @@ from exporter.campaign import load_campaign, member_inputs
 from exporter.dist import write_text
 from exporter.errors import InputFileError
 from exporter.options import system_options, value_names
+from exporter.platforms import SECTIONS, section_module
 from exporter.release import WORKFLOW_PATH, workflow_text
 from exporter.rules.systems import SYSTEMS, option_gated_inputs
-from exporter.targets.platforms import SECTIONS, section_module
 
 
 def toml_value(value: Any) -> str:

@@ -13,7 +13,7 @@ from exporter.campaign import Campaign
 from exporter.dist import normalise_tree, write_text
 from exporter.errors import ExportError, InputFileError
 from exporter.excerpt import excerpt
-from exporter.targets.platforms import PLATFORM_IDS, release_module
+from exporter.platforms import PLATFORM_IDS, release_module
 
 # A repository's web address: the server, the owner and the name (GitHub, or a GitHub Enterprise server).
 REPOSITORY = re.compile(r"https://[A-Za-z0-9.-]+(?::[0-9]+)?/[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+")

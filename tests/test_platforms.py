@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 
 from exporter.campaign import DEFAULT_TARGETS, TARGETS, Campaign
-from exporter.targets.platforms import PLATFORMS, SECTIONS, named, release_module, section_module
+from exporter.platforms import PLATFORMS, SECTIONS, named, release_module, section_module
 
 EXPORTER = Path(__file__).resolve().parents[1] / "exporter"
-REGISTRY = EXPORTER / "targets" / "platforms.py"
+REGISTRY = EXPORTER / "platforms.py"
 # Where a platform's name still stands outside the registry and its package, and why.
 NOT_YET = {
     # Foundry's and Roll20's sheet defaults, being moved into per-system folders (issue 32, point 2).
@@ -90,7 +90,7 @@ def exempt(path: Path, source: str, line: int) -> bool:
 def test_no_neutral_module_names_a_platform(path):
     source = path.read_text(encoding="utf-8")
     named_here = [f"{line}: {name}" for line, name in platform_names(source) if not exempt(path, source, line)]
-    assert not named_here, f"{path.relative_to(EXPORTER)} names a platform; read exporter/targets/platforms.py"
+    assert not named_here, f"{path.relative_to(EXPORTER)} names a platform; read exporter/platforms.py"
 
 
 def test_the_check_finds_a_platform_named_in_code_but_not_in_prose():

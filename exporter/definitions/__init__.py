@@ -15,9 +15,9 @@ from exporter.definitions.catalogue import Catalogue, load_catalogue
 from exporter.definitions.features import SETTINGS, MacroDef, SettingDef, StatusDef, macro_defs, status_defs
 from exporter.definitions.identity import Author, ModuleInfo, TargetSettings
 from exporter.definitions.rolls import RollProcedure, roll_procedures
+from exporter.platforms import SECTIONS, section_module
 from exporter.rules.shared import SIDE_KEYS, TAIL_CUT, input_entries
 from exporter.rules.systems import system_module
-from exporter.targets.platforms import SECTIONS, section_module
 
 if TYPE_CHECKING:
     from exporter.campaign import Campaign

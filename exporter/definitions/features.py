@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from exporter.targets.platforms import PLATFORMS
+from exporter.platforms import PLATFORMS
 
 
 @dataclass(frozen=True)
@@ -24,7 +24,7 @@ class SettingDef:
     type: str
     default: Any
     choices: tuple[str, ...] = ()
-    needs: str | None = None  # a capability of exporter/targets/platforms.py; None: every platform has the setting
+    needs: str | None = None  # a capability of exporter/platforms.py; None: every platform has the setting
 
     def entry(self) -> dict[str, Any]:
         """Return the setting as a target's configuration writes it"""

@@ -144,4 +144,4 @@ def build_warnings(campaign: Campaign) -> list[str]:
     return []
 
 
-Section = FoundryTarget  # the model the campaign's table takes (exporter/targets/platforms.py)
+Section = FoundryTarget  # the model the campaign's table takes (exporter/platforms.py)

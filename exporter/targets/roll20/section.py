@@ -152,4 +152,4 @@ def build_warnings(campaign: Campaign) -> list[str]:
     return [unpublishable_warning(campaign.id)] if campaign.roll20.publish is True and not user_ids(campaign) else []
 
 
-Section = Roll20Target  # the model the campaign's table takes (exporter/targets/platforms.py)
+Section = Roll20Target  # the model the campaign's table takes (exporter/platforms.py)
