@@ -419,7 +419,7 @@ def publish(manifest: Path, repository: str, tag: str, dry_run: bool) -> None:
     token is read from the environment variable FOUNDRY_PACKAGE_TOKEN. A dry run goes first (with --dry-run, alone); a
     version that foundryvtt.com lists already is no error (`ambush docs release`).
     """
-    from exporter.publish import PublishError, publish_module, token_from_environment
+    from exporter.targets.foundry.publish import PublishError, publish_module, token_from_environment
 
     with reported_errors():
         try:
