@@ -51,7 +51,7 @@ def build(folder: Path) -> tuple[Path, Path]:
     from exporter.campaign import load_campaign
     from exporter.definitions import build_definitions
     from exporter.targets.strings import bundled_modules
-    from exporter.targets.web import PAGE, WebWriter
+    from exporter.targets.web.writer import PAGE, WebWriter
     from exporter.targets.web.page import page_html
 
     campaign = folder / "campaign.toml"

@@ -19,9 +19,10 @@ from exporter.definitions import build_definitions
 from exporter.dist import normalise_tree, sorted_files, write_zip
 from exporter.errors import ExportError, InputFileError
 from exporter.lock import STALE_SECONDS, folder_lock, holder, holder_gone, read_holder
+from exporter.platforms import FOLDERS, PLATFORMS, SECTIONS, named, section_module
 
 STAGING_PREFIX = ".ambush-staging-"
-TARGET_FOLDERS = ("foundry", "roll20", "web")  # what write_campaign makes in a campaign's folder, with its zip
+TARGET_FOLDERS = FOLDERS  # what write_campaign makes in a campaign's folder, with its zip
 STAGING_HOLDER = ".holder"  # in a staging folder: the build that writes it (a campaign id holds no dot)
 
 
@@ -42,17 +43,7 @@ def chosen_targets(campaign: Campaign, target: str) -> list[str]:
 @cache
 def writer(target: str) -> Any:
     """Return the writer of a target, made once per process: its Jinja environment caches the templates"""
-    if target == "foundry":
-        from exporter.targets.foundry import FoundryWriter  # lazy: Jinja only when building
-
-        return FoundryWriter()
-    if target == "web":
-        from exporter.targets.web import WebWriter
-
-        return WebWriter()
-    from exporter.targets.roll20 import Roll20Writer
-
-    return Roll20Writer()
+    return named(PLATFORMS[target].writer)()  # lazy: Jinja only when building
 
 
 def zip_name(campaign: Campaign) -> str:
@@ -63,24 +54,18 @@ def zip_name(campaign: Campaign) -> str:
 def write_campaign(campaign: Campaign, folder: Path, target: str, make_zip: bool) -> None:
     """Write one campaign's output into folder"""
     defs = build_definitions(campaign)
-    targets = chosen_targets(campaign, target)
-    if "foundry" in targets:
-        writer("foundry").write(defs, folder / "foundry")
-        if make_zip:
-            write_zip(folder / "foundry", folder / zip_name(campaign))
-    if "roll20" in targets:
-        writer("roll20").write(defs, folder / "roll20")
-    if "web" in targets:
-        writer("web").write(defs, folder / "web")
+    for platform in chosen_targets(campaign, target):
+        entry = PLATFORMS[platform]
+        writer(platform).write(defs, folder / entry.folder)
+        if make_zip and entry.zipped:
+            write_zip(folder / entry.folder, folder / zip_name(campaign))
     normalise_tree(folder)
 
 
 def publishing_warnings(campaigns: list[Campaign], target: str) -> list[str]:
-    """Say, per campaign that asks to publish its Roll20 script (publish = true), what it lacks for that"""
-    from exporter.targets.roll20 import unpublishable_warning
-
-    return [unpublishable_warning(c.id) for c in campaigns
-            if "roll20" in chosen_targets(c, target) and c.roll20.publish is True and not c.roll20_user_ids]
+    """Say, per campaign, what it asks of a platform that the build cannot give (a Roll20 script to publish)"""
+    return [warning for c in campaigns for platform in chosen_targets(c, target) if platform in SECTIONS
+            for warning in section_module(platform).build_warnings(c)]
 
 
 def load_all(paths: list[Path]) -> dict[Path, Campaign]:

@@ -10,6 +10,7 @@ from pathlib import Path
 import click
 
 from exporter.errors import ExportError
+from exporter.platforms import PLATFORM_IDS, every_noun, nouns, zipped_noun
 from exporter.rules.systems import SYSTEM_IDS
 
 
@@ -70,14 +71,14 @@ def main() -> None:
     """
 
 
-@main.command(short_help="Build the Foundry module, Roll20 script and web page of campaigns")
+@main.command(short_help=f"Build the {nouns()} of campaigns")
 @click.argument("campaigns", nargs=-1, type=click.Path(path_type=Path))
 @click.option("--out", type=click.Path(path_type=Path), default=Path("dist"), show_default=True,
               help="Write each campaign into OUT/<campaign id>/.")
-@click.option("--target", type=click.Choice(["foundry", "roll20", "web", "all"]), default="all", show_default=True,
+@click.option("--target", type=click.Choice([*PLATFORM_IDS, "all"]), default="all", show_default=True,
               help="Build only one target's files (a VTT's, or the web page).")
 @click.option("--zip/--no-zip", "make_zip", default=None,
-              help="Also pack the Foundry module as <id>-<version>.zip for release (default: --zip; with --check, "
+              help=f"Also pack {zipped_noun()} as <id>-<version>.zip for release (default: --zip; with --check, "
                    "as OUT holds it).")
 @click.option("--check", is_flag=True, help="Write nothing; exit 1 listing the files a build would change (a folder "
                                             "never built is one line).")
@@ -136,7 +137,7 @@ class Progress:
 @click.argument("path", type=click.Path(), default="campaign.toml")
 @click.option("--workflow", is_flag=True,
               help="Also write .github/workflows/release.yml beside it: pushing a tag v<version> to GitHub then "
-                   "releases the Foundry module, the Roll20 script and the web page (`ambush docs release`).")
+                   f"releases {every_noun()} (`ambush docs release`).")
 def init(system: str, path: str, workflow: bool) -> None:
     """Write a new, commented campaign.toml for a system
 
@@ -418,7 +419,7 @@ def publish(manifest: Path, repository: str, tag: str, dry_run: bool) -> None:
     token is read from the environment variable FOUNDRY_PACKAGE_TOKEN. A dry run goes first (with --dry-run, alone); a
     version that foundryvtt.com lists already is no error (`ambush docs release`).
     """
-    from exporter.publish import PublishError, publish_module, token_from_environment
+    from exporter.targets.foundry.publish import PublishError, publish_module, token_from_environment
 
     with reported_errors():
         try:

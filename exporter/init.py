@@ -10,13 +10,13 @@ from typing import Any
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
 from exporter._resources import templates_root
-from exporter.campaign import foundry_defaults, load_campaign, member_inputs, roll20_defaults
+from exporter.campaign import load_campaign, member_inputs
 from exporter.dist import write_text
 from exporter.errors import InputFileError
 from exporter.options import system_options, value_names
+from exporter.platforms import SECTIONS, section_module
 from exporter.release import WORKFLOW_PATH, workflow_text
 from exporter.rules.systems import SYSTEMS, option_gated_inputs
-from exporter.targets.roll20.markers import STATUS_MARKERS
 
 
 def toml_value(value: Any) -> str:
@@ -41,10 +41,9 @@ def campaign_text(system: str, campaign_id: str) -> str:
         id=campaign_id, title=SYSTEMS[system].title, system=system,
         options=[{"name": o.name, "default": o.default, "meaning": o.meaning,
                   "values_text": value_names(o).replace('"', "")} for o in system_options(system)],
-        foundry_system=foundry_defaults(system)["system_id"],
-        foundry_attributes=foundry_defaults(system)["attributes"],
-        roll20_attributes=roll20_defaults(system), roll20_marker=STATUS_MARKERS["surprised"],
         inputs=member_inputs(system), gated=option_gated_inputs(system),
+        **{name: value for platform in SECTIONS
+           for name, value in section_module(platform).init_context(system).items()},
     )
 
 

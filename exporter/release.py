@@ -13,39 +13,11 @@ from exporter.campaign import Campaign
 from exporter.dist import normalise_tree, write_text
 from exporter.errors import ExportError, InputFileError
 from exporter.excerpt import excerpt
+from exporter.platforms import PLATFORM_IDS, release_module
 
 # A repository's web address: the server, the owner and the name (GitHub, or a GitHub Enterprise server).
 REPOSITORY = re.compile(r"https://[A-Za-z0-9.-]+(?::[0-9]+)?/[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+")
 WORKFLOW_PATH = Path(".github/workflows/release.yml")
-
-
-@dataclass(frozen=True)
-class ReleaseUrls:
-    """Where one module of a release is found
-
-    Foundry reads `manifest` for updates, so module.json names the latest release's; `download` is this release's zip
-    (foundryvtt.com's package management article, "Package Manifest URL"; docs/release.md). foundryvtt.com lists a
-    version by its own manifest, `version_manifest`, whose zip never changes.
-    """
-
-    manifest: str
-    download: str
-    version_manifest: str
-    notes: str
-
-
-def manifest_asset(campaign_id: str) -> str:
-    """Return the file name of a module's module.json in a release: one release may carry several modules"""
-    return f"{campaign_id}.json"
-
-
-def release_urls(repository: str, tag: str, campaign_id: str, version: str) -> ReleaseUrls:
-    """Return a module's URLs in the GitHub release of tag (GitHub serves the latest release's files under latest/)"""
-    asset = manifest_asset(campaign_id)
-    return ReleaseUrls(manifest=f"{repository}/releases/latest/download/{asset}",
-                       download=f"{repository}/releases/download/{tag}/{campaign_id}-{version}.zip",
-                       version_manifest=f"{repository}/releases/download/{tag}/{asset}",
-                       notes=f"{repository}/releases/tag/{tag}")
 
 
 def checked_repository(repository: str) -> str:
@@ -66,15 +38,10 @@ def checked_tag(path: Path, campaign: Campaign, tag: str) -> None:
 
 
 def with_release_urls(path: Path, campaign: Campaign, repository: str, tag: str) -> Campaign:
-    """Return the campaign with its release's URLs, refusing URLs of its own that point elsewhere"""
-    urls = release_urls(repository, tag, campaign.id, campaign.version)
-    for key in ("manifest", "download"):
-        given = campaign.release_url(getattr(campaign.foundry, key))
-        if given is not None and given != getattr(urls, key):
-            raise InputFileError(path, f"foundry.{key}", f"is {given}, but the release serves "
-                                                         f"{getattr(urls, key)}; leave it out: the release sets it")
-    foundry = campaign.foundry.model_copy(update={"manifest": urls.manifest, "download": urls.download})
-    return campaign.model_copy(update={"foundry": foundry})
+    """Return the campaign as its release builds it: each platform sets its release's URLs, if it has any"""
+    for platform in PLATFORM_IDS:
+        campaign = release_module(platform).with_release(path, campaign, repository, tag)
+    return campaign
 
 
 @dataclass
@@ -85,26 +52,10 @@ class Release:
     differences: list[str] = field(default_factory=list)
 
 
-def page_asset(campaign_id: str, version: str) -> str:
-    """Return the file name of a campaign's web page in a release: a GM keeps the page, so it names its version"""
-    return f"{campaign_id}-{version}.html"
-
-
 def release_names(campaign: Campaign) -> dict[str, str]:
     """Return the files one campaign adds to a release: each one's name there, and its path in the campaign's build"""
-    from exporter.build import zip_name
-    from exporter.targets.roll20 import script_name
-    from exporter.targets.web import PAGE
-
-    files: dict[str, str] = {}
-    if "foundry" in campaign.targets:
-        files[zip_name(campaign)] = zip_name(campaign)
-        files[manifest_asset(campaign.id)] = "foundry/module.json"
-    if "roll20" in campaign.targets:
-        files[f"{script_name(campaign.id)}.js"] = f"roll20/{script_name(campaign.id)}.js"
-    if "web" in campaign.targets:
-        files[page_asset(campaign.id, campaign.version)] = f"web/{PAGE}"
-    return files
+    return {name: built for platform in PLATFORM_IDS if platform in campaign.targets
+            for name, built in release_module(platform).release_files(campaign).items()}
 
 
 def checked_names(campaigns: dict[Path, Campaign]) -> None:
@@ -175,25 +126,11 @@ def build_release(paths: list[Path], repository: str, tag: str, out: Path, notes
 
 def release_notes(campaigns: dict[Path, Campaign], repository: str, tag: str) -> str:
     """Return the release notes: how a GM installs each module and script of the release, and opens each page"""
-    from exporter.targets.roll20 import script_name
-
-    foundry = [c for c in campaigns.values() if "foundry" in c.targets]
-    roll20 = [c for c in campaigns.values() if "roll20" in c.targets]
-    web = [c for c in campaigns.values() if "web" in c.targets]
     lines: list[str] = []
-    if foundry:
-        lines += ["Foundry VTT: in *Add-on Modules*, *Install Module*, paste the manifest URL of the module:", ""]
-        lines += [f"- {c.title} ({c.id} {c.version}): `{release_urls(repository, tag, c.id, c.version).manifest}`"
-                  for c in foundry]
-        lines.append("")
-    if roll20:
-        lines += ["Roll20: paste the script into *Settings > Mod (API) Scripts* of your game:", ""]
-        lines += [f"- {c.title}: `{script_name(c.id)}.js`" for c in roll20]
-        lines.append("")
-    if web:
-        lines += ["Without a VTT: download the page and open it in a browser; it works offline, from the file:", ""]
-        lines += [f"- {c.title}: `{page_asset(c.id, c.version)}`" for c in web]
-        lines.append("")
+    for platform in PLATFORM_IDS:
+        building = [c for c in campaigns.values() if platform in c.targets]
+        if building:
+            lines += release_module(platform).release_notes(building, repository, tag)
     return "\n".join(lines)
 
 

@@ -18,9 +18,9 @@ from pathlib import Path
 from exporter.build import build_campaigns
 from exporter.campaign import load_campaign
 from exporter.definitions import build_definitions
-from exporter.targets.foundry import SCRIPTS_DIR
-from exporter.targets.roll20 import script_name
+from exporter.targets.foundry.writer import SCRIPTS_DIR
 from exporter.targets.roll20.markers import status_markers
+from exporter.targets.roll20.writer import script_name
 from tests.conftest import VECTORS, run_node
 
 SESSION_RUNNER = "tests/js/session_vectors.mjs"

@@ -14,6 +14,8 @@ from exporter.cli import main
 from exporter.definitions import build_definitions
 from exporter.rules.shared import SIDE_KEYS, TAIL_CUT
 from exporter.rules.systems import SYSTEM_IDS
+from exporter.targets.foundry import section as foundry
+from exporter.targets.roll20 import section as roll20
 from tests.conftest import CAMPAIGNS, modules_imported, relative_files
 
 GOOD = '''id = "my-campaign"
@@ -43,11 +45,11 @@ def test_loading_a_campaign_imports_no_definitions():
 def test_defaults_come_from_the_system():
     campaign = load_campaign_text(GOOD)
     assert campaign.languages == ["en", "de", "zh-CN"] and campaign.targets == ["foundry", "roll20"]
-    assert campaign.foundry_system_id == "gurps"
-    assert campaign.foundry_attributes["iq"] == {"path": "system.attributes.IQ.value"}
-    assert campaign.foundry_attributes["combat_reflexes"] == {"advantage": "Combat Reflexes"}
-    assert campaign.roll20_attributes["iq"] == {"attribute": "intelligence"}
-    assert campaign.roll20_attributes["tactics"] == {"section": "repeating_skills", "name": "Tactics",
+    assert foundry.system_id(campaign) == "gurps"
+    assert foundry.attributes(campaign)["iq"] == {"path": "system.attributes.IQ.value"}
+    assert foundry.attributes(campaign)["combat_reflexes"] == {"advantage": "Combat Reflexes"}
+    assert roll20.attributes(campaign)["iq"] == {"attribute": "intelligence"}
+    assert roll20.attributes(campaign)["tactics"] == {"section": "repeating_skills", "name": "Tactics",
                                                      "value": ["level", "level_mirror"], "points": "points",
                                                      "name_field": "name"}
     assert campaign.rules_options.stun_roll_timing == "start"
@@ -68,8 +70,8 @@ def test_the_definitions_hold_the_odds_tail_cut_and_the_side_keys_of_the_rules_c
 
 def test_another_game_system_drops_the_default_readers():
     campaign = load_campaign_text(GOOD + '[foundry]\nsystem_id = ""\n')
-    assert campaign.foundry_system_id is None and campaign.foundry_attributes == {}
-    assert load_campaign_text(GOOD + '[roll20]\nuser_ids = ["12", "34"]\n').roll20_user_ids == ["12", "34"]
+    assert foundry.system_id(campaign) is None and foundry.attributes(campaign) == {}
+    assert roll20.user_ids(load_campaign_text(GOOD + '[roll20]\nuser_ids = ["12", "34"]\n')) == ["12", "34"]
 
 
 def test_release_urls_fill_id_and_version():

@@ -13,9 +13,9 @@ from exporter._resources import templates_root
 from exporter.campaign import load_campaign
 from exporter.definitions import build_definitions
 from exporter.targets.config_js import CONFIG_MODULE
-from exporter.targets.foundry import SCRIPTS_DIR, FoundryWriter
+from exporter.targets.foundry.writer import SCRIPTS_DIR, FoundryWriter
 from exporter.targets.modules import bundle
-from exporter.targets.roll20 import Roll20Writer, script_name
+from exporter.targets.roll20.writer import Roll20Writer, script_name
 from tests.conftest import CAMPAIGNS, run_node
 from tests.js_tree import write_common_tree
 

@@ -8,10 +8,12 @@ import tomllib
 
 import pytest
 
-from exporter.campaign import Author, Campaign, FoundryTarget, Roll20Target
+from exporter.campaign import Author, Campaign
 from exporter.options import FIXED_READINGS, system_options
 from exporter.rules.systems import SYSTEM_IDS, system_module
 from exporter.scenario import scenario_from_dict
+from exporter.targets.foundry.section import FoundryTarget
+from exporter.targets.roll20.section import Roll20Target
 from exporter.validation import innermost_model
 from tests.conftest import ROOT, TARGET_NAMES
 

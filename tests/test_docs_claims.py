@@ -10,11 +10,13 @@ import pytest
 from click.testing import CliRunner
 from pydantic import BaseModel
 
-from exporter.campaign import Campaign, FoundryTarget, Roll20Target
+from exporter.campaign import Campaign
 from exporter.cli import main
 from exporter.game_systems.ars import ARS
 from exporter.game_systems.gurps import GGA
 from exporter.init import toml_value
+from exporter.targets.foundry.section import FoundryTarget
+from exporter.targets.roll20.section import Roll20Target
 from tests.conftest import ROOT
 
 DOCS = ROOT / "docs"

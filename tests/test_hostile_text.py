@@ -17,7 +17,7 @@ from exporter.campaign import load_campaign
 from exporter.errors import ExportError
 from exporter.limits import STRING_CHARACTERS, TITLE_CHARACTERS
 from exporter.rules.shared import CONTROL_CHARACTER, FORMAT_CHARACTER
-from exporter.targets.roll20 import script_name
+from exporter.targets.roll20.writer import script_name
 from tests.conftest import NODE, NODE_FLAGS, ROOT, run_node
 
 pytestmark = pytest.mark.slow  # seconds of builds, subprocesses or Node: run early (conftest.py)

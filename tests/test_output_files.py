@@ -22,8 +22,8 @@ import pytest
 
 from exporter.campaign import load_campaign
 from exporter.targets.config_js import CONFIG_MODULE
-from exporter.targets.foundry import SCRIPTS_DIR
-from exporter.targets.roll20 import script_name
+from exporter.targets.foundry.writer import SCRIPTS_DIR
+from exporter.targets.roll20.writer import script_name
 from tests.conftest import CAMPAIGNS, relative_files, text_files
 
 IDS = [load_campaign(path).id for path in CAMPAIGNS]

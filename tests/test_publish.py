@@ -14,7 +14,7 @@ from click.testing import CliRunner
 
 from exporter.cli import main
 from exporter.errors import ExportError
-from exporter.publish import PublishError, publish_module
+from exporter.targets.foundry.publish import PublishError, publish_module
 
 REPOSITORY = "https://github.com/gm/campaigns"
 TOKEN = "fvttp_0123456789abcdefghijklmnopq"
@@ -173,7 +173,7 @@ def test_a_manifest_of_another_release_sends_nothing(key, value, tmp_path, found
 
 
 def test_the_command_reads_the_token_from_the_environment_and_never_shows_it(manifest, foundry, monkeypatch):
-    monkeypatch.setattr("exporter.publish.RELEASE_API", foundry.url)
+    monkeypatch.setattr("exporter.targets.foundry.publish.RELEASE_API", foundry.url)
     monkeypatch.setenv("FOUNDRY_PACKAGE_TOKEN", TOKEN)
     foundry.answers = [DRY_SUCCESS, SUCCESS]
     result = CliRunner().invoke(main, ["publish", str(manifest), "--repository", REPOSITORY, "--tag", "v1.2.0"])
@@ -185,7 +185,7 @@ def test_the_command_reads_the_token_from_the_environment_and_never_shows_it(man
 
 
 def test_the_command_exits_1_on_a_refusal_and_2_without_a_token(manifest, foundry, monkeypatch):
-    monkeypatch.setattr("exporter.publish.RELEASE_API", foundry.url)
+    monkeypatch.setattr("exporter.targets.foundry.publish.RELEASE_API", foundry.url)
     monkeypatch.setenv("FOUNDRY_PACKAGE_TOKEN", TOKEN)
     foundry.answers = [BAD_URL]
     args = ["publish", str(manifest), "--repository", REPOSITORY, "--tag", "v1.2.0"]
@@ -199,7 +199,7 @@ def test_the_command_exits_1_on_a_refusal_and_2_without_a_token(manifest, foundr
 
 
 def test_the_command_with_dry_run_stops_after_the_dry_run(manifest, foundry, monkeypatch):
-    monkeypatch.setattr("exporter.publish.RELEASE_API", foundry.url)
+    monkeypatch.setattr("exporter.targets.foundry.publish.RELEASE_API", foundry.url)
     monkeypatch.setenv("FOUNDRY_PACKAGE_TOKEN", TOKEN)
     foundry.answers = [DRY_SUCCESS, SUCCESS]
     result = CliRunner().invoke(main, ["publish", str(manifest), "--repository", REPOSITORY, "--tag", "v1.2.0",

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from exporter.campaign import load_campaign
-from exporter.targets.roll20 import script_name
+from exporter.targets.roll20.writer import script_name
 from tests.conftest import CAMPAIGNS, roll20_configurations, run_node
 
 IDS = [load_campaign(path).id for path in CAMPAIGNS]

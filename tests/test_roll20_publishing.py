@@ -11,7 +11,7 @@ from click.testing import CliRunner
 
 from exporter.build import build_campaigns
 from exporter.cli import main
-from exporter.targets.roll20 import script_name
+from exporter.targets.roll20.writer import script_name
 from tests.conftest import CAMPAIGNS, ROOT, run_node
 
 # A copy of Roll20/roll20-api-scripts script.json.schema at 2473bfd0d5b137e9747a2f0753b579b401fef37d (the last

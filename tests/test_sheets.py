@@ -9,11 +9,15 @@ from pathlib import Path
 import pytest
 
 from exporter.build import build_campaigns
-from exporter.campaign import foundry_defaults, load_campaign, roll20_defaults
+from exporter.campaign import load_campaign
 from exporter.definitions.rolls.adnd1e import dex_adjustment
 from exporter.rules import adnd1e
 from exporter.rules.systems import option_gated_inputs
 from exporter.sheets import FOUNDRY_SHEETS, ROLL20_SHEETS, foundry_reader, roll20_reader
+from exporter.targets.foundry import section as foundry_section
+from exporter.targets.foundry.section import foundry_defaults
+from exporter.targets.roll20 import section as roll20_section
+from exporter.targets.roll20.section import roll20_defaults
 from tests.conftest import CAMPAIGNS, module_exports, roll20_configuration, roll20_configurations
 
 COMMIT = re.compile(r"@[0-9a-f]{8,40}\b")
@@ -52,7 +56,7 @@ def test_the_roll20_defaults_are_readers_a_campaign_may_give(system, tmp_path):
     path.write_text(f'id = "x"\ntitle = "X"\nversion = "1.0.0"\nsystem = "{system}"\n[options]\n{options}'
                     f'[roll20.attributes]\n{readers}\n', encoding="utf-8")
     expected = {key: roll20_reader(reader) for key, reader in sorted(roll20_defaults(system).items())}
-    assert load_campaign(path).roll20_attributes == expected
+    assert roll20_section.attributes(load_campaign(path)) == expected
 
 
 def test_the_generated_outputs_read_the_sheets_table(examples):
@@ -66,7 +70,7 @@ def test_the_generated_outputs_read_the_sheets_table(examples):
                     if k not in gated or getattr(campaign.rules_options, gated[k])}
         assert roll20 == dict(sorted(expected.items())), campaign.id
         foundry = module_exports(folder / "foundry" / "scripts" / "common" / "config.js")["ATTRIBUTES"]
-        assert foundry == {k: foundry_reader(v) for k, v in campaign.foundry_attributes.items()}
+        assert foundry == {k: foundry_reader(v) for k, v in foundry_section.attributes(campaign).items()}
         if campaign.system != "gurps4e":  # the GURPS example names its readers itself
             defaults = foundry_defaults(campaign.system)["attributes"]
             assert foundry == {k: foundry_reader(v) for k, v in sorted(defaults.items())}, campaign.id
@@ -95,7 +99,7 @@ def test_init_writes_the_readers_as_toml_tables(tmp_path):
     path = init_campaign("gurps4e", tmp_path / "campaign.toml")
     text = path.read_text(encoding="utf-8")
     assert 'combat_reflexes = { advantage = "Combat Reflexes" }' in text
-    assert load_campaign(path).foundry_attributes["tactics"] == {"skill": "Tactics"}
+    assert foundry_section.attributes(load_campaign(path))["tactics"] == {"skill": "Tactics"}
 
 
 def test_hostile_reader_names_stay_data(tmp_path):

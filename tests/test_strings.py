@@ -17,9 +17,9 @@ from exporter.campaign import load_campaign
 from exporter.definitions import Definitions, build_definitions
 from exporter.lang import flatten
 from exporter.rules.systems import SYSTEM_IDS
-from exporter.targets.foundry import FoundryWriter
+from exporter.targets.foundry.writer import FoundryWriter
 from exporter.targets.modules import read_module
-from exporter.targets.roll20 import Roll20Writer
+from exporter.targets.roll20.writer import Roll20Writer
 from exporter.targets.strings import StringsError, build_keys, declared_keys
 from tests.conftest import CAMPAIGNS, roll20_configuration, roll20_configurations
 

@@ -17,8 +17,8 @@ from exporter.cli import main
 from exporter.definitions import build_definitions
 from exporter.targets.modules import ModuleError, read_module
 from exporter.targets.strings import build_keys
-from exporter.targets.web import WebWriter
 from exporter.targets.web.page import page_html
+from exporter.targets.web.writer import WebWriter
 from tests.conftest import CAMPAIGNS, ROOT
 
 

@@ -65,7 +65,7 @@ def shims(folder: Path, endpoint: str) -> Path:
     folder.mkdir()
     (folder / "python").write_text(f'#!/bin/sh\nexec "{sys.executable}" "$@"\n', encoding="utf-8")
     (folder / "ambush").write_text(
-        f'#!/bin/sh\nexec "{sys.executable}" -c "import sys, exporter.publish as p; p.RELEASE_API = sys.argv.pop(1); '
+        f'#!/bin/sh\nexec "{sys.executable}" -c "import sys, exporter.targets.foundry.publish as p; p.RELEASE_API = sys.argv.pop(1); '
         f'sys.argv[0] = \'ambush\'; from exporter.cli import main; main()" "{endpoint}" "$@"\n', encoding="utf-8")
     for shim in folder.iterdir():
         shim.chmod(0o755)

@@ -8,7 +8,6 @@ them (icons, marker colours, API names) is the target's business.
 
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Annotated, Any, get_args, get_origin
 
@@ -16,18 +15,13 @@ from exporter.definitions.catalogue import Catalogue, load_catalogue
 from exporter.definitions.features import SETTINGS, MacroDef, SettingDef, StatusDef, macro_defs, status_defs
 from exporter.definitions.identity import Author, ModuleInfo, TargetSettings
 from exporter.definitions.rolls import RollProcedure, roll_procedures
+from exporter.platforms import SECTIONS, section_module
 from exporter.rules.shared import SIDE_KEYS, TAIL_CUT, input_entries
 from exporter.rules.systems import system_module
 
 if TYPE_CHECKING:
     from exporter.campaign import Campaign
-
-# Inputs that name a member of a side (the leader, the opening attacker), the list of opening attacks, and the
-# inputs that name a side ("a" or "b").
-MEMBER_REFERENCES = ("leader", "attacker")
-OPENERS = "openers"
-SIDE_REFERENCES = ("surprising",)
-
+    from exporter.rules.protocol import RulesSystem
 
 @dataclass(frozen=True)
 class InputDef:
@@ -43,6 +37,7 @@ class InputDef:
     replaces: str | None = None  # an input given instead of another one, never with it
     label: str | None = None  # the key of its label (Input.<label>) where it is not the input's own key
     fields: tuple[InputDef, ...] = ()  # the fields of each entry of a list input (the opening attacks)
+    prefill: Any = None  # what a prompt offers before a value is set, where the rules module gives one
 
 
 @dataclass(frozen=True)
@@ -78,22 +73,25 @@ class Definitions:
         return tuple(p.id for p in self.procedures)
 
 
-def input_def(model: Any, key: str, level: str, required: str, replaces: str | None = None) -> InputDef:
-    """Describe one field of a rules model as an input, with its type, default and bounds"""
+def input_def(rules: RulesSystem, model: Any, key: str, level: str, required: str,
+              replaces: str | None = None) -> InputDef:
+    """Describe one field of a rules model as an input, with the kind the rules module declares or its type, its
+    default, bounds and prefill"""
     info = model.model_fields[key]
-    kind = ("member" if key in MEMBER_REFERENCES else "openers" if key == OPENERS
-            else "side" if key in SIDE_REFERENCES else input_type(info.annotation))
+    kind = rules.INPUT_KINDS.get(key) or input_type(info.annotation)
     bounds = {type(m).__name__: getattr(m, type(m).__name__.lower(), None) for m in info.metadata}
     default = None if info.is_required() else info.default
-    fields = opener_fields(model.__module__) if kind == "openers" else ()
-    return InputDef(key, level, kind, required, default, bounds.get("Ge"), bounds.get("Le"), replaces, fields=fields)
+    fields = opener_fields(rules) if kind == "openers" else ()
+    prefill = getattr(rules, "INPUT_PREFILLS", {}).get(key)
+    return InputDef(key, level, kind, required, default, bounds.get("Ge"), bounds.get("Le"), replaces, fields=fields,
+                    prefill=prefill)
 
 
-def opener_fields(models_module: str) -> tuple[InputDef, ...]:
+def opener_fields(rules: RulesSystem) -> tuple[InputDef, ...]:
     """Describe the fields of one declared opening attack (the Opener model): who attacks, his bonus, the number"""
-    opener = sys.modules[models_module].Opener
+    opener = rules.Opener  # type: ignore[attr-defined]  # a rules module with an openers input has the model
     return tuple(InputDef("name", "opener", "member", "ab", label="attacker") if key == "name"
-                 else input_def(opener, key, "opener", "ab") for key in opener.model_fields)
+                 else input_def(rules, opener, key, "opener", "ab") for key in opener.model_fields)
 
 
 def input_type(annotation: Any) -> str:
@@ -112,7 +110,7 @@ def procedure_defs(system: str, options: dict[str, Any]) -> tuple[ProcedureDef, 
     alternatives = getattr(rules, "ALTERNATIVE_INPUTS", {})
     out = []
     for procedure in rules.PROCEDURES:
-        inputs = tuple(input_def(models[e.level], e.key, e.level, widened(e.required, e.key, options),
+        inputs = tuple(input_def(rules, models[e.level], e.key, e.level, widened(rules, e.required, e.key, options),
                                  alternatives.get(e.key))
                        for e in input_entries(rules.INPUTS[procedure])
                        if e.option is None or options.get(e.option))  # C5a/C5b: read only when on
@@ -120,10 +118,11 @@ def procedure_defs(system: str, options: dict[str, Any]) -> tuple[ProcedureDef, 
     return tuple(out)
 
 
-def widened(required: str, key: str, options: dict[str, Any]) -> str:
-    """Return who must give an input once house rules apply: with enemy_spot_roll side b rolls a test too"""
-    if options.get("enemy_spot_roll") and key in ("per", "survival") and required == "a":
-        return "ab"
+def widened(rules: RulesSystem, required: str, key: str, options: dict[str, Any]) -> str:
+    """Return who must give an input once house rules apply, as the rules module declares (REQUIRED_WITH_OPTION)"""
+    for option, inputs in getattr(rules, "REQUIRED_WITH_OPTION", {}).items():
+        if options.get(option) and key in inputs:
+            return str(inputs[key])
     return required
 
 
@@ -135,21 +134,8 @@ def module_info(campaign: Campaign) -> ModuleInfo:
 
 
 def target_settings(campaign: Campaign) -> dict[str, TargetSettings]:
-    """Return what the campaign gives each target, its defaults filled in and its release URLs expanded"""
-    foundry, roll20 = campaign.foundry, campaign.roll20
-    return {
-        "foundry": TargetSettings(campaign.foundry_attributes, {
-            "system_id": campaign.foundry_system_id,
-            "checked_versions": campaign.foundry_checked_versions,
-            "manifest": campaign.release_url(foundry.manifest),
-            "download": campaign.release_url(foundry.download),
-            "compatibility": campaign.foundry_compatibility,
-        }),
-        "roll20": TargetSettings(campaign.roll20_attributes, {"marker": roll20.marker, "side_rule": roll20.side_rule,
-                                                              "command": roll20.command,
-                                                              "user_ids": campaign.roll20_user_ids,
-                                                              "publish": roll20.publish}),
-    }
+    """Return what the campaign gives each platform with a table in it, its defaults filled in, its URLs expanded"""
+    return {platform: section_module(platform).target_settings(campaign) for platform in SECTIONS}
 
 
 def build_definitions(campaign: Campaign) -> Definitions:

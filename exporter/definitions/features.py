@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from exporter.platforms import PLATFORMS
+
 
 @dataclass(frozen=True)
 class StatusDef:
@@ -14,18 +16,15 @@ class StatusDef:
     label: str
 
 
-TARGETS = ("foundry", "roll20", "web")
-
-
 @dataclass(frozen=True)
 class SettingDef:
-    """A world setting of the automation, and the targets it applies to"""
+    """A world setting of the automation, and what a platform must offer for it (its registry capabilities)"""
 
     key: str
     type: str
     default: Any
     choices: tuple[str, ...] = ()
-    targets: tuple[str, ...] = TARGETS
+    needs: str | None = None  # a capability of exporter/platforms.py; None: every platform has the setting
 
     def entry(self) -> dict[str, Any]:
         """Return the setting as a target's configuration writes it"""
@@ -50,14 +49,15 @@ SETTINGS: tuple[SettingDef, ...] = (
     # Who sees the cards: the outcome to all and the rolls to the GM, everything to all, or everything to the GM.
     SettingDef("chatVisibility", "string", "split", ("split", "public", "gm")),
     # Open the surprise dialog when the GM begins a combat with combatants on both sides, and begin it after the
-    # roll. Only Foundry's combat has a beginning the module hears before it happens (docs/dev/foundry.md §7).
-    SettingDef("surpriseAtCombatStart", "boolean", True, targets=("foundry",)),
+    # roll: only where a combat has a beginning the table hears before it happens.
+    SettingDef("surpriseAtCombatStart", "boolean", True, needs="combat-start"),
 )
 
 
 def setting_entries(settings: tuple[SettingDef, ...], target: str) -> list[dict[str, Any]]:
     """Return the settings that apply to a target, as its configuration writes them"""
-    return [setting.entry() for setting in settings if target in setting.targets]
+    offered = PLATFORMS[target].capabilities
+    return [setting.entry() for setting in settings if setting.needs is None or setting.needs in offered]
 
 # Every system's macros: open the dialog, the system's own GM rolls (GM_ROLLS of its rules module), clear.
 OPEN_DIALOG, CLEAR = "surprise", "clear"

@@ -39,6 +39,7 @@ INPUTS: Inputs = {
              "member": (("dex", ""), ("surprise_adjustment", ""), ("surprised_on", "", "side_best_rating"),
                         ("surprises_on", "", "side_best_rating"), ("encumbered", "", "dex_encumbrance_gate"))},
 }
+INPUT_KINDS: dict[str, str] = {}  # every input is a plain number, flag or text
 
 DIE = 6
 DEFAULT_RATING = 2

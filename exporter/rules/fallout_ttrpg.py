@@ -44,6 +44,13 @@ INPUTS: Inputs = {
     "sneak-attack": {"scenario": (("openers", "ab"),),
                      "member": (("cautious_nature", ""), ("asleep", ""), ("sequence", ""))},
 }
+# The kind of each input that is no plain number, flag or text: the list of declared opening attacks.
+INPUT_KINDS = {"openers": "openers"}
+# Who must give an input once a house rule is on, where that is more than INPUTS says: with enemy_spot_roll side b's
+# leader rolls his own PER + Survival test too (B5).
+REQUIRED_WITH_OPTION = {"enemy_spot_roll": {"per": "ab", "survival": "ab"}}
+# What a prompt offers for an opening attack's number before one is set: no bonus, the usual number to hit.
+INPUT_PREFILLS = {"attack_bonus": 0, "target_number": 15}
 
 TEST_DIE = 20  # docs/rules/fallout-ttrpg.md#mechanics [F1]: 1d20 + (SPECIAL - 5) + Skill >= DC
 SPECIAL_BASELINE = 5  # [F1]: SPECIAL 5 gives +0, 1 gives -4, 10 gives +5

@@ -49,6 +49,8 @@ INPUTS: Inputs = {
                       "member": (("iq", "ab"), ("combat_reflexes", ""), ("stealth", "surprising"),
                                  ("per", "watching"))},
 }
+# The kind of each input that is no plain number, flag or text: the member who leads a side, the side that surprises.
+INPUT_KINDS = {"leader": "member", "surprising": "side"}
 
 STUN_DEFENCE = -4  # B420: mentally stunned, active defences at -4 and no retreat
 COMBAT_REFLEXES_RECOVERY = 6  # B43: +6 on IQ rolls to recover from surprise

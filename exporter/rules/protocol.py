@@ -26,6 +26,7 @@ class RulesSystem(Protocol):
     UNIT: str  # what a member loses to surprise: second, segment, round
     PROCEDURES: tuple[str, ...]
     INPUTS: Inputs  # per procedure, the model fields it reads and who must give them
+    INPUT_KINDS: dict[str, str]  # the kind of each input that is no plain value: member, side or openers
     STATUSES: tuple[str, ...]  # the neutral ids of the statuses the rules mark
     GM_ROLLS: tuple[str, ...]  # the neutral ids of the rolls a GM makes outside the dialog
     CONSTANTS: dict[str, Any]  # every rule number, as plain data for the JS rules core

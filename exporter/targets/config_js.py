@@ -14,6 +14,7 @@ from jinja2 import Environment
 
 from exporter import __version__
 from exporter.definitions import Definitions, InputDef
+from exporter.definitions.features import setting_entries
 
 CONFIG_MODULE = "common/config.js"
 
@@ -58,6 +59,12 @@ def common_entries(defs: Definitions) -> list[ConfigEntry]:
         ConfigEntry("TAIL_CUT", "The odds cut a loss distribution's tail once the mass still to come is below this "
                     "fraction, [numerator, denominator]", list(defs.tail_cut)),
     ]
+
+
+def settings_entry(defs: Definitions, target: str,
+                   doc: str = "The automation's settings, as the campaign gives them to every target") -> ConfigEntry:
+    """Return the configuration entry of the settings that apply to a target"""
+    return ConfigEntry("SETTINGS", doc, setting_entries(defs.settings, target))
 
 
 def render_config(env: Environment, defs: Definitions, build: str, extra: list[ConfigEntry]) -> str:

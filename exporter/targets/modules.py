@@ -110,6 +110,11 @@ def read_module(path: str, text: str) -> JsModule:
     return JsModule(path, text, imports, tuple(exports))
 
 
+def entry_modules(system: str, host_entry: str) -> list[str]:
+    """Return a target's entry modules under templates/, in running order: the rules system's, then the host's"""
+    return [f"common/systems/{system}.js", host_entry]
+
+
 def module_graph(entries: Iterable[str], source: Callable[[str], str]) -> list[JsModule]:
     """Return the entries and every module they import, each after the modules it imports; source(path) is its text"""
     ordered: dict[str, JsModule] = {}

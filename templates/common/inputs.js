@@ -14,7 +14,7 @@ const STRING_KEYS = [
 ];
 
 /** What an input of PROCEDURES leaves out, as exporter/definitions' InputDef gives it */
-const INPUT_DEFAULTS = { required: "", default: null, minimum: null, maximum: null, replaces: null, label: null, fields: [] };
+const INPUT_DEFAULTS = { required: "", default: null, minimum: null, maximum: null, replaces: null, label: null, fields: [], prefill: null };
 
 /** Return an input with every attribute, those it leaves out at their defaults */
 const withDefaults = (input) => ({ ...INPUT_DEFAULTS, ...input, fields: (input.fields ?? []).map(withDefaults) });

@@ -108,8 +108,8 @@ const moveButtons = (combatant) => combatant.placeField.choices.filter((choice) 
   .map((choice) => button(choice.value === "out" ? t("Roll20.LeaveOut") : t("Roll20.MoveTo", { side: choice.label }),
     `${COMMAND} set --token ${combatant.id} --join ${choice.value}`)).join("");
 
-/** What a roll query offers for an opening attack's number before one is set: no bonus, the usual number to hit */
-const OPENER_PREFILL = { attack_bonus: 0, target_number: 15 };
+/** What a roll query offers for an opening attack's number before one is set: the rules module's prefill (config.js) */
+const openerPrefill = (procedure, key) => openerFields(procedure).find((input) => input.key === key)?.prefill ?? "";
 
 /** An opening attack's fields as the roll needs them: every one of them, so that an empty one is a ? */
 const openerNeeds = (row) => row.map((field) => (field.value === null ? { ...field, problem: field.problem ?? field.key } : field));
@@ -118,9 +118,9 @@ const openerNeeds = (row) => row.map((field) => (field.value === null ? { ...fie
 const openerName = (row, index) => markup("Format.Named", { label: HE(row[0].label), value: number(index + 1) });
 
 /** Describe one declared opening attack, with buttons to change its numbers and to take the selected token */
-function openerLine(row, index, page) {
+function openerLine(row, index, page, procedure) {
   const [who, ...numbers] = openerNeeds(row);
-  const query = numbers.map((field) => `--${field.key} ?{${promptText(field.label)}|${field.value ?? OPENER_PREFILL[field.key] ?? ""}}`);
+  const query = numbers.map((field) => `--${field.key} ?{${promptText(field.label)}|${field.value ?? openerPrefill(procedure, field.key)}}`);
   const attacker = who.value ? HE(shortName(who.value)) : unknown();
   return `${[markup("Format.Label", { label: openerName(row, index), value: attacker }), ...numbers.map(valueText)].join(" · ")} `
     + button("✎", `${COMMAND} set --page ${page} --opener ${index} ${query.join(" ")}`)
@@ -174,7 +174,7 @@ export function draftCard(draft, page = 1, showing = null) {
   const lines = form.encounter.map((field) => fieldLine(field, `--scenario --page ${at}`, "", ids("a")));
   const openers = (form.openers ?? []).map((row, index) => ({ row, index })).filter(({ index }) => Math.floor(index / PAGE_SIZE) + 1 === at);
   if (form.openers) {
-    lines.push(...openers.map(({ row, index }) => openerLine(row, index, at)));
+    lines.push(...openers.map(({ row, index }) => openerLine(row, index, at, draft.procedure)));
     lines.push(button(t("Roll20.AddOpener"), `${COMMAND} set --page ${at} --opener ${form.openers.length} --${openerFields(draft.procedure)[0].key} selected`));
   }
   for (const side of form.sides) {

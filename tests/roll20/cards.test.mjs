@@ -235,6 +235,7 @@ for (const script of [GURPS, ADND, FALLOUT]) {
         const openers = draftOf(sb, script).openers;
         assert.equal(openers.at(-1).name, tokens[12].get("name"));
         const edit = buttonsOf(withOpener).find((button) => button.label === "✎" && button.href.includes(`--opener ${openers.length - 1} `));
+        assert.match(edit.href, /\|0\}.*\|15\}/, "a new opener's numbers offer the rules module's prefills (config.js)");
         await click(sb, edit, (query) => (/Attack/i.test(query.prompt) ? "3" : "14"));
         assert.deepEqual([draftOf(sb, script).openers.at(-1).attack_bonus, draftOf(sb, script).openers.at(-1).target_number], [3, 14]);
       }

@@ -20,7 +20,8 @@ from pathlib import Path
 from typing import Any
 
 from exporter.errors import ExportError, InputFileError
-from exporter.release import checked_repository, release_urls
+from exporter.release import checked_repository
+from exporter.targets.foundry.release import release_urls
 
 RELEASE_API = "https://api.foundryvtt.com/_api/packages/release_version/"
 TOKEN_VARIABLE = "FOUNDRY_PACKAGE_TOKEN"
