@@ -15,11 +15,12 @@ const HOST_FIXED_PARTS = ["actors"];
 /** A key an update can address: no dot, no operator ("-=", "=="), nothing an object's prototype answers to */
 const addressable = (key) => /^[A-Za-z0-9_]+$/.test(key) && key !== "__proto__";
 
-const isPlainObject = (value) => value !== null && typeof value === "object" && !Array.isArray(value);
+const isContainer = (value) => value !== null && typeof value === "object";
+const isPlainObject = (value) => isContainer(value) && !Array.isArray(value);
 
 /** Return a copy of a JSON value (plain data: faster than structuredClone, which a turn would pay on every write) */
 function copyOf(value) {
-  if (Array.isArray(value)) return value.every((item) => item === null || typeof item !== "object") ? value.slice() : value.map(copyOf);
+  if (Array.isArray(value)) return value.every((item) => !isContainer(item)) ? value.slice() : value.map(copyOf);
   if (!isPlainObject(value)) return value;
   const copy = {};
   for (const key of Object.keys(value)) copy[key] = copyOf(value[key]);
@@ -34,13 +35,14 @@ function same(before, after) {
     for (let index = 0; index < before.length; index += 1) {
       const one = before[index];
       const other = after[index];
-      if (one !== other && (one === null || typeof one !== "object" || !same(one, other))) return false;
+      if (one !== other && (!isContainer(one) || !same(one, other))) return false;
     }
     return true;
   }
   if (!isPlainObject(before) || !isPlainObject(after)) return false;
   const keys = Object.keys(before);
-  return keys.length === Object.keys(after).length && keys.every((key) => Object.hasOwn(after, key) && same(before[key], after[key]));
+  return keys.length === Object.keys(after).length
+    && keys.every((key) => Object.hasOwn(after, key) && same(before[key], after[key]));
 }
 
 /** The growing lists by their path in the surprise, as [part, key] */
