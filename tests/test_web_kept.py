@@ -301,16 +301,22 @@ def statuses_by_turn(turns: list[dict], order: list[str]) -> list[dict]:
     return out
 
 
-def test_a_state_of_schema_1_is_read_whole_and_the_fight_goes_on(fresh, pages):
-    """A GM mid-fight when the page is upgraded: the state of schema 1 (every turn record a copy of every combatant's
-    statuses) is read as it was, the passed turns still marked, and the fight goes on"""
+def at_krells_turn(fresh, pages):
+    """A GURPS partial fight on a fresh page: Ava's and Brom's IQ rolls fail, their turns passed on; the page and what
+    it kept at Krell's turn"""
     page = fresh()
     page.goto(page_url(pages["gurps"]))
     page.wait_for_selector("#roll")
     rolled_partial(page)
-    page.click("#next")  # Ava's and Brom's IQ rolls fail, their turns are passed on: Krell's turn
+    page.click("#next")
     typed_in(page, [6, 6, 6, 6, 6, 6])
-    state = json.loads(kept_text(page))
+    return page, json.loads(kept_text(page))
+
+
+def test_a_state_of_schema_1_is_read_whole_and_the_fight_goes_on(fresh, pages):
+    """A GM mid-fight when the page is upgraded: the state of schema 1 (every turn record a copy of every combatant's
+    statuses) is read as it was, the passed turns still marked, and the fight goes on"""
+    page, state = at_krells_turn(fresh, pages)
     order = state["table"]["order"]
     statuses = statuses_by_turn(state["turns"], order)
     assert [turn["passed"] for turn in state["turns"]] == [True, True, False]
@@ -331,13 +337,7 @@ def test_a_state_of_schema_1_is_read_whole_and_the_fight_goes_on(fresh, pages):
 def test_a_fight_kept_before_the_stun_tracks_were_kept_by_combatant_goes_on(fresh, pages):
     """A fight kept by the page before this one: its stun tracks a list and its outcome filled turn by turn. It is read
     whole, plays on, and is kept in today's form: tracks by combatant, the outcome as rolled"""
-    page = fresh()
-    page.goto(page_url(pages["gurps"]))
-    page.wait_for_selector("#roll")
-    rolled_partial(page)
-    page.click("#next")  # Ava's and Brom's IQ rolls fail, their turns are passed on: Krell's turn
-    typed_in(page, [6, 6, 6, 6, 6, 6])
-    state = json.loads(kept_text(page))
+    page, state = at_krells_turn(fresh, pages)
     surprise = state["fight"]["surprise"] if "fight" in state else state["surprise"]
     tracks = list(surprise["tracks"].values())
     assert [track["name"] for track in tracks] == ["c1", "c2"]
