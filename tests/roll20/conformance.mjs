@@ -173,8 +173,23 @@ function observe(sb, nameOf) {
     open.statuses = markersByName(sb, nameOf);
     open = null;
   };
+  const keyOf = (row) => (row ? `${row.id}|${row.custom ?? ""}` : null);
+  // The row on top as the roll began, and the markers as the trigger left them (at the script's first card after it)
+  let initial;
+  let afterTrigger = null;
   const changed = (row, cause) => {
-    const key = row ? `${row.id}|${row.custom ?? ""}` : null;
+    const key = keyOf(row);
+    if (initial !== undefined) {
+      // The script plays the top row's turn inside the roll; when it passes that turn on before writing the order
+      // with him on top (a lone stunned member who recovers ends the surprise: no round row is placed), the first
+      // write shows another row on top, and his turn is the one that just ended.
+      const first = initial;
+      initial = undefined;
+      if (first && first.id !== "-1" && lastTop === null && keyOf(first) !== key) {
+        observed.turns.push({ round: observed.round, name: nameOf.get(first.id), passed: cause === "script",
+          started: afterTrigger ?? markersByName(sb, nameOf), statuses: markersByName(sb, nameOf), chatFrom: sb.chat.length });
+      }
+    }
     if (key === lastTop) return;
     lastTop = key;
     observed.close(cause);
@@ -196,7 +211,16 @@ function observe(sb, nameOf) {
     if (watching) changed(top(), "script");
     return result;
   };
-  observed.start = () => { watching = true; };
+  observed.start = () => {
+    watching = true;
+    initial = top();
+    const chatFrom = sb.chat.length;
+    const push = sb.chat.push.bind(sb.chat);
+    sb.chat.push = (...messages) => {
+      if (afterTrigger === null && sb.chat.length === chatFrom) afterTrigger = markersByName(sb, nameOf);
+      return push(...messages);
+    };
+  };
   observed.userAdvance = () => {
     const order = sb.turnorder();
     if (order.length) changed(order[1 % order.length], "user");
