@@ -128,3 +128,19 @@ test("another procedure keeps each combatant's place, side names and the values 
   assert.equal(back.sides.a.members[0].tactics, 0, "dropped, then the rule default");
   assert.equal(back.sides.a.leader, "Ava");
 });
+
+test("another procedure keeps a value the sheet could not read asked for, never the rule default in its place", async () => {
+  const { edits, inputs } = await load("gurps4e");
+  const draft = inputs.draftScenario("partial", [
+    { id: "ava", label: "Ava", side: "a", read: (key) => (key === "iq" ? null : undefined) }, // her sheet's IQ unreadable
+    { id: "orc", label: "Orc", side: "b", read: (key) => ({ iq: 10 })[key] },
+  ]);
+  assert.equal(draft.sides.a.members[0].iq, null);
+  assert.deepEqual(draft.sides.a.members[0].unread, ["iq"]);
+  const total = edits.changeProcedure(draft, "total");
+  assert.equal(total.sides.a.members[0].iq, null, "still empty, to be given");
+  assert.deepEqual(total.sides.a.members[0].unread, ["iq"], "still asked for");
+  assert.match(inputs.buildScenario(total, (key) => key).problem ?? "", /./, "and the draft cannot be rolled without it");
+  draft.sides.a.members[0].iq = 13; // given by the GM since: a value like any other
+  assert.equal(edits.changeProcedure(draft, "total").sides.a.members[0].iq, 13);
+});
