@@ -34,6 +34,7 @@
  * @property {string[]} seen  the members the turn order showed, so that one who leaves it can be told
  * @property {string[]} gone  the members who left the order
  * @property {string | null} row  the row whose turn the table showed at the last look, member or not
+ * Its lists are replaced when they change, never changed in place (common/surprise.js REPLACED_ONLY).
  */
 
 /**
@@ -73,10 +74,24 @@ function passedRotating(order, record) {
   return [];
 }
 
-/** Copy a record: its lists are changed in the copy, never in the record given */
-const copied = (record) => ({
-  ...record, started: [...record.started], together: [...(record.together ?? [])], seen: [...record.seen], gone: [...record.gone],
-});
+/**
+ * Copy a record, its lists shared: a list that changes is replaced (added), never changed in place, so that the record
+ * given stays as it was and a host storing what changed tells an unchanged list by identity (foundry/stored.js)
+ */
+const copied = (record) => ({ ...record, together: record.together ?? [] });
+
+/** The list each list made by `added` grew from, so that a host storing what changed writes the new id alone */
+const origins = new WeakMap();
+
+/** Return a list with one more id at its end: a new list, the one given left as it was */
+function added(list, id) {
+  const grown = [...list, id];
+  origins.set(grown, list);
+  return grown;
+}
+
+/** Return the list a list grew from by one id at its end (added), or undefined */
+const grownFrom = (list) => origins.get(list);
 
 /** Tell whether a row stands for others than the member of its own id */
 const standsFor = (stands, id) => Object.prototype.hasOwnProperty.call(stands, id) && stands[id].length > 0;
@@ -134,11 +149,11 @@ function steadyPlan(given, seen, done) {
   if (record.active !== onRow) record.active = null;
   for (let index = started; index < current; index += 1) {
     steps.push({ kind: "late", id: order[index] });
-    record.started.push(order[index]);
+    record.started = added(record.started, order[index]);
   }
   if (current >= record.started.length) {
     steps.push({ kind: "start", id: onRow });
-    record.started.push(onRow);
+    record.started = added(record.started, onRow);
     record.active = onRow;
   }
   return { steps, record, waiting: [] };
@@ -168,7 +183,7 @@ function plan(given, members, look, done = false) {
   const started = new Set(record.started);
   const start = (kind, id) => {
     steps.push({ kind, id });
-    record.started.push(id);
+    record.started = added(record.started, id);
     started.add(id);
   };
   const endActive = () => {
@@ -185,7 +200,7 @@ function plan(given, members, look, done = false) {
   // 4: a member the order showed and no longer shows has left the fight, unless the host said so already (session.left).
   for (const id of present.length ? record.seen.filter((id) => !shown.has(id) && !gone.has(id)) : []) {
     steps.push({ kind: "left", id });
-    record.gone.push(id);
+    record.gone = added(record.gone, id);
     record.started = record.started.filter((other) => other !== id);
     started.delete(id);
     if (record.active === id) record.active = null;
@@ -248,9 +263,9 @@ function plan(given, members, look, done = false) {
   // 1: the others the current row stands for start with the first
   for (const id of rowMembers.slice(1).filter((id) => !started.has(id))) {
     start("start", id);
-    record.together.push(id);
+    record.together = added(record.together, id);
   }
   return outcome();
 }
 
-export { newRecord, plan };
+export { added, grownFrom, newRecord, plan };

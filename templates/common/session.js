@@ -2,7 +2,7 @@
 // business. It turns a draft into a surprise and resolves it, follows the table (follow.js), clears, tells who leaves,
 // writes the status lines, decides who sees which part of a card, and runs the work of one table one event at a time.
 // It talks to the tabletop only through its host (below): Foundry's hooks and Roll20's events become session calls.
-import { newRecord, plan } from "./follow.js";
+import { added, newRecord, plan } from "./follow.js";
 import { buildScenario } from "./inputs.js";
 import { oddsLines } from "./odds/shared.js";
 import { scenarioToml } from "./scenario-file.js";
@@ -318,7 +318,7 @@ function tableSession(host) {
     async left(id) {
       const { surprise, whole } = loaded();
       if (!surprise || !isMember(surprise, id) || surprise.follow.gone.includes(id)) return;
-      surprise.follow.gone.push(id);
+      surprise.follow.gone = added(surprise.follow.gone, id);
       const changed = new Set([id]);
       await runtime().left(tableOf(host, surprise, undefined, changed), surprise, id);
       await keep(surprise, whole ? null : changed);
@@ -370,7 +370,7 @@ function tableSession(host) {
       const table = tableOf(host, surprise, undefined, changed);
       for (const id of ids) {
         await runtime().turnStarted(table, surprise, id);
-        if (isMember(surprise, id) && !surprise.follow.started.includes(id)) surprise.follow.started.push(id);
+        if (isMember(surprise, id) && !surprise.follow.started.includes(id)) surprise.follow.started = added(surprise.follow.started, id);
       }
       await keep(surprise, whole ? null : changed);
       return true;

@@ -63,6 +63,8 @@ const MEMBER_PARTS = ["applied"];
 const ADDED_ONLY = ["held.cards"];
 /** The lists of member ids, by their path, that grow an id a turn: a host storing what changed keeps them by id */
 const GROWING_LISTS = ["follow.started"];
+/** The parts whose lists are replaced when they change, never changed in place: a host may tell them by identity */
+const REPLACED_ONLY = ["follow"];
 
 /** Return a fresh surprise for a scenario whose members are named by their combatant ids */
 function newSurprise(scenario) {
@@ -100,4 +102,4 @@ async function clearMarks(table, surprise) {
   for (const id of Object.keys(surprise.applied ?? {})) await unmarkAll(table, surprise, id);
 }
 
-export { ADDED_ONLY, FIXED_PARTS, GROWING_LISTS, MEMBER_PARTS, clearMarks, mark, names, newSurprise, unmarkAll };
+export { ADDED_ONLY, FIXED_PARTS, GROWING_LISTS, MEMBER_PARTS, REPLACED_ONLY, clearMarks, mark, names, newSurprise, unmarkAll };

@@ -6,7 +6,8 @@
 // his entries and the small parts, not the thousands of others. A list that grows an id a turn (GROWING_LISTS: the
 // members whose turn started this round) is stored as each id's place in it, {id: place}, so that a turn adds one key;
 // storedForm and workingForm turn the one form into the other.
-import { ADDED_ONLY, FIXED_PARTS, GROWING_LISTS, MEMBER_PARTS } from "../common/surprise.js";
+import { grownFrom } from "../common/follow.js";
+import { ADDED_ONLY, FIXED_PARTS, GROWING_LISTS, MEMBER_PARTS, REPLACED_ONLY } from "../common/surprise.js";
 import { rulesSystem } from "../common/system.js";
 
 /** The parts this host adds at the roll and never changes: the actors behind the members (host.js actorRefs) */
@@ -73,13 +74,29 @@ const placesOf = (list) => Object.fromEntries(list.map((id, place) => [id, place
 /** Return the ids of {id: place} in their places' order */
 const listOf = (places) => Object.keys(places).sort((one, other) => places[one] - places[other]);
 
+/** Tell a value at this path in the surprise is a list never changed in place (REPLACED_ONLY): the base may keep it */
+const replacedOnly = (part, value) => Array.isArray(value) && REPLACED_ONLY.includes(part.split(".")[0]);
+
+/** Return what the base keeps of a value written at this path: the list itself where it is never changed, else a copy */
+const baseValue = (part, value) => (replacedOnly(part, value) ? value : copyOf(value));
+
 /** Write the keys that turn a growing list `before` (a list, in the base) into `after`, as {id: place} is stored */
-function changeList(update, path, holder, key, after) {
+function changeList(update, path, holder, key, after, part) {
   const before = holder[key];
   if (!Array.isArray(before) || !Array.isArray(after)) throw new Unaddressable(key);
+  if (grownFrom(after) === before && replacedOnly(part, after)) { // one id added to the list stored: that id alone
+    const place = before.length;
+    if (!addressable(after[place])) throw new Unaddressable(after[place]);
+    update[`${path}.${key}.${after[place]}`] = place;
+    holder[key] = after;
+    return;
+  }
   let kept = 0; // the places the two lists share, from the first: most often all of before (a turn adds one id)
   while (kept < before.length && kept < after.length && before[kept] === after[kept]) kept += 1;
-  if (kept === before.length && kept === after.length) return;
+  if (kept === before.length && kept === after.length) {
+    if (replacedOnly(part, after)) holder[key] = after; // the same from now on: told by identity
+    return;
+  }
   const staying = new Set(after);
   for (const id of before.slice(kept)) {
     if (staying.has(id)) continue;
@@ -90,7 +107,7 @@ function changeList(update, path, holder, key, after) {
     if (!addressable(after[place])) throw new Unaddressable(after[place]);
     update[`${path}.${key}.${after[place]}`] = place;
   }
-  holder[key] = after.slice();
+  holder[key] = replacedOnly(part, after) ? after : after.slice();
 }
 
 /** Thrown where a key cannot be addressed by an update: the host writes the whole surprise instead */
@@ -113,7 +130,7 @@ function changeInto(update, path, holder, key, after, part) {
     return;
   }
   if (growingPaths.has(part)) {
-    changeList(update, path, holder, key, after);
+    changeList(update, path, holder, key, after, part);
     return;
   }
   if (isPlainObject(before) && isPlainObject(after)) {
@@ -131,9 +148,12 @@ function changeInto(update, path, holder, key, after, part) {
     }
     return;
   }
-  if (same(before, after)) return;
+  if (same(before, after)) {
+    if (replacedOnly(part, after)) holder[key] = after; // the same from now on: told by identity
+    return;
+  }
   update[`${path}.${key}`] = copyOf(after);
-  holder[key] = copyOf(after);
+  holder[key] = baseValue(part, after);
 }
 
 /**
