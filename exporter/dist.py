@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import os
 import time
 import zipfile
@@ -47,16 +48,18 @@ def sorted_files(root: Path) -> list[Path]:
     return sorted((p for p in root.rglob("*") if p.is_file()), key=lambda p: p.relative_to(root).as_posix())
 
 
-def write_zip(source: Path, target: Path) -> None:
-    """Write a reproducible zip of every file under source, paths relative to source"""
+def zip_bytes(files: dict[str, bytes]) -> bytes:
+    """Return a reproducible zip of files (POSIX path -> bytes), entries in sorted path order"""
     stamp = zip_date_time()
-    with zipfile.ZipFile(target, "w") as archive:
-        for path in sorted_files(source):
-            entry = zipfile.ZipInfo(path.relative_to(source).as_posix(), date_time=stamp)
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        for name in sorted(files):
+            entry = zipfile.ZipInfo(name, date_time=stamp)
             entry.create_system = 3  # Unix, whatever the host OS
             entry.external_attr = 0o100644 << 16  # regular file, rw-r--r--
             entry.compress_type = zipfile.ZIP_DEFLATED
-            archive.writestr(entry, path.read_bytes(), compresslevel=9)
+            archive.writestr(entry, files[name], compresslevel=9)
+    return buffer.getvalue()
 
 
 def write_text(path: Path, text: str | Iterable[str]) -> None:
@@ -65,3 +68,56 @@ def write_text(path: Path, text: str | Iterable[str]) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
     with path.open("w", encoding="utf-8", newline="\n") as handle:
         handle.writelines([text] if isinstance(text, str) else text)
+
+
+class OutputTree:
+    """A build's files under one folder, written with their fixed mode and time as they come and kept in memory,
+    so a zip needs no reading back and the folders are stamped once, with no walk of the tree"""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.stamp = source_date_epoch()
+        self.files: dict[Path, bytes] = {}
+        os.mkdir(root, DIR_MODE)
+        self.folders: list[Path] = [root]  # in the order made: a folder before the folders in it
+        self.made = {root}
+
+    def write_text(self, path: Path, text: str) -> None:
+        """Write a UTF-8 text file (its line ends as given: the texts are made with LF), creating its folder"""
+        self.write_bytes(path, text.encode("utf-8"))
+
+    def write_bytes(self, path: Path, data: bytes) -> None:
+        """Write a file under the root with the fixed mode and modification time, in one open"""
+        self.make_folder(path.parent)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, FILE_MODE)
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view):]
+            os.fchmod(fd, FILE_MODE)  # the umask may have narrowed the mode open gave
+            os.utime(fd, (self.stamp, self.stamp))
+        finally:
+            os.close(fd)
+        self.files[path] = data
+
+    def make_folder(self, folder: Path) -> None:
+        """Create a folder under the root, and the folders above it, each once"""
+        if folder in self.made:
+            return
+        if not folder.is_relative_to(self.root):
+            raise ValueError(f"{folder} is outside {self.root}")
+        self.make_folder(folder.parent)
+        os.mkdir(folder, DIR_MODE)
+        self.folders.append(folder)
+        self.made.add(folder)
+
+    def under(self, folder: Path) -> dict[str, bytes]:
+        """Return the files written under folder, by their POSIX path relative to it"""
+        return {path.relative_to(folder).as_posix(): data for path, data in self.files.items()
+                if path.is_relative_to(folder)}
+
+    def finish(self) -> None:
+        """Give every folder made the fixed mode and time, once every file is in: writing into a folder changes its time"""
+        for folder in reversed(self.folders):
+            os.chmod(folder, DIR_MODE)
+            os.utime(folder, (self.stamp, self.stamp))
