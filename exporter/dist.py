@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-import io
 import os
+import struct
 import time
-import zipfile
+import zlib
 from collections.abc import Iterable
+from functools import lru_cache
 from pathlib import Path
 
 EARLIEST_ZIP_TIME = 315_532_800  # 1980-01-01T00:00:00Z, the earliest time a zip entry can hold
@@ -48,18 +49,44 @@ def sorted_files(root: Path) -> list[Path]:
     return sorted((p for p in root.rglob("*") if p.is_file()), key=lambda p: p.relative_to(root).as_posix())
 
 
+# Zip records (PKWARE APPNOTE 4.3.7, 4.3.12, 4.3.16) as Python's zipfile writes them into a seekable file: version
+# 2.0 (deflate), no data descriptor, no extra field, no comment, a UTF-8 flag only for a name that is not ASCII.
+LOCAL_HEADER, CENTRAL_HEADER, END_RECORD = b"PK\x03\x04", b"PK\x01\x02", b"PK\x05\x06"
+ZIP_VERSION, UNIX, DEFLATED, UTF8_NAME = 20, 3, 8, 0x800
+ZIP_FILE_ATTRIBUTES = 0o100644 << 16  # regular file, rw-r--r--
+ZIP32_LIMIT = (1 << 31) - 1  # zipfile turns to ZIP64 above this; a campaign's files are far below
+
+
+@lru_cache(maxsize=512)
+def deflated(data: bytes) -> tuple[bytes, int]:
+    """Return data deflated at level 9 (raw, as a zip holds it) and its CRC-32: the same script is compressed once
+    per process however many campaigns ship it"""
+    compressor = zlib.compressobj(9, zlib.DEFLATED, -15)
+    return compressor.compress(data) + compressor.flush(), zlib.crc32(data)
+
+
 def zip_bytes(files: dict[str, bytes]) -> bytes:
-    """Return a reproducible zip of files (POSIX path -> bytes), entries in sorted path order"""
-    stamp = zip_date_time()
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w") as archive:
-        for name in sorted(files):
-            entry = zipfile.ZipInfo(name, date_time=stamp)
-            entry.create_system = 3  # Unix, whatever the host OS
-            entry.external_attr = 0o100644 << 16  # regular file, rw-r--r--
-            entry.compress_type = zipfile.ZIP_DEFLATED
-            archive.writestr(entry, files[name], compresslevel=9)
-    return buffer.getvalue()
+    """Return a reproducible zip of files (POSIX path -> bytes), entries in sorted path order, each with the fixed
+    time, made on Unix with rw-r--r--: the bytes zipfile writes for the same entries at compresslevel 9"""
+    year, month, day, hour, minute, second = zip_date_time()
+    dos_time, dos_date = hour << 11 | minute << 5 | second // 2, (year - 1980) << 9 | month << 5 | day
+    local, central, offset = [], [], 0
+    for name in sorted(files):
+        data = files[name]
+        packed, crc = deflated(data)
+        encoded, flags = (name.encode("ascii"), 0) if name.isascii() else (name.encode("utf-8"), UTF8_NAME)
+        if max(len(data) * 1.05, len(packed), offset) > ZIP32_LIMIT:
+            raise ValueError(f"{name}: too large for a zip without ZIP64")
+        fields = struct.pack("<4HL2LH", flags, DEFLATED, dos_time, dos_date, crc, len(packed), len(data), len(encoded))
+        local += [LOCAL_HEADER, struct.pack("<2B", ZIP_VERSION, 0), fields, struct.pack("<H", 0), encoded, packed]
+        central += [CENTRAL_HEADER, struct.pack("<4B", ZIP_VERSION, UNIX, ZIP_VERSION, 0), fields,
+                    struct.pack("<4HL", 0, 0, 0, 0, ZIP_FILE_ATTRIBUTES), struct.pack("<L", offset), encoded]
+        offset += 30 + len(encoded) + len(packed)
+    directory = b"".join(central)
+    if offset + len(directory) > ZIP32_LIMIT:
+        raise ValueError("too large for a zip without ZIP64")
+    end = struct.pack("<4s4H2LH", END_RECORD, 0, 0, len(files), len(files), len(directory), offset, 0)
+    return b"".join(local) + directory + end
 
 
 def write_text(path: Path, text: str | Iterable[str]) -> None:
