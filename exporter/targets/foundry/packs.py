@@ -72,7 +72,7 @@ def write_sources(documents: list[dict[str, Any]], folder: Path, tree: OutputTre
     """Write one JSON source per document, as the official CLI's extract does (2-space indent, final newline)"""
     for doc in documents:
         tree.write_text(folder / f"{safe_name(doc['name'])}_{doc['_id']}.json",
-                   json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
+                        json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
 
 
 def write_leveldb(documents: list[dict[str, Any]], folder: Path, tree: OutputTree) -> None:
