@@ -16,7 +16,7 @@ from typing import Any
 from exporter._resources import example_campaigns
 from exporter.campaign import PACKAGE_ID, Campaign, load_campaign
 from exporter.definitions import build_definitions
-from exporter.dist import normalise_tree, sorted_files, write_zip
+from exporter.dist import OutputTree, sorted_files, zip_bytes
 from exporter.errors import ExportError, InputFileError
 from exporter.lock import STALE_SECONDS, folder_lock, holder, holder_gone, read_holder
 from exporter.platforms import FOLDERS, PLATFORMS, SECTIONS, named, section_module
@@ -54,12 +54,13 @@ def zip_name(campaign: Campaign) -> str:
 def write_campaign(campaign: Campaign, folder: Path, target: str, make_zip: bool) -> None:
     """Write one campaign's output into folder"""
     defs = build_definitions(campaign)
+    tree = OutputTree(folder)
     for platform in chosen_targets(campaign, target):
         entry = PLATFORMS[platform]
-        writer(platform).write(defs, folder / entry.folder)
+        writer(platform).write(defs, folder / entry.folder, tree)
         if make_zip and entry.zipped:
-            write_zip(folder / entry.folder, folder / zip_name(campaign))
-    normalise_tree(folder)
+            tree.write_bytes(folder / zip_name(campaign), zip_bytes(tree.under(folder / entry.folder)))
+    tree.finish()
 
 
 def publishing_warnings(campaigns: list[Campaign], target: str) -> list[str]:

@@ -93,8 +93,13 @@ def write_batch(items: list[tuple[bytes, bytes]]) -> bytes:
     return struct.pack("<QI", 1, len(items)) + body
 
 
+def database_files(items: list[tuple[bytes, bytes]]) -> dict[str, bytes]:
+    """Return the files of a new LevelDB database holding the items, by name"""
+    return {f"{LOG:06d}.log": log_file([write_batch(items)]), f"MANIFEST-{MANIFEST:06d}": log_file([version_edit()]),
+            "CURRENT": f"MANIFEST-{MANIFEST:06d}\n".encode()}
+
+
 def write_database(folder: Path, items: list[tuple[bytes, bytes]]) -> None:
     """Write a new LevelDB database into an empty folder holding the items"""
-    (folder / f"{LOG:06d}.log").write_bytes(log_file([write_batch(items)]))
-    (folder / f"MANIFEST-{MANIFEST:06d}").write_bytes(log_file([version_edit()]))
-    (folder / "CURRENT").write_bytes(f"MANIFEST-{MANIFEST:06d}\n".encode())
+    for name, data in database_files(items).items():
+        (folder / name).write_bytes(data)

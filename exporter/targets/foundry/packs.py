@@ -4,15 +4,14 @@ from __future__ import annotations
 
 import hashlib
 import json
-import shutil
 import unicodedata
 from pathlib import Path
 from typing import Any
 
 from exporter.definitions import Definitions
-from exporter.dist import write_text
+from exporter.dist import OutputTree
 from exporter.targets.escaping import js_literal
-from exporter.targets.foundry.leveldb import write_database
+from exporter.targets.foundry.leveldb import database_files
 from exporter.targets.foundry.look import MACRO_ICONS
 
 # The method of the module's API (templates/foundry/api.js) each macro calls, by neutral macro id.
@@ -69,20 +68,18 @@ def macro_documents(defs: Definitions) -> list[dict[str, Any]]:
     return documents
 
 
-def write_sources(documents: list[dict[str, Any]], folder: Path) -> None:
+def write_sources(documents: list[dict[str, Any]], folder: Path, tree: OutputTree) -> None:
     """Write one JSON source per document, as the official CLI's extract does (2-space indent, final newline)"""
     for doc in documents:
-        write_text(folder / f"{safe_name(doc['name'])}_{doc['_id']}.json",
-                   json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
+        tree.write_text(folder / f"{safe_name(doc['name'])}_{doc['_id']}.json",
+                        json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
 
 
-def write_leveldb(documents: list[dict[str, Any]], folder: Path) -> None:
-    """Write the LevelDB pack Foundry reads: key -> JSON document, in key order"""
-    if folder.exists():
-        shutil.rmtree(folder)
-    folder.mkdir(parents=True)
+def write_leveldb(documents: list[dict[str, Any]], folder: Path, tree: OutputTree) -> None:
+    """Write the LevelDB pack Foundry reads (a new folder): key -> JSON document, in key order"""
     items = [(doc["_key"].encode("utf-8"),
               json.dumps({k: v for k, v in doc.items() if k != "_key"}, ensure_ascii=False,
                          separators=(",", ":")).encode("utf-8"))
              for doc in sorted(documents, key=lambda d: d["_key"])]
-    write_database(folder, items)
+    for name, data in database_files(items).items():
+        tree.write_bytes(folder / name, data)

@@ -9,7 +9,7 @@ from typing import Any
 from exporter._resources import template_text
 from exporter.definitions import Definitions
 from exporter.definitions.catalogue import nest
-from exporter.dist import write_text
+from exporter.dist import OutputTree
 from exporter.targets.config_js import CONFIG_MODULE, ConfigEntry, render_config, settings_entry
 from exporter.targets.environment import make_environment
 from exporter.targets.foundry.look import status_entries
@@ -71,20 +71,20 @@ class FoundryWriter:
 
         return module_graph(entry_modules(defs.system, HOST_ENTRY), source)
 
-    def write(self, defs: Definitions, folder: Path) -> None:
+    def write(self, defs: Definitions, folder: Path, tree: OutputTree) -> None:
         """Write the whole module into folder"""
         modules = self.modules(defs)
         for module in modules:
-            write_text(folder / SCRIPTS_DIR / module.path, module.text)
+            tree.write_text(folder / SCRIPTS_DIR / module.path, module.text)
         css = self.env.get_template("styles/ambush.css").render(module_id=defs.module.id)
-        write_text(folder / "styles" / "ambush.css", css)
+        tree.write_text(folder / "styles" / "ambush.css", css)
         for language, strings in build_strings(defs, modules).items():
-            write_text(folder / "lang" / f"{language}.json", json_text({defs.module.id: nest(strings)}))
+            tree.write_text(folder / "lang" / f"{language}.json", json_text({defs.module.id: nest(strings)}))
         esmodules = [f"{SCRIPTS_DIR}/{path}" for path in entry_modules(defs.system, HOST_ENTRY)]
-        write_text(folder / "module.json", json_text(manifest(defs, esmodules)))
+        tree.write_text(folder / "module.json", json_text(manifest(defs, esmodules)))
         documents = macro_documents(defs)
-        write_sources(documents, folder / SOURCES_DIR / PACK_NAME)
-        write_leveldb(documents, folder / "packs" / PACK_NAME)
+        write_sources(documents, folder / SOURCES_DIR / PACK_NAME, tree)
+        write_leveldb(documents, folder / "packs" / PACK_NAME, tree)
 
 
 def json_text(data: Any) -> str:

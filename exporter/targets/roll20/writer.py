@@ -11,7 +11,7 @@ from typing import Any
 from exporter import __version__
 from exporter._resources import templates_root
 from exporter.definitions import Definitions
-from exporter.dist import given_source_date, write_text
+from exporter.dist import OutputTree, given_source_date
 from exporter.targets.config_js import ConfigEntry, render_config, settings_entry
 from exporter.targets.environment import make_environment
 from exporter.targets.modules import JsModule, bundle, entry_modules, module_constant
@@ -126,15 +126,16 @@ class Roll20Writer:
             "macros": chat_macros(defs),
         }
 
-    def write(self, defs: Definitions, folder: Path) -> None:
+    def write(self, defs: Definitions, folder: Path, tree: OutputTree) -> None:
         """Write the script, script.json, the README and the macros into folder"""
         name = script_name(defs.module.id)
-        write_text(folder / f"{name}.js", self.script(defs))
+        tree.write_text(folder / f"{name}.js", self.script(defs))
         if publishable(defs):  # README.md: without user ids the repository would reject script.json
-            write_text(folder / "script.json", json.dumps(script_json(defs, name), indent=2, ensure_ascii=False) + "\n")
-        write_text(folder / "README.md", self.env.get_template("README.md").render(**self.context(defs)))
+            tree.write_text(folder / "script.json",
+                            json.dumps(script_json(defs, name), indent=2, ensure_ascii=False) + "\n")
+        tree.write_text(folder / "README.md", self.env.get_template("README.md").render(**self.context(defs)))
         for macro in chat_macros(defs):
-            write_text(folder / "macros" / f"{macro['id']}.txt", macro["action"] + "\n")
+            tree.write_text(folder / "macros" / f"{macro['id']}.txt", macro["action"] + "\n")
 
 
 def macro_name(command: str) -> str:

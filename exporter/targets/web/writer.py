@@ -8,7 +8,7 @@ from typing import Any
 from exporter import __version__
 from exporter._resources import template_text, templates_root
 from exporter.definitions import Definitions
-from exporter.dist import write_text
+from exporter.dist import OutputTree
 from exporter.limits import file_limits
 from exporter.targets.config_js import ConfigEntry, render_config, settings_entry
 from exporter.targets.environment import make_environment
@@ -78,7 +78,7 @@ class WebWriter:
             "page": PAGE,
         }
 
-    def write(self, defs: Definitions, folder: Path) -> None:
+    def write(self, defs: Definitions, folder: Path, tree: OutputTree) -> None:
         """Write the page and its README into folder"""
-        write_text(folder / PAGE, self.page(defs))
-        write_text(folder / README, self.env.get_template(README).render(**self.readme_context(defs)))
+        tree.write_text(folder / PAGE, self.page(defs))
+        tree.write_text(folder / README, self.env.get_template(README).render(**self.readme_context(defs)))
