@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from functools import lru_cache
+from types import MappingProxyType
 from typing import Any
 
 
@@ -24,7 +26,13 @@ def flatten(tree: Mapping[str, Any], prefix: str = "") -> dict[str, str]:
 
 
 def bundled_language(language: str) -> dict[str, str]:
-    """Read one bundled language file as flat keys"""
+    """Read one bundled language file as flat keys (a copy of the one read once per process)"""
+    return dict(read_language(language))
+
+
+@lru_cache(maxsize=None)
+def read_language(language: str) -> Mapping[str, str]:
+    """Read one bundled language file as flat keys, once per process: every campaign of a build reads it"""
     from importlib.resources import files  # not at import: it brings tempfile, zipfile and more (-X importtime)
 
-    return flatten(json.loads(files(__name__).joinpath(f"{language}.json").read_text(encoding="utf-8")))
+    return MappingProxyType(flatten(json.loads(files(__name__).joinpath(f"{language}.json").read_text(encoding="utf-8"))))

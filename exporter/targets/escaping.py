@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from functools import lru_cache
 from typing import Any
 
 from markupsafe import escape
@@ -13,8 +14,16 @@ JS_UNSAFE_TABLE = str.maketrans(JS_UNSAFE)
 
 def js_literal(value: Any) -> str:
     """Render any JSON-able value as a JS literal that is safe inside a script and on one line"""
+    if isinstance(value, str):
+        return string_literal(value)
     text = json.dumps(value, ensure_ascii=False, sort_keys=False, separators=(", ", ": "))
     return text.translate(JS_UNSAFE_TABLE)
+
+
+@lru_cache(maxsize=1 << 16)
+def string_literal(value: str) -> str:
+    """Render a string as a safe JS literal, once per process: a build of many campaigns writes the same strings"""
+    return json.dumps(value, ensure_ascii=False).translate(JS_UNSAFE_TABLE)
 
 
 def js_block(value: Any, width: int = 120, depth: int = 0) -> str:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import re
+from bisect import bisect_left
 from collections.abc import Callable, Iterable
 from functools import lru_cache
 from pathlib import Path
@@ -56,15 +57,25 @@ def expand(key: str, values: dict[str, list[str]]) -> list[str]:
     return [key.replace(f"{{{name}}}", value) for value in values[name]]
 
 
+def starting_with(ordered: list[str], prefix: str) -> list[str]:
+    """Return the keys of a sorted list that start with prefix"""
+    first = bisect_left(ordered, prefix)
+    last = first
+    while last < len(ordered) and ordered[last].startswith(prefix):
+        last += 1
+    return ordered[first:last]
+
+
 def build_keys(defs: Definitions, modules: Iterable[JsModule]) -> list[str]:
     """Return, sorted, every catalogue key the modules of a build declare"""
     known = defs.catalogue["en"]  # en has every key: a dict, so `in` is a look-up
+    ordered = sorted(known)  # a wildcard's keys lie together in it, found by bisection
     values = placeholders(defs)
     keys: set[str] = set()
     for module in modules:
         for declared in declared_keys(module):
             for key in expand(declared, values):
-                matched = ({k for k in known if k.startswith(key[:-1])} if key.endswith(".*")
+                matched = (set(starting_with(ordered, key[:-1])) if key.endswith(".*")
                            else {key} if key in known else set())
                 if not matched:
                     raise StringsError(f"templates/{module.path} declares {key!r}, which the catalogue has not")
