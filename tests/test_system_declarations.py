@@ -29,7 +29,7 @@ def system_words() -> set[str]:
     return words - KINDS  # a kind is the definitions' own word, whatever an input of that kind is named
 
 
-KINDS = {"member", "side", "openers"}  # the kinds an input may be besides a plain value (common/inputs.js reads them)
+KINDS = {"member", "side", "openers"}  # the kinds an input may be besides a plain value (common/draft.js reads them)
 
 
 def string_constants(path: Path) -> set[str]:

@@ -29,7 +29,7 @@ class ConfigEntry:
 
 
 def input_data(item: InputDef) -> dict[str, Any]:
-    """Return an input as plain data without the attributes it leaves at their defaults (common/inputs.js fills them)"""
+    """Return an input as plain data without the attributes it leaves at their defaults (common/draft.js fills them)"""
     data = {}
     for attribute in fields(InputDef):
         value = getattr(item, attribute.name)

@@ -2,7 +2,7 @@
 // that named him, add one, remove one and clear the choices that named him, draft them again for another procedure.
 // Each edit returns a new draft and leaves the one given as it was; the host keeps it and shows it.
 import { SIDE_KEYS } from "./config.js";
-import { draftScenario, inputsAt, own } from "./inputs.js";
+import { draftFromCombatants, inputsAt, ownValue } from "./draft.js";
 
 /** Return every combatant of a draft with his place, side a first, then side b, then those left out */
 const everyone = (draft) => [
@@ -81,9 +81,9 @@ function removeCombatant(draft, id) {
 function changeProcedure(draft, procedure) {
   const combatants = everyone(draft).map(([place, member]) => ({
     id: member.id, label: member.name, side: place === "out" ? null : place,
-    read: (key) => own(member, key) ?? undefined, // an empty value reads as none held
+    read: (key) => ownValue(member, key) ?? undefined, // an empty value reads as none held
   }));
-  const drafted = draftScenario(procedure, combatants);
+  const drafted = draftFromCombatants(procedure, combatants);
   for (const key of SIDE_KEYS) drafted.sides[key].name = draft.sides[key].name ?? "";
   return drafted;
 }

@@ -3,7 +3,7 @@
 // writes the status lines, decides who sees which part of a card, and runs the work of one table one event at a time.
 // It talks to the tabletop only through its host (below): Foundry's hooks and Roll20's events become session calls.
 import { newRecord, plan } from "./follow.js";
-import { buildScenario } from "./inputs.js";
+import { scenarioFromDraft } from "./draft.js";
 import { oddsLines } from "./odds/shared.js";
 import { scenarioToml } from "./scenario-file.js";
 import { clearMarks, newSurprise } from "./surprise.js";
@@ -154,19 +154,19 @@ function tableOf(host, surprise, holding = () => false, changed = new Set()) {
 
 /** Return the lines the GM reads before rolling: who gets the jump and each member's loss, or what is wrong */
 function draftOddsLines(draft, t) {
-  const { scenario, problem } = buildScenario(draft, t);
+  const { scenario, problem } = scenarioFromDraft(draft, t);
   return problem ? [problem] : oddsLines(rulesSystem().Odds.odds(scenario), t, scenario);
 }
 
 /**
  * Tell a draft from a rules scenario by its type: a draft always lists those at the table out of the fight (`out`,
- * empty when everyone fights: draftScenario, a scenario file read, every edit), a rules scenario never does
+ * empty when everyone fights: draftFromCombatants, a scenario file read, every edit), a rules scenario never does
  */
 const isDraft = (scenario) => Array.isArray(scenario?.out);
 
 /** Return the rules scenario of a draft; a bad draft throws its one-line problem */
 function builtScenario(draft, t) {
-  const built = buildScenario(draft, t);
+  const built = scenarioFromDraft(draft, t);
   if (built.problem) throw new Error(built.problem);
   return built.scenario;
 }
@@ -292,7 +292,7 @@ function tableSession(host) {
      * what `extra(scenario)` adds for the host. Returns {surprise} or {problem}, one translated line.
      */
     async resolve(draft, extra = () => ({})) {
-      const { scenario, problem } = buildScenario(draft, host.t);
+      const { scenario, problem } = scenarioFromDraft(draft, host.t);
       if (problem) return { problem };
       const { surprise: previous } = loaded();
       if (previous) await clearMarks(tableOf(host, previous), previous);

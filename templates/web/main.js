@@ -6,7 +6,7 @@
 import { PROCEDURES, SIDE_KEYS, TITLE } from "../common/config.js";
 import { addCombatant, changeProcedure, everyone, removeCombatant, renameCombatant } from "../common/draft-combatants.js";
 import { applyEdits } from "../common/form.js";
-import { buildScenario, draftScenario } from "../common/inputs.js";
+import { draftFromCombatants, scenarioFromDraft } from "../common/draft.js";
 import { queued, scenarioText, tableSession } from "../common/session.js";
 import { typedFaces } from "./dice.js";
 import { download, idOf } from "./dom.js";
@@ -50,7 +50,7 @@ const root = () => document.getElementById("app");
 const byId = (id) => document.getElementById(id);
 
 /** Return an empty draft of the system's first procedure */
-const emptyDraft = () => draftScenario(PROCEDURES[0].id, []);
+const emptyDraft = () => draftFromCombatants(PROCEDURES[0].id, []);
 
 /** Keep the state in the browser; say so when the browser refuses */
 function keep() {
@@ -270,7 +270,7 @@ function act(action) {
  * into view, the draft folds away.
  */
 async function roll() {
-  const problem = firstNameProblem(state.draft) ?? buildScenario(state.draft, t).problem ?? null;
+  const problem = firstNameProblem(state.draft) ?? scenarioFromDraft(state.draft, t).problem ?? null;
   if (problem) {
     notice = t("Web.CannotRoll", { problem });
     update();
