@@ -100,7 +100,7 @@ const SHAPES = {
 /** A turn record of schema 1: every combatant's statuses */
 const turnV1 = record({ round: count, id, passed: flag, statuses: byCombatant });
 
-/** The bookkeeping every system's surprise keeps (common/surprise.js, follow.js); the rest is its runtime's, tried */
+/** The bookkeeping every system's surprise keeps (common/surprise-record.js, follow.js); the rest is its runtime's, tried */
 const surpriseShape = record({
   scenario: fits(plain), labels: mapOf((name) => ID.test(name), text), applied: byCombatant, done: flag,
   outcome: fits(plain),
