@@ -14,7 +14,7 @@ from jinja2 import Environment
 
 from exporter import __version__
 from exporter.definitions import Definitions, InputDef
-from exporter.definitions.features import setting_entries
+from exporter.definitions.settings import setting_entries
 
 CONFIG_MODULE = "common/config.js"
 
