@@ -3,16 +3,13 @@
 // file is taken whole or not at all: any problem is one line, and the draft before it stays.
 import { DEFAULT_OPTIONS, FILE_LIMITS, SIDE_KEYS, SYSTEM } from "../common/config.js";
 import { inputsAt, procedureDef, scenarioFromDraft } from "../common/draft.js";
-import { decodeUtf8, parseToml } from "./toml.js";
+import { decodeUtf8, hasOwnKey, isTable, parseToml } from "./toml.js";
 
 /** The catalogue keys this module shows, which the build ships (exporter/targets/strings.py) */
 const STRING_KEYS = ["Web.File.*"];
 
 /** The keys a Fallout file may give for its one opening attack instead of an openers list (docs/scenarios.md) */
 const LONE_OPENER = ["attacker", "attack_bonus", "target_number"];
-
-const hasOwnKey = (object, key) => Object.prototype.hasOwnProperty.call(object, key);
-const isTable = (value) => value !== null && typeof value === "object" && !Array.isArray(value);
 
 /** A problem with one field of the file, its path a list of keys and array indices, as a one-line error */
 class FileProblem extends Error {

@@ -15,8 +15,8 @@ import { fileControls, firstNameProblem, formRenderer, oddsRenderer, readControl
 import { webHost } from "./host.js";
 import { LANGUAGES, language, setLanguage, t } from "./i18n.js";
 import { showKeptNotice } from "./kept-notice.js";
-import { freshState, newTable, openStore, settingOf, writeStored } from "./store.js";
-import { renderDice, renderGMTools, renderLog, renderTracker } from "./table-view.js";
+import { freshState, newTracker, openStore, settingOf, writeStored } from "./store.js";
+import { renderDice, renderGMTools, renderLog, renderTracker } from "./fight-view.js";
 import { addLate, nameOf, nextTurn, previousTurn, takeOut } from "./tracker.js";
 import { h, patch, typing } from "./vdom.js";
 
@@ -280,7 +280,7 @@ async function roll() {
   if (state.surprise && !window.confirm(t("Web.RollConfirm"))) return;
   const rolled = await act(async () => {
     const order = SIDE_KEYS.flatMap((key) => state.draft.sides[key].members.map((member) => member.id));
-    state.table = newTable(order);
+    state.table = newTracker(order);
     state.turns = [];
     state.log = [];
     const { problem: refused } = await session().resolve(state.draft);

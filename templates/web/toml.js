@@ -39,7 +39,9 @@ const WHOLE = /^(?:[+-]?(?:0|[1-9](?:_?\d)*)|0x[\dA-Fa-f](?:_?[\dA-Fa-f])*|0o[0-
 const FLOAT = /^[+-]?(?:(?:0|[1-9](?:_?\d)*)(?:\.\d(?:_?\d)*)?(?:[eE][+-]?\d(?:_?\d)*)?|inf|nan)$/;
 const DATE_OR_TIME = /^(?:\d{4}-\d{2}-\d{2}|\d{2}:\d{2})/;
 
+/** Tell whether an object has a key of its own: keys from a file never reach Object.prototype */
 const hasOwnKey = (object, key) => Object.prototype.hasOwnProperty.call(object, key);
+/** Tell whether a parsed value is a TOML table: an object, not an array */
 const isTable = (value) => value !== null && typeof value === "object" && !Array.isArray(value);
 
 /**
@@ -347,4 +349,4 @@ function parseToml(text, limits = null) {
   return root;
 }
 
-export { STRING_KEYS, TomlError, decodeUtf8, parseToml };
+export { STRING_KEYS, TomlError, decodeUtf8, hasOwnKey, isTable, parseToml };
