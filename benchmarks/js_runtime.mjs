@@ -17,7 +17,7 @@ const [common, system, scenarioPath, rounds, store = "object"] = process.argv.sl
 const root = pathToFileURL(`${common}/`).href;
 await import(`${root}systems/${system}.js`);
 const { tableSession } = await import(`${root}session.js`);
-const { draftScenario } = await import(`${root}inputs.js`);
+const { draftFromCombatants } = await import(`${root}draft.js`);
 const { storedChanges, storedForm } = await import(new URL("../foundry/stored.js", root).href);
 const scenario = JSON.parse(readFileSync(scenarioPath, "utf-8"));
 
@@ -77,7 +77,7 @@ function keeper() {
 
 const random = seeded(7);
 const order = ["a", "b"].flatMap((key) => scenario.sides[key].members.map((member) => member.name));
-const draft = filledDraft(draftScenario, scenario);
+const draft = filledDraft(draftFromCombatants, scenario);
 const keeping = keeper();
 let messages = 0;
 let round = 0;

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import inspect
 import json
 import os
 import shutil
@@ -342,6 +343,25 @@ def assert_node_file(run: NodeRun) -> None:
     failed = [name for name, record in run.cases.items() if record["status"] == "fail"]
     assert run.returncode == 0 or failed, f"node --test {run.file.name} exited {run.returncode}\n{run.tail()}"
 
+
+
+def node_file_tests(test_file: Path, run: str = "run") -> tuple[Callable[..., None], Callable[..., None]]:
+    """Return a node:test file's two pytest tests: one per case, and the file's own; `run` names the fixture running it
+
+    Bind them to two names beginning with `test_`: pytest names the tests by those names.
+    """
+    def case_test(case: str | None, **fixtures: NodeRun) -> None:
+        assert_node_case(fixtures[run], case)
+
+    def file_test(**fixtures: NodeRun) -> None:
+        assert_node_file(fixtures[run])
+
+    # pytest reads a test's fixtures from its signature: each test names the run's fixture as the module calls it.
+    fixture = inspect.Parameter(run, inspect.Parameter.KEYWORD_ONLY)
+    case_test.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
+        [inspect.Parameter("case", inspect.Parameter.POSITIONAL_OR_KEYWORD), fixture])
+    file_test.__signature__ = inspect.Signature([fixture])  # type: ignore[attr-defined]
+    return pytest.mark.parametrize("case", node_cases(test_file))(case_test), file_test
 
 # Each macro in a fresh realm of its own, with no module active and the client's language: what it shows the user.
 MACRO_RUNS = """

@@ -82,8 +82,8 @@ def test_every_common_and_roll20_module_parses_at_es2020():
                                                  "dex_encumbrance_gate": True}), ("fallout-ttrpg", {})])
 def test_the_js_reads_every_input_whole_as_the_definitions_give_it(tmp_path, system, options):
     tree = write_common_tree(tmp_path, system, options)
-    inputs = (tree / "common" / "inputs.js").as_uri()
-    script = (f"import {{ procedureDef }} from {json.dumps(inputs)}; import {{ PROCEDURES }} from "
+    draft = (tree / "common" / "draft.js").as_uri()
+    script = (f"import {{ procedureDef }} from {json.dumps(draft)}; import {{ PROCEDURES }} from "
               f"{json.dumps((tree / CONFIG_MODULE).as_uri())};"
               "console.log(JSON.stringify(PROCEDURES.map((p) => procedureDef(p.id))));")
     done = run_node("--input-type=module", "-e", script)

@@ -26,7 +26,7 @@ ALL_PAGES = [ROOT / "README.md", *sorted(DOCS.rglob("*.md"))]
 CODE_SPAN = re.compile(r"`([^`\n]+)`")
 SHELL_BLOCK = re.compile(r"```sh\n(.*?)```", re.S)
 COMMANDS_JS = (ROOT / "templates" / "roll20" / "commands.js").read_text(encoding="utf-8")
-DRAFT_JS = (ROOT / "templates" / "roll20" / "draft.js").read_text(encoding="utf-8")
+DRAFT_JS = (ROOT / "templates" / "roll20" / "draft-card.js").read_text(encoding="utf-8")
 BUILD = """id = "claims"
 title = "Claims"
 version = "1.0.0"

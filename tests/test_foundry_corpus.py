@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from tests.conformance import FOUNDRY_GENERATIONS
-from tests.conftest import CAMPAIGNS, ROOT, assert_node_case, assert_node_file, node_cases, run_node_generation
+from tests.conftest import CAMPAIGNS, ROOT, node_file_tests, run_node_generation
 
 FILE = ROOT / "tests" / "foundry" / "corpus.test.mjs"
 GURPS_EXAMPLE = next(path for path in CAMPAIGNS if path.stem == "gurps4e")
@@ -42,13 +42,7 @@ def run(request, examples, corpus_modules):
     return run_node_generation(FILE, request.param, {"MODULES_DIR": str(examples), "CORPUS_DIR": str(corpus_modules)})
 
 
-@pytest.mark.parametrize("case", node_cases(FILE))
-def test_corpus(case, run):
-    assert_node_case(run, case)
-
-
-def test_corpus_file(run):
-    assert_node_file(run)
+test_corpus, test_corpus_file = node_file_tests(FILE)
 
 
 def test_the_corpus_names_its_sources():

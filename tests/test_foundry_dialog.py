@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from tests.conformance import FOUNDRY_GENERATIONS
-from tests.conftest import ROOT, assert_node_case, assert_node_file, node_cases, run_node_tests
+from tests.conftest import ROOT, node_file_tests, run_node_tests
 
 pytestmark = pytest.mark.slow  # seconds of builds, subprocesses or Node: run early (conftest.py)
 
@@ -28,10 +28,4 @@ def run(request, examples, odds_cache):
     return run_node_tests(FILE, env)
 
 
-@pytest.mark.parametrize("case", node_cases(FILE))
-def test_dialog_behaviour(case, run):
-    assert_node_case(run, case)
-
-
-def test_dialog_behaviour_file(run):
-    assert_node_file(run)
+test_dialog_behaviour, test_dialog_behaviour_file = node_file_tests(FILE)

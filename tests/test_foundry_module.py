@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tests.conformance import FOUNDRY_GENERATIONS
-from tests.conftest import ROOT, assert_node_case, assert_node_file, node_cases, run_node_generation
+from tests.conftest import ROOT, node_file_tests, run_node_generation
 
 FILE = ROOT / "tests" / "foundry" / "module.test.mjs"
 
@@ -15,10 +15,4 @@ def run(request, examples):
     return run_node_generation(FILE, request.param, {"MODULES_DIR": str(examples)})
 
 
-@pytest.mark.parametrize("case", node_cases(FILE))
-def test_module_behaviour(case, run):
-    assert_node_case(run, case)
-
-
-def test_module_behaviour_file(run):
-    assert_node_file(run)
+test_module_behaviour, test_module_behaviour_file = node_file_tests(FILE)

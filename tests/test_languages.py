@@ -21,10 +21,8 @@ from exporter.lang import bundled_language
 from tests.conformance import FOUNDRY_GENERATIONS
 from tests.conftest import (
     ROOT,
-    assert_node_case,
-    assert_node_file,
     macro_notifications,
-    node_cases,
+    node_file_tests,
     roll20_configuration,
     run_node_generation,
     run_node_tests,
@@ -56,13 +54,7 @@ def roll20_run(german, examples):
     return run_node_tests(ROLL20_FILE, env)
 
 
-@pytest.mark.parametrize("case", node_cases(ROLL20_FILE))
-def test_roll20_speaks_the_language(case, roll20_run):
-    assert_node_case(roll20_run, case)
-
-
-def test_roll20_speaks_the_language_file(roll20_run):
-    assert_node_file(roll20_run)
+test_roll20_speaks_the_language, test_roll20_speaks_the_language_file = node_file_tests(ROLL20_FILE, "roll20_run")
 
 
 @pytest.fixture(scope="module", params=FOUNDRY_GENERATIONS, ids=lambda g: f"v{g}")
@@ -70,13 +62,8 @@ def foundry_run(request, examples):
     return run_node_generation(FOUNDRY_FILE, request.param, {"MODULES_DIR": str(examples)})
 
 
-@pytest.mark.parametrize("case", node_cases(FOUNDRY_FILE))
-def test_foundry_speaks_the_client_language(case, foundry_run):
-    assert_node_case(foundry_run, case)
-
-
-def test_foundry_speaks_the_client_language_file(foundry_run):
-    assert_node_file(foundry_run)
+test_foundry_speaks_the_client_language, test_foundry_speaks_the_client_language_file = node_file_tests(
+    FOUNDRY_FILE, "foundry_run")
 
 
 def pack_documents(module: Path) -> list[dict]:

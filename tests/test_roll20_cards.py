@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.conftest import ROOT, assert_node_case, assert_node_file, node_cases, run_node_tests
+from tests.conftest import ROOT, node_file_tests, run_node_tests
 
 pytestmark = pytest.mark.slow  # seconds of builds, subprocesses or Node: run early (conftest.py)
 
@@ -16,10 +16,4 @@ def run(examples):
     return run_node_tests(FILE, {"SCRIPTS_DIR": str(examples)})
 
 
-@pytest.mark.parametrize("case", node_cases(FILE))
-def test_cards_fit(case, run):
-    assert_node_case(run, case)
-
-
-def test_cards_fit_file(run):
-    assert_node_file(run)
+test_cards_fit, test_cards_fit_file = node_file_tests(FILE)

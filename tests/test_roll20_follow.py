@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.conftest import ROOT, assert_node_case, assert_node_file, node_cases, run_node_tests
+from tests.conftest import ROOT, node_file_tests, run_node_tests
 
 FILE = ROOT / "tests" / "roll20" / "follow.test.mjs"
 OWN_COMMAND = """id = "own-command"
@@ -23,10 +23,4 @@ def run(built_text, examples):
     return run_node_tests(FILE, {"SCRIPTS_DIR": str(examples), "OWN_COMMAND_SCRIPT": str(script)})
 
 
-@pytest.mark.parametrize("case", node_cases(FILE))
-def test_roll20_follow(case, run):
-    assert_node_case(run, case)
-
-
-def test_roll20_follow_file(run):
-    assert_node_file(run)
+test_roll20_follow, test_roll20_follow_file = node_file_tests(FILE)

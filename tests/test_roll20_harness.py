@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.conftest import ROOT, assert_node_case, assert_node_file, node_cases, run_node_tests
+from tests.conftest import ROOT, node_file_tests, run_node_tests
 
 FILE = ROOT / "tests" / "roll20" / "harness.test.mjs"
 
@@ -14,10 +14,4 @@ def run():
     return run_node_tests(FILE)
 
 
-@pytest.mark.parametrize("case", node_cases(FILE))
-def test_roll20_harness(case, run):
-    assert_node_case(run, case)
-
-
-def test_roll20_harness_file(run):
-    assert_node_file(run)
+test_roll20_harness, test_roll20_harness_file = node_file_tests(FILE)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.conftest import ROOT, assert_node_case, assert_node_file, node_cases, run_node_tests
+from tests.conftest import ROOT, node_file_tests, run_node_tests
 
 FILE = ROOT / "tests" / "roll20" / "passing.test.mjs"
 
@@ -14,10 +14,4 @@ def run(examples):
     return run_node_tests(FILE, {"SCRIPTS_DIR": str(examples)})
 
 
-@pytest.mark.parametrize("case", node_cases(FILE))
-def test_roll20_passing(case, run):
-    assert_node_case(run, case)
-
-
-def test_roll20_passing_file(run):
-    assert_node_file(run)
+test_roll20_passing, test_roll20_passing_file = node_file_tests(FILE)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.conftest import ROOT, assert_node_case, assert_node_file, node_cases, run_node_tests
+from tests.conftest import ROOT, node_file_tests, run_node_tests
 
 FILE = ROOT / "tests" / "roll20" / "script.test.mjs"
 SPLIT = """id = "split-sides"
@@ -23,10 +23,4 @@ def run(built_text, examples):
     return run_node_tests(FILE, {"SCRIPTS_DIR": str(examples), "SPLIT_SCRIPT": str(script)})
 
 
-@pytest.mark.parametrize("case", node_cases(FILE))
-def test_script_behaviour(case, run):
-    assert_node_case(run, case)
-
-
-def test_script_behaviour_file(run):
-    assert_node_file(run)
+test_script_behaviour, test_script_behaviour_file = node_file_tests(FILE)

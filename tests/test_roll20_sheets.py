@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.conftest import ROOT, assert_node_case, assert_node_file, node_cases, run_node_tests
+from tests.conftest import ROOT, node_file_tests, run_node_tests
 
 FILE = ROOT / "tests" / "roll20" / "sheets.test.mjs"
 # AD&D 1e with each member's own ratings (C5a), which the Revised sheet's surprise fields give; the default readers.
@@ -26,13 +26,7 @@ def run(built_text, examples):
     return run_node_tests(FILE, {"SCRIPTS_DIR": str(examples), "RATED_SCRIPT": str(rated)})
 
 
-@pytest.mark.parametrize("case", node_cases(FILE))
-def test_sheet_behaviour(case, run):
-    assert_node_case(run, case)
-
-
-def test_sheet_behaviour_file(run):
-    assert_node_file(run)
+test_sheet_behaviour, test_sheet_behaviour_file = node_file_tests(FILE)
 
 
 def test_the_readme_says_which_surprise_fields_are_read_and_when(built_text):

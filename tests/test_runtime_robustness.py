@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from tests.conformance import FOUNDRY_GENERATIONS
-from tests.conftest import ROOT, assert_node_case, assert_node_file, node_cases, run_node_generation, run_node_tests
+from tests.conftest import ROOT, node_file_tests, run_node_generation, run_node_tests
 
 FOUNDRY = ROOT / "tests" / "foundry" / "robustness.test.mjs"
 ROLL20 = ROOT / "tests" / "roll20" / "robustness.test.mjs"
@@ -22,19 +22,7 @@ def roll20_run(examples):
     return run_node_tests(ROLL20, {"SCRIPTS_DIR": str(examples)})
 
 
-@pytest.mark.parametrize("case", node_cases(FOUNDRY))
-def test_foundry_module_robustness(case, foundry_run):
-    assert_node_case(foundry_run, case)
+test_foundry_module_robustness, test_foundry_module_robustness_file = node_file_tests(FOUNDRY, "foundry_run")
 
 
-def test_foundry_module_robustness_file(foundry_run):
-    assert_node_file(foundry_run)
-
-
-@pytest.mark.parametrize("case", node_cases(ROLL20))
-def test_roll20_script_robustness(case, roll20_run):
-    assert_node_case(roll20_run, case)
-
-
-def test_roll20_script_robustness_file(roll20_run):
-    assert_node_file(roll20_run)
+test_roll20_script_robustness, test_roll20_script_robustness_file = node_file_tests(ROLL20, "roll20_run")

@@ -29,7 +29,7 @@ def system_words() -> set[str]:
     return words - KINDS  # a kind is the definitions' own word, whatever an input of that kind is named
 
 
-KINDS = {"member", "side", "openers"}  # the kinds an input may be besides a plain value (common/inputs.js reads them)
+KINDS = {"member", "side", "openers"}  # the kinds an input may be besides a plain value (common/draft.js reads them)
 
 
 def string_constants(path: Path) -> set[str]:
@@ -90,5 +90,5 @@ def test_the_opener_prefills_reach_the_table_through_the_config_only(monkeypatch
     assert opener_prefills("fallout-ttrpg") == {"name": None, "attack_bonus": 0, "target_number": 15}
     monkeypatch.setattr(fallout_ttrpg, "INPUT_PREFILLS", {"target_number": 11})
     assert opener_prefills("fallout-ttrpg")["target_number"] == 11
-    draft = (templates_root() / "roll20" / "draft.js").read_text(encoding="utf-8")
+    draft = (templates_root() / "roll20" / "draft-card.js").read_text(encoding="utf-8")
     assert "target_number" not in draft and "attack_bonus" not in draft

@@ -9,12 +9,13 @@ import tomllib
 import pytest
 
 from exporter._resources import templates_root
-from exporter.definitions.features import MACRO_LABELS, STATUS_LABELS, macro_defs
+from exporter.definitions.macros import MACRO_LABELS, macro_defs
+from exporter.definitions.statuses import STATUS_LABELS
 from exporter.lang import bundled_language
 from exporter.rules.protocol import RulesSystem
 from exporter.rules.systems import SYSTEM_IDS, SYSTEMS, narration_module, system_module
-from exporter.targets.foundry.look import MACRO_ICONS, STATUS_ICONS, STATUS_REUSE
-from exporter.targets.foundry.packs import MACRO_CALLS
+from exporter.targets.foundry.packs import MACRO_CALLS, MACRO_ICONS
+from exporter.targets.foundry.statuses import STATUS_ICONS, STATUS_REUSE
 from exporter.targets.roll20.markers import STATUS_MARKERS
 from tests.conftest import CAMPAIGNS, modules_imported
 

@@ -12,9 +12,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Annotated, Any, get_args, get_origin
 
 from exporter.definitions.catalogue import Catalogue, load_catalogue
-from exporter.definitions.features import SETTINGS, MacroDef, SettingDef, StatusDef, macro_defs, status_defs
 from exporter.definitions.identity import Author, ModuleInfo, TargetSettings
+from exporter.definitions.macros import MacroDef, macro_defs
 from exporter.definitions.rolls import RollProcedure, roll_procedures
+from exporter.definitions.settings import SETTINGS, SettingDef
+from exporter.definitions.statuses import StatusDef, status_defs
 from exporter.platforms import SECTIONS, section_module
 from exporter.rules.shared import SIDE_KEYS, TAIL_CUT, input_entries
 from exporter.rules.systems import system_module

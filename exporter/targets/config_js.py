@@ -14,7 +14,7 @@ from jinja2 import Environment
 
 from exporter import __version__
 from exporter.definitions import Definitions, InputDef
-from exporter.definitions.features import setting_entries
+from exporter.definitions.settings import setting_entries
 
 CONFIG_MODULE = "common/config.js"
 
@@ -29,7 +29,7 @@ class ConfigEntry:
 
 
 def input_data(item: InputDef) -> dict[str, Any]:
-    """Return an input as plain data without the attributes it leaves at their defaults (common/inputs.js fills them)"""
+    """Return an input as plain data without the attributes it leaves at their defaults (common/draft.js fills them)"""
     data = {}
     for attribute in fields(InputDef):
         value = getattr(item, attribute.name)

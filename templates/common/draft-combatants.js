@@ -2,7 +2,7 @@
 // that named him, add one, remove one and clear the choices that named him, draft them again for another procedure.
 // Each edit returns a new draft and leaves the one given as it was; the host keeps it and shows it.
 import { SIDE_KEYS } from "./config.js";
-import { draftScenario, inputsAt, isEmpty, own } from "./inputs.js";
+import { draftFromCombatants, inputsAt, isEmpty, ownValue } from "./draft.js";
 
 /** Return every combatant of a draft with his place, side a first, then side b, then those left out */
 const everyone = (draft) => [
@@ -80,13 +80,13 @@ function removeCombatant(draft, id) {
 /** Return the draft of its combatants for another procedure: each keeps his place and the values the new one reads too */
 function changeProcedure(draft, procedure) {
   const combatants = everyone(draft).map(([place, member]) => {
-    const unread = own(member, "unread");
+    const unread = ownValue(member, "unread");
     // An empty value reads as none held, but one his sheet could not read stays unread: asked for, never a default
-    const asked = (key) => Array.isArray(unread) && unread.includes(key) && isEmpty(own(member, key));
+    const asked = (key) => Array.isArray(unread) && unread.includes(key) && isEmpty(ownValue(member, key));
     return { id: member.id, label: member.name, side: place === "out" ? null : place,
-      read: (key) => (asked(key) ? null : own(member, key) ?? undefined) };
+      read: (key) => (asked(key) ? null : ownValue(member, key) ?? undefined) };
   });
-  const drafted = draftScenario(procedure, combatants);
+  const drafted = draftFromCombatants(procedure, combatants);
   for (const key of SIDE_KEYS) drafted.sides[key].name = draft.sides[key].name ?? "";
   return drafted;
 }

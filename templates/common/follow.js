@@ -34,7 +34,7 @@
  * @property {string[]} seen  the members the turn order showed, so that one who leaves it can be told
  * @property {string[]} gone  the members who left the order
  * @property {string | null} row  the row whose turn the table showed at the last look, member or not
- * Its lists are replaced when they change, never changed in place (common/surprise.js REPLACED_ONLY).
+ * Its lists are replaced when they change, never changed in place (common/surprise-record.js REPLACED_ONLY).
  */
 
 /**

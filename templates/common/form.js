@@ -4,7 +4,7 @@
 // and send the edits back.
 import { SIDE_KEYS } from "./config.js";
 import { everyone, placeOf } from "./draft-combatants.js";
-import { askedOf, inputsAt, isEmpty, labelKey, own, problemWith } from "./inputs.js";
+import { askedOf, inputsAt, isEmpty, labelKey, ownValue, problemWith } from "./draft.js";
 
 /** The catalogue keys this module shows, which the build ships (exporter/targets/strings.py) */
 const STRING_KEYS = [
@@ -73,10 +73,10 @@ function field(draft, t, path, input, value, problem = null, label = t(labelKey(
 
 /**
  * Describe an input of the procedure as a field, with what is wrong with its value where it belongs; `asked`: the
- * inputs of a member his sheet could not give (inputs.js askedOf)
+ * inputs of a member his sheet could not give (draft.js askedOf)
  */
 function inputField(draft, t, path, input, holder, sideKey, label, inputs, asked = new Set()) {
-  const value = own(holder, input.key);
+  const value = ownValue(holder, input.key);
   const checked = input.type === "member" ? null
     : problemWith(t, input, isEmpty(value) ? null : value, sideKey, label, draft.surprising ?? "a", inputs, asked.has(input.key));
   return field(draft, t, path, input, value, checked);
@@ -87,7 +87,7 @@ const openerFields = (procedure) => inputsAt(procedure, "scenario").find((input)
 
 /** Describe the fields of one opening attack: a row declared, or an empty one past them */
 const openerRow = (draft, t, index) => openerFields(draft.procedure).map((input) =>
-  field(draft, t, `openers.${index}.${input.key}`, input, own(draft.openers?.[index], input.key)));
+  field(draft, t, `openers.${index}.${input.key}`, input, ownValue(draft.openers?.[index], input.key)));
 
 /**
  * Describe a draft as a form, in translated words; `openerRows` rows of opening attacks at least, empty ones after

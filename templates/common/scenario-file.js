@@ -1,7 +1,7 @@
 // From the table to the command line: an encounter as a scenario file (TOML) that `ambush odds` and `ambush simulate`
 // read unchanged. The rules scenario names members by their combatant or token ids; the file names them as drafted.
 import { SIDE_KEYS } from "./config.js";
-import { inputsAt } from "./inputs.js";
+import { inputsAt } from "./draft.js";
 
 const HEADER = "# A surprise scenario exported from the table by ambush: run `ambush odds FILE` or `ambush simulate FILE`.";
 
@@ -72,7 +72,7 @@ function scenarioData(scenario) {
   return data;
 }
 
-/** Return a rules scenario (as Inputs.buildScenario makes it) as the text of a scenario file */
+/** Return a rules scenario (as scenarioFromDraft of draft.js makes it) as the text of a scenario file */
 const scenarioToml = (scenario) => `${HEADER}\n${tomlDocument(scenarioData(scenario))}`;
 
 export { scenarioData, scenarioToml, tomlDocument, tomlString };

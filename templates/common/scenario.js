@@ -7,7 +7,7 @@ export const other = (side) => (side === "a" ? "b" : "a");
 /**
  * Return a scenario's rules options: its own options over the campaign's (DEFAULT_OPTIONS). The one place the JS side
  * fills options: the rules, odds and runtimes read a scenario's options through it and hand them to their helpers,
- * which take no default; a scenario built from a draft carries them whole (inputs.js), so its file says them.
+ * which take no default; a scenario built from a draft carries them whole (draft.js), so its file says them.
  */
 export const scenarioOptions = (scenario) => ({ ...DEFAULT_OPTIONS, ...(scenario.options ?? {}) });
 

@@ -3,10 +3,10 @@
 // writes the status lines, decides who sees which part of a card, and runs the work of one table one event at a time.
 // It talks to the tabletop only through its host (below): Foundry's hooks and Roll20's events become session calls.
 import { added, newRecord, plan } from "./follow.js";
-import { buildScenario } from "./inputs.js";
+import { scenarioFromDraft } from "./draft.js";
 import { oddsLines } from "./odds/shared.js";
 import { scenarioToml } from "./scenario-file.js";
-import { clearMarks, newSurprise } from "./surprise.js";
+import { clearMarks, newSurprise } from "./surprise-record.js";
 import { rulesSystem } from "./system.js";
 
 /** The catalogue keys this module shows, which the build ships (exporter/targets/strings.py) */
@@ -18,18 +18,18 @@ const STRING_KEYS = ["Chat.ForGM", "Follow.PassedOver", "Follow.Title"];
  * @property {(key: string, data?: Record<string, unknown>) => string} t  Translate a catalogue key, filling {names},
  *   numbers written as the language writes them (common/format.js).
  * @property {() => string} language  The language t translates to, a BCP 47 tag, for numbers written outside t.
- * @property {import("./surprise.js").Roller} roll  Roll dice; the host keeps them for the next message that carries dice.
- * @property {(id: string, status: string, on: boolean, lasts: import("./surprise.js").Lasts | null,
- *   surprise: import("./surprise.js").Surprise) => Promise<boolean>} mark
- *   Show or hide a status on a combatant of the surprise; true when showing it applied it (the Table's mark).
- * @property {(order: Array<{id: string, sequence: number}>) => Promise<boolean>} arrange  The Table's arrange.
- * @property {(message: Message, surprise: import("./surprise.js").Surprise) => Promise<void>} send  Post one message.
- * @property {() => import("./surprise.js").Surprise | null} load  The surprise being played, to change and save.
- * @property {() => import("./surprise.js").Surprise | null} [peek]  The surprise being played, to read only (where
+ * @property {import("./surprise-record.js").Roller} roll  Roll dice; the host keeps them for the next message that carries dice.
+ * @property {(id: string, status: string, on: boolean, lasts: import("./surprise-record.js").Lasts | null,
+ *   surprise: import("./surprise-record.js").Surprise) => Promise<boolean>} mark
+ *   Show or hide a status on a combatant of the surprise; true when showing it applied it (the RuntimeTable's mark).
+ * @property {(order: Array<{id: string, sequence: number}>) => Promise<boolean>} arrange  The RuntimeTable's arrange.
+ * @property {(message: Message, surprise: import("./surprise-record.js").Surprise) => Promise<void>} send  Post one message.
+ * @property {() => import("./surprise-record.js").Surprise | null} load  The surprise being played, to change and save.
+ * @property {() => import("./surprise-record.js").Surprise | null} [peek]  The surprise being played, to read only (where
  *   the host can give it without a copy); load where absent.
- * @property {(surprise: import("./surprise.js").Surprise | null, changed: Set<string> | null) => Promise<boolean>} save
+ * @property {(surprise: import("./surprise-record.js").Surprise | null, changed: Set<string> | null) => Promise<boolean>} save
  *   Keep the surprise (null: drop it); false when the host can no longer keep it, its fight being gone. `changed`:
- *   the members whose parts the event changed (surprise.js FIXED_PARTS), null when it may have changed any part.
+ *   the members whose parts the event changed (surprise-record.js FIXED_PARTS), null when it may have changed any part.
  * @property {() => TurnOrder} turnOrder  Read the turn order as a surprise is resolved.
  * @property {() => Settings} settings  The table's settings.
  */
@@ -105,7 +105,7 @@ const summed = (cards) => cards.reduce((all, card) => ({
 }));
 
 /**
- * Build the Table the runtime plays on: the host's, with the cards sent by the table's choice of who sees what. While
+ * Build the RuntimeTable the runtime plays on: the host's, with the cards sent by the table's choice of who sees what. While
  * `holding()` (the turns of those who may not act, one after another), cards wait in the surprise and go out as one
  * when the session flushes them: one GM action posts a few cards, however many turns it passes on.
  */
@@ -131,7 +131,7 @@ function tableOf(host, surprise, holding = () => false, changed = new Set()) {
       const dice = rolled;
       rolled = false;
       if (holding()) {
-        // Kept by number, "0" the first: a VTT storing what changed adds one card a turn (surprise.js ADDED_ONLY)
+        // Kept by number, "0" the first: a VTT storing what changed adds one card a turn (surprise-record.js ADDED_ONLY)
         const held = surprise.held ?? { cards: {}, dice: false };
         held.cards[String(Object.keys(held.cards).length)] = card;
         held.dice = held.dice || dice;
@@ -154,19 +154,19 @@ function tableOf(host, surprise, holding = () => false, changed = new Set()) {
 
 /** Return the lines the GM reads before rolling: who gets the jump and each member's loss, or what is wrong */
 function draftOddsLines(draft, t) {
-  const { scenario, problem } = buildScenario(draft, t);
+  const { scenario, problem } = scenarioFromDraft(draft, t);
   return problem ? [problem] : oddsLines(rulesSystem().Odds.odds(scenario), t, scenario);
 }
 
 /**
  * Tell a draft from a rules scenario by its type: a draft always lists those at the table out of the fight (`out`,
- * empty when everyone fights: draftScenario, a scenario file read, every edit), a rules scenario never does
+ * empty when everyone fights: draftFromCombatants, a scenario file read, every edit), a rules scenario never does
  */
 const isDraft = (scenario) => Array.isArray(scenario?.out);
 
 /** Return the rules scenario of a draft; a bad draft throws its one-line problem */
 function builtScenario(draft, t) {
-  const built = buildScenario(draft, t);
+  const built = scenarioFromDraft(draft, t);
   if (built.problem) throw new Error(built.problem);
   return built.scenario;
 }
@@ -292,7 +292,7 @@ function tableSession(host) {
      * what `extra(scenario)` adds for the host. Returns {surprise} or {problem}, one translated line.
      */
     async resolve(draft, extra = () => ({})) {
-      const { scenario, problem } = buildScenario(draft, host.t);
+      const { scenario, problem } = scenarioFromDraft(draft, host.t);
       if (problem) return { problem };
       const { surprise: previous } = loaded();
       if (previous) await clearMarks(tableOf(host, previous), previous);

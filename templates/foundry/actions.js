@@ -1,7 +1,7 @@
 // What the GM does through the module's API and macros: resolve a draft, clear, play the selected tokens' turns,
 // and the odds and scenario file of an encounter.
 import { oddsOf as sessionOdds, scenarioText } from "../common/session.js";
-import { draftOf } from "./draft.js";
+import { draftOf } from "./sheets.js";
 import { actorRefs, combatSession, serialized } from "./host.js";
 import { format, localize, t } from "./i18n.js";
 

@@ -3,7 +3,7 @@
 import { PROCEDURES, SYSTEM } from "../common/config.js";
 import { clearSurprise, exportScenario, manualStep, oddsOf, resolveSurprise } from "./actions.js";
 import { openSurpriseDialog } from "./dialog.js";
-import { draftOf } from "./draft.js";
+import { draftOf } from "./sheets.js";
 import { playedState } from "./host.js";
 
 /** Return the module's public API */

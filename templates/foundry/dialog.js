@@ -6,7 +6,7 @@ import { applyEdits, draftForm } from "../common/form.js";
 import { draftOddsLines } from "../common/session.js";
 import { exportScenario, resolveSurprise } from "./actions.js";
 import { escapeHtml } from "./chat.js";
-import { draftOf } from "./draft.js";
+import { draftOf } from "./sheets.js";
 import { localize, t } from "./i18n.js";
 
 /** The catalogue keys this module shows, which the build ships (exporter/targets/strings.py) */

@@ -2,7 +2,7 @@
 // first, and the combat begins after the roll, or at once when the GM skips the surprise (world setting
 // surpriseAtCombatStart). The Surprise button and the macro stay as they are.
 import { openSurpriseDialog } from "./dialog.js";
-import { defaultSide } from "./draft.js";
+import { defaultSide } from "./sheets.js";
 import { storedState } from "./host.js";
 import { setting } from "./settings.js";
 

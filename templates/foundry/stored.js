@@ -2,12 +2,12 @@
 // the stored one, deletes a key named "-=key" (foundryvtt/foundryvtt#7716: also inside flags) and replaces a list
 // whole, since it cannot address one element of it; and every update of a whole surprise is sent, merged and shown to
 // every client. So the host keeps a copy of what it stored (the base) and, from the parts the event may have changed
-// (common/surprise.js FIXED_PARTS and MEMBER_PARTS), writes the dotted keys that differ: a turn of one combatant costs
+// (common/surprise-record.js FIXED_PARTS and MEMBER_PARTS), writes the dotted keys that differ: a turn of one combatant costs
 // his entries and the small parts, not the thousands of others. A list that grows an id a turn (GROWING_LISTS: the
 // members whose turn started this round) is stored as each id's place in it, {id: place}, so that a turn adds one key;
 // storedForm and workingForm turn the one form into the other.
 import { grownFrom } from "../common/follow.js";
-import { ADDED_ONLY, FIXED_PARTS, GROWING_LISTS, MEMBER_PARTS, REPLACED_ONLY } from "../common/surprise.js";
+import { ADDED_ONLY, FIXED_PARTS, GROWING_LISTS, MEMBER_PARTS, REPLACED_ONLY } from "../common/surprise-record.js";
 import { rulesSystem } from "../common/system.js";
 
 /** The parts this host adds at the roll and never changes: the actors behind the members (host.js actorRefs) */
@@ -113,7 +113,7 @@ function changeList(update, path, holder, key, after, part) {
 /** Thrown where a key cannot be addressed by an update: the host writes the whole surprise instead */
 class Unaddressable extends Error {}
 
-/** The objects whose entries never change once there, by their path in the surprise (common/surprise.js) */
+/** The objects whose entries never change once there, by their path in the surprise (common/surprise-record.js) */
 const addedOnly = new Set(ADDED_ONLY);
 
 /**

@@ -2,8 +2,8 @@
 // roll, clear, status, config, turn.
 import { PROCEDURES, TITLE, VERSION } from "../common/config.js";
 import { label, list, yesNo } from "../common/format.js";
-import { procedureDef } from "../common/inputs.js";
-import { draftCard, editDraft, exportCard, memberCard, oddsCard, PAGE_SIZE, present, startDraft } from "./draft.js";
+import { procedureDef } from "../common/draft.js";
+import { draftCard, editDraft, exportCard, memberCard, oddsCard, PAGE_SIZE, present, startDraft } from "./draft-card.js";
 import { gameSession, resolveDraft, serialized } from "./host.js";
 import { warnSharedMarker, warnUnknownMarkers } from "./markers.js";
 import { passingWay } from "./neighbours.js";

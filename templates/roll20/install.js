@@ -3,7 +3,7 @@ import { COMMAND, LAST_UPDATE, MACRO_NAME, PROCEDURES, SCRIPT_NAME, VERSION } fr
 import { newRecord } from "../common/follow.js";
 import { warnSharedMarker, warnUnknownMarkers } from "./markers.js";
 import { knownScripts, passingWay } from "./neighbours.js";
-import { CARDS, defaultConfig, isDraft, isRecord, isSurprise, SCHEMA_VERSION } from "./state.js";
+import { CARDS, defaultConfig, isRecord, isWholeDraft, isWholeSurprise, SCHEMA_VERSION } from "./state.js";
 import { DEFAULT_LANGUAGE, LANGUAGES, notice, promptText, t } from "./text.js";
 
 /** The catalogue keys this module shows, which the build ships (exporter/targets/strings.py) */
@@ -70,12 +70,12 @@ export function checkInstall() {
       const defaults = defaultConfig();
       const fits = (key) => typeof given[key] === typeof defaults[key];
       damaged = !isRecord(stored.config) || Object.keys(defaults).some((key) => key in given && !fits(key))
-        || (stored.surprise != null && !isSurprise(stored.surprise));
+        || (stored.surprise != null && !isWholeSurprise(stored.surprise));
       stored.config = Object.fromEntries(Object.keys(defaults).map((key) => [key, fits(key) ? given[key] : defaults[key]]));
       if (!CARDS.includes(stored.config.cards)) stored.config.cards = defaults.cards;
       if (!LANGUAGES.includes(stored.config.language)) stored.config.language = DEFAULT_LANGUAGE;
-      if (!isSurprise(stored.surprise)) stored.surprise = null;
-      if (!isDraft(stored.draft)) stored.draft = null;
+      if (!isWholeSurprise(stored.surprise)) stored.surprise = null;
+      if (!isWholeDraft(stored.draft)) stored.draft = null;
       stored.version = SCHEMA_VERSION;
       break;
     }

@@ -1,7 +1,7 @@
 // The script's state (state[SCRIPT_NAME]): its settings, the draft being edited and the surprise being played, and
 // what a stored value must hold to be read.
 import { MARKERS, SCRIPT_NAME, SETTINGS } from "../common/config.js";
-import { procedureDef } from "../common/inputs.js";
+import { procedureDef } from "../common/draft.js";
 import { DEFAULT_LANGUAGE } from "./text.js";
 
 /** The version of the state's shape; install.js migrates older ones */
@@ -26,9 +26,9 @@ export const defaultConfig = () => ({
 export const isRecord = (value) => Boolean(value) && typeof value === "object" && !Array.isArray(value);
 
 /** Tell whether a stored surprise has the parts every step reads */
-export const isSurprise = (surprise) => isRecord(surprise) && Array.isArray(surprise.log)
+export const isWholeSurprise = (surprise) => isRecord(surprise) && Array.isArray(surprise.log)
   && ["scenario", "labels", "applied", "outcome", "follow"].every((key) => isRecord(surprise[key]));
 
 /** Tell whether a stored draft has the parts the commands read */
-export const isDraft = (draft) => isRecord(draft) && Boolean(procedureDef(draft.procedure)) && Array.isArray(draft.out)
+export const isWholeDraft = (draft) => isRecord(draft) && Boolean(procedureDef(draft.procedure)) && Array.isArray(draft.out)
   && ["a", "b"].every((key) => Array.isArray(draft.sides?.[key]?.members));

@@ -98,7 +98,7 @@ export function utf8Length(text) {
 
 /**
  * Shorten a name a card shows to its first and last characters around an ellipsis: "Goblin ... 2" and
- * "Goblin ... 3" (common/inputs.js gives repeated names a number at the end) stay apart
+ * "Goblin ... 3" (common/draft.js gives repeated names a number at the end) stay apart
  */
 export function shortName(name, most = 24) {
   const chars = [...String(name)];

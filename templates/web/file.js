@@ -2,17 +2,14 @@
 // given ids of the page; the draft goes back out as the same file (common/scenario-file.js through the session). A
 // file is taken whole or not at all: any problem is one line, and the draft before it stays.
 import { DEFAULT_OPTIONS, FILE_LIMITS, SIDE_KEYS, SYSTEM } from "../common/config.js";
-import { buildScenario, inputsAt, procedureDef } from "../common/inputs.js";
-import { decodeUtf8, parseToml } from "./toml.js";
+import { inputsAt, procedureDef, scenarioFromDraft } from "../common/draft.js";
+import { decodeUtf8, hasOwnKey, isTable, parseToml } from "./toml.js";
 
 /** The catalogue keys this module shows, which the build ships (exporter/targets/strings.py) */
 const STRING_KEYS = ["Web.File.*"];
 
 /** The keys a Fallout file may give for its one opening attack instead of an openers list (docs/scenarios.md) */
 const LONE_OPENER = ["attacker", "attack_bonus", "target_number"];
-
-const own = (object, key) => Object.prototype.hasOwnProperty.call(object, key);
-const isTable = (value) => value !== null && typeof value === "object" && !Array.isArray(value);
 
 /** A problem with one field of the file, its path a list of keys and array indices, as a one-line error */
 class FileProblem extends Error {
@@ -42,7 +39,7 @@ function draftMember(entry, where, fields, id) {
     throw new FileProblem([...where, "name"], "Web.File.NoName");
   }
   const member = { id, name: entry.name.trim() };
-  for (const field of fields) member[field.key] = own(entry, field.key) ? entry[field.key] : field.default;
+  for (const field of fields) member[field.key] = hasOwnKey(entry, field.key) ? entry[field.key] : field.default;
   return member;
 }
 
@@ -58,14 +55,14 @@ function draftOfData(data, nextId) {
   const options = data.options ?? {};
   if (!isTable(options)) throw new FileProblem(["options"], "Web.File.NotTable");
   for (const [key, value] of Object.entries(options)) {
-    if (!own(DEFAULT_OPTIONS, key)) throw new FileProblem(["options", key], "Web.File.Unknown");
+    if (!hasOwnKey(DEFAULT_OPTIONS, key)) throw new FileProblem(["options", key], "Web.File.Unknown");
     // The page plays the campaign's house rules: a file that asks for others would be played wrong without a word.
     if (JSON.stringify(value) !== JSON.stringify(DEFAULT_OPTIONS[key])) throw new FileProblem(["options", key], "Web.File.Option");
   }
   const draft = { system: SYSTEM, procedure: procedure.id, sides: {}, out: [] };
   for (const input of scenarioInputs) {
     if (input.type === "openers") draft.openers = openersOf(data);
-    else draft[input.key] = own(data, input.key) ? data[input.key] : input.default;
+    else draft[input.key] = hasOwnKey(data, input.key) ? data[input.key] : input.default;
   }
   if (!isTable(data.sides)) throw new FileProblem(["sides"], "Web.File.NotTable");
   onlyKnown(data.sides, ["sides"], SIDE_KEYS);
@@ -77,9 +74,9 @@ function draftOfData(data, nextId) {
     if (!isTable(side)) throw new FileProblem(where, "Web.File.NotTable");
     onlyKnown(side, where, ["name", "members", ...sideInputs.map((input) => input.key)]);
     if (!Array.isArray(side.members)) throw new FileProblem([...where, "members"], "Web.File.NotTable");
-    if (own(side, "name") && typeof side.name !== "string") throw new FileProblem([...where, "name"], "Web.File.NotTable");
-    const drafted = { name: own(side, "name") ? side.name : "" };
-    for (const input of sideInputs) drafted[input.key] = own(side, input.key) ? side[input.key] : (input.type === "member" ? null : input.default);
+    if (hasOwnKey(side, "name") && typeof side.name !== "string") throw new FileProblem([...where, "name"], "Web.File.NotTable");
+    const drafted = { name: hasOwnKey(side, "name") ? side.name : "" };
+    for (const input of sideInputs) drafted[input.key] = hasOwnKey(side, input.key) ? side[input.key] : (input.type === "member" ? null : input.default);
     drafted.members = side.members.map((entry, index) => draftMember(entry, [...where, "members", index], memberInputs, nextId()));
     draft.sides[key] = drafted;
   }
@@ -88,8 +85,8 @@ function draftOfData(data, nextId) {
 
 /** Return the opening attacks a Fallout file declares: its openers, or its lone attacker of side a with his numbers */
 function openersOf(data) {
-  const lone = LONE_OPENER.filter((key) => own(data, key));
-  if (lone.length && own(data, "openers")) throw new FileProblem([lone[0]], "Web.File.Unknown");
+  const lone = LONE_OPENER.filter((key) => hasOwnKey(data, key));
+  if (lone.length && hasOwnKey(data, "openers")) throw new FileProblem([lone[0]], "Web.File.Unknown");
   // The lone attacker is side a's, as `ambush odds` reads him (fallout_ttrpg.py); one of side b's is given in openers.
   const sideA = data.sides?.a?.members;
   if (typeof data.attacker === "string" && Array.isArray(sideA)
@@ -97,7 +94,7 @@ function openersOf(data) {
     throw new FileProblem(["attacker"], "Web.File.AttackerSide");
   }
   if (lone.length) return [{ name: data.attacker ?? null, attack_bonus: data.attack_bonus ?? null, target_number: data.target_number ?? null }];
-  if (!own(data, "openers")) return [];
+  if (!hasOwnKey(data, "openers")) return [];
   if (!Array.isArray(data.openers) || !data.openers.every(isTable)) throw new FileProblem(["openers"], "Web.File.NotTable");
   return data.openers.map((row, index) => {
     onlyKnown(row, ["openers", index], ["name", "attack_bonus", "target_number"]);
@@ -121,7 +118,7 @@ function readScenarioFile(source, name, nextId, t) {
   }
   try {
     const draft = draftOfData(data, nextId);
-    const { problem } = buildScenario(draft, t);
+    const { problem } = scenarioFromDraft(draft, t);
     return problem ? { problem: t("Web.File.Refused", { file, problem }) } : { draft };
   } catch (error) {
     if (!(error instanceof FileProblem)) throw error;

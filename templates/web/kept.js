@@ -5,7 +5,7 @@
 // shape; a state of a later page is not read as this one.
 import { SETTINGS, SIDE_KEYS, STATUSES, SYSTEM } from "../common/config.js";
 import { draftForm, typed } from "../common/form.js";
-import { buildScenario, inputsAt, procedureDef } from "../common/inputs.js";
+import { inputsAt, procedureDef, scenarioFromDraft } from "../common/draft.js";
 import { tableSession } from "../common/session.js";
 import { webHost } from "./host.js";
 import { LANGUAGES, t } from "./i18n.js";
@@ -100,7 +100,7 @@ const SHAPES = {
 /** A turn record of schema 1: every combatant's statuses */
 const turnV1 = record({ round: count, id, passed: flag, statuses: byCombatant });
 
-/** The bookkeeping every system's surprise keeps (common/surprise.js, follow.js); the rest is its runtime's, tried */
+/** The bookkeeping every system's surprise keeps (common/surprise-record.js, follow.js); the rest is its runtime's, tried */
 const surpriseShape = record({
   scenario: fits(plain), labels: mapOf((name) => ID.test(name), text), applied: byCombatant, done: flag,
   outcome: fits(plain),
@@ -151,7 +151,7 @@ function draftProblem(draft) {
   if (new Set(ids).size !== ids.length) return "draft.id";
   try {
     draftForm(draft, t);
-    buildScenario(draft, t);
+    scenarioFromDraft(draft, t);
   } catch {
     return "draft";
   }

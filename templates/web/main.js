@@ -6,7 +6,7 @@
 import { PROCEDURES, SIDE_KEYS, TITLE } from "../common/config.js";
 import { addCombatant, changeProcedure, everyone, removeCombatant, renameCombatant } from "../common/draft-combatants.js";
 import { applyEdits } from "../common/form.js";
-import { buildScenario, draftScenario } from "../common/inputs.js";
+import { draftFromCombatants, scenarioFromDraft } from "../common/draft.js";
 import { queued, scenarioText, tableSession } from "../common/session.js";
 import { typedFaces } from "./dice.js";
 import { download, idOf } from "./dom.js";
@@ -15,8 +15,8 @@ import { fileControls, firstNameProblem, formRenderer, oddsRenderer, readControl
 import { webHost } from "./host.js";
 import { LANGUAGES, language, setLanguage, t } from "./i18n.js";
 import { showKeptNotice } from "./kept-notice.js";
-import { freshState, newTable, openStore, settingOf, writeStored } from "./store.js";
-import { renderDice, renderGMTools, renderLog, renderTracker } from "./table-view.js";
+import { freshState, newTracker, openStore, settingOf, writeStored } from "./store.js";
+import { renderDice, renderGMTools, renderLog, renderTracker } from "./fight-view.js";
 import { addLate, nameOf, nextTurn, previousTurn, takeOut } from "./tracker.js";
 import { h, patch, typing } from "./vdom.js";
 
@@ -50,7 +50,7 @@ const root = () => document.getElementById("app");
 const byId = (id) => document.getElementById(id);
 
 /** Return an empty draft of the system's first procedure */
-const emptyDraft = () => draftScenario(PROCEDURES[0].id, []);
+const emptyDraft = () => draftFromCombatants(PROCEDURES[0].id, []);
 
 /** Keep the state in the browser; say so when the browser refuses */
 function keep() {
@@ -270,7 +270,7 @@ function act(action) {
  * into view, the draft folds away.
  */
 async function roll() {
-  const problem = firstNameProblem(state.draft) ?? buildScenario(state.draft, t).problem ?? null;
+  const problem = firstNameProblem(state.draft) ?? scenarioFromDraft(state.draft, t).problem ?? null;
   if (problem) {
     notice = t("Web.CannotRoll", { problem });
     update();
@@ -280,7 +280,7 @@ async function roll() {
   if (state.surprise && !window.confirm(t("Web.RollConfirm"))) return;
   const rolled = await act(async () => {
     const order = SIDE_KEYS.flatMap((key) => state.draft.sides[key].members.map((member) => member.id));
-    state.table = newTable(order);
+    state.table = newTracker(order);
     state.turns = [];
     state.log = [];
     const { problem: refused } = await session().resolve(state.draft);

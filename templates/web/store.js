@@ -21,7 +21,7 @@ const DEFAULT_VIEW = { players: false, gmCards: false, form: false };
  * A turn order before the fight: no round, no turn, nobody marked, nobody arrived late; rounds counted one after
  * another, the number the rules give one where it differs (tracker.js)
  */
-const newTable = (order = []) => ({ order, started: false, round: 0, turn: 0, reached: 0, renumbered: [], statuses: {},
+const newTracker = (order = []) => ({ order, started: false, round: 0, turn: 0, reached: 0, renumbered: [], statuses: {},
   late: {} });
 
 /** Return the state of a page that holds no encounter: the settings and the language stay as given */
@@ -36,7 +36,7 @@ function freshState(draft, keep = {}) {
     actions: 0,
     draft,
     surprise: null,
-    table: newTable(),
+    table: newTracker(),
     log: [],
     turns: [],
   };
@@ -139,4 +139,4 @@ function forgetDamaged() {
  */
 const writeStored = (text) => unsaved === null && store(STORAGE_KEY, text);
 
-export { DAMAGED_KEY, DEFAULT_VIEW, STRING_KEYS, forgetDamaged, freshState, newTable, openStore, released, settingOf, writeStored };
+export { DAMAGED_KEY, DEFAULT_VIEW, STRING_KEYS, forgetDamaged, freshState, newTracker, openStore, released, settingOf, writeStored };

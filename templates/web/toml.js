@@ -39,7 +39,9 @@ const WHOLE = /^(?:[+-]?(?:0|[1-9](?:_?\d)*)|0x[\dA-Fa-f](?:_?[\dA-Fa-f])*|0o[0-
 const FLOAT = /^[+-]?(?:(?:0|[1-9](?:_?\d)*)(?:\.\d(?:_?\d)*)?(?:[eE][+-]?\d(?:_?\d)*)?|inf|nan)$/;
 const DATE_OR_TIME = /^(?:\d{4}-\d{2}-\d{2}|\d{2}:\d{2})/;
 
-const own = (object, key) => Object.prototype.hasOwnProperty.call(object, key);
+/** Tell whether an object has a key of its own: keys from a file never reach Object.prototype */
+const hasOwnKey = (object, key) => Object.prototype.hasOwnProperty.call(object, key);
+/** Tell whether a parsed value is a TOML table: an object, not an array */
 const isTable = (value) => value !== null && typeof value === "object" && !Array.isArray(value);
 
 /**
@@ -284,7 +286,7 @@ function parseToml(text, limits = null) {
     take(BLANK);
     let holder = into;
     path.slice(0, -1).forEach((part, index) => {
-      if (!own(holder, part)) holder[part] = newTable("dotted");
+      if (!hasOwnKey(holder, part)) holder[part] = newTable("dotted");
       const how = isTable(holder[part]) ? howMade(holder[part]) : "value";
       const named = path.slice(0, index + 1).join(".");
       if (how === "implied") made.set(holder[part], "dotted");
@@ -293,7 +295,7 @@ function parseToml(text, limits = null) {
       holder = holder[part];
     });
     const last = path.at(-1);
-    if (own(holder, last)) fail(`${path.join(".")} is given twice`);
+    if (hasOwnKey(holder, last)) fail(`${path.join(".")} is given twice`);
     holder[last] = value(level + path.length);
   }
 
@@ -308,7 +310,7 @@ function parseToml(text, limits = null) {
     let holder = root;
     currentLevel = path.length + (many ? 1 : 0);
     for (const part of path.slice(0, -1)) {
-      if (!own(holder, part)) holder[part] = newTable("implied");
+      if (!hasOwnKey(holder, part)) holder[part] = newTable("implied");
       holder = holder[part];
       if (tableArrays.has(holder)) {
         holder = holder.at(-1);
@@ -318,7 +320,7 @@ function parseToml(text, limits = null) {
     }
     const last = path.at(-1);
     if (many) {
-      if (!own(holder, last)) {
+      if (!hasOwnKey(holder, last)) {
         holder[last] = [];
         tableArrays.add(holder[last]);
       }
@@ -327,7 +329,7 @@ function parseToml(text, limits = null) {
       holder[last].push(entry);
       return entry;
     }
-    if (!own(holder, last)) holder[last] = newTable("implied");
+    if (!hasOwnKey(holder, last)) holder[last] = newTable("implied");
     if (!isTable(holder[last]) || howMade(holder[last]) !== "implied") fail(`${named} is defined twice`);
     made.delete(holder[last]); // defined now, by this header
     return holder[last];
@@ -347,4 +349,4 @@ function parseToml(text, limits = null) {
   return root;
 }
 
-export { STRING_KEYS, TomlError, decodeUtf8, parseToml };
+export { STRING_KEYS, TomlError, decodeUtf8, hasOwnKey, isTable, parseToml };

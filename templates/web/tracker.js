@@ -33,14 +33,14 @@ const lookOf = (table, forward) => ({ order: [...table.order], current: table.st
 const statusesNow = (table) => Object.fromEntries(table.order.filter((id) => table.statuses[id]?.length)
   .map((id) => [id, [...table.statuses[id]].sort()]));
 
-const own = (object, id) => (Object.prototype.hasOwnProperty.call(object, id) ? object[id] : []);
+const statusesAt = (object, id) => (Object.prototype.hasOwnProperty.call(object, id) ? object[id] : []);
 const sameList = (one, other) => one.length === other.length && one.every((item, index) => item === other[index]);
 
 /** Return the statuses that differ between two {id: sorted statuses} maps, as they are now ([] for none left) */
 function changesOf(before, now) {
   const changed = {};
   for (const id of new Set([...Object.keys(before), ...Object.keys(now)])) {
-    if (!sameList(own(before, id), own(now, id))) changed[id] = own(now, id);
+    if (!sameList(statusesAt(before, id), statusesAt(now, id))) changed[id] = statusesAt(now, id);
   }
   return changed;
 }

@@ -1,4 +1,4 @@
-// The Foundry readers (templates/foundry/draft.js) against the sheet corpus of fixtures/sheets (run by
+// The Foundry readers (templates/foundry/sheets.js) against the sheet corpus of fixtures/sheets (run by
 // tests/test_foundry_corpus.py): GURPS Game Aid actors as its importer stores real GCS characters, and ARS actors read
 // under each of ARS's rules variants, in a world whose game system behaves as its code does (emulation/game-systems.mjs).
 // Every expected value is worked out by hand from the GCS file or from ARS's tables and the 1e rules, beside it.

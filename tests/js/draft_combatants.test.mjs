@@ -13,15 +13,15 @@ async function load(system) {
     const folder = process.env[{ gurps4e: "GURPS_TREE", "fallout-ttrpg": "FALLOUT_TREE" }[system]];
     const root = pathToFileURL(`${folder}/common/`).href;
     await import(`${root}systems/${system}.js`);
-    trees[system] = { edits: await import(`${root}draft-combatants.js`), inputs: await import(`${root}inputs.js`) };
+    trees[system] = { edits: await import(`${root}draft-combatants.js`), drafts: await import(`${root}draft.js`) };
   }
   return trees[system];
 }
 
 /** A GURPS draft: Ava and Bo on side a (Ava leads it), the Orc on side b, the Cat out of the fight */
 async function gurpsDraft(procedure = "partial") {
-  const { inputs } = await load("gurps4e");
-  return inputs.draftScenario(procedure, [
+  const { drafts } = await load("gurps4e");
+  return drafts.draftFromCombatants(procedure, [
     { id: "ava", label: "Ava", side: "a", read: (key) => ({ iq: 12, tactics: 3 })[key] },
     { id: "bo", label: "Bo", side: "a", read: (key) => ({ iq: 11 })[key] },
     { id: "orc", label: "Orc", side: "b", read: (key) => ({ iq: 10 })[key] },
@@ -31,8 +31,8 @@ async function gurpsDraft(procedure = "partial") {
 
 /** A Fallout sneak attack: Ava opens it from side a against the Orc */
 async function falloutDraft() {
-  const { inputs } = await load("fallout-ttrpg");
-  return inputs.draftScenario("sneak-attack", [
+  const { drafts } = await load("fallout-ttrpg");
+  return drafts.draftFromCombatants("sneak-attack", [
     { id: "ava", label: "Ava", side: "a", read: () => undefined },
     { id: "orc", label: "Orc", side: "b", read: () => undefined },
   ]);
@@ -73,7 +73,7 @@ test("a rename follows the opening attacks too", async () => {
 });
 
 test("an added combatant has the rules' defaults and the first name no other has, at the end of his side", async () => {
-  const { edits, inputs } = await load("gurps4e");
+  const { edits, drafts } = await load("gurps4e");
   const draft = await gurpsDraft();
   const before = JSON.stringify(draft);
   const nameFor = (number) => `New ${number}`;
@@ -81,7 +81,7 @@ test("an added combatant has the rules' defaults and the first name no other has
   assert.equal(member.id, "c9");
   assert.equal(member.name, "New 5");
   assert.deepEqual(added.sides.b.members.at(-1), member);
-  for (const input of inputs.inputsAt("partial", "member")) assert.equal(member[input.key], input.default, input.key);
+  for (const input of drafts.inputsAt("partial", "member")) assert.equal(member[input.key], input.default, input.key);
   assert.equal(JSON.stringify(draft), before, "the draft given stays as it was");
   const again = edits.addCombatant(added, "a", "c10", nameFor);
   assert.equal(again.member.name, "New 6", "five combatants: New 6");
@@ -130,8 +130,8 @@ test("another procedure keeps each combatant's place, side names and the values 
 });
 
 test("another procedure keeps a value the sheet could not read asked for, never the rule default in its place", async () => {
-  const { edits, inputs } = await load("gurps4e");
-  const draft = inputs.draftScenario("partial", [
+  const { edits, drafts } = await load("gurps4e");
+  const draft = drafts.draftFromCombatants("partial", [
     { id: "ava", label: "Ava", side: "a", read: (key) => (key === "iq" ? null : undefined) }, // her sheet's IQ unreadable
     { id: "orc", label: "Orc", side: "b", read: (key) => ({ iq: 10 })[key] },
   ]);
@@ -140,7 +140,7 @@ test("another procedure keeps a value the sheet could not read asked for, never 
   const total = edits.changeProcedure(draft, "total");
   assert.equal(total.sides.a.members[0].iq, null, "still empty, to be given");
   assert.deepEqual(total.sides.a.members[0].unread, ["iq"], "still asked for");
-  assert.match(inputs.buildScenario(total, (key) => key).problem ?? "", /./, "and the draft cannot be rolled without it");
+  assert.match(drafts.scenarioFromDraft(total, (key) => key).problem ?? "", /./, "and the draft cannot be rolled without it");
   draft.sides.a.members[0].iq = 13; // given by the GM since: a value like any other
   assert.equal(edits.changeProcedure(draft, "total").sides.a.members[0].iq, 13);
 });

@@ -13,7 +13,7 @@ const [tree, system, scenarioPath, rounds] = process.argv.slice(2);
 const root = pathToFileURL(`${tree}/common/`).href;
 await import(`${root}systems/${system}.js`);
 const { tableSession } = await import(`${root}session.js`);
-const { draftScenario } = await import(`${root}inputs.js`);
+const { draftFromCombatants } = await import(`${root}draft.js`);
 const { rulesSystem } = await import(`${root}system.js`);
 const scenario = JSON.parse(readFileSync(scenarioPath, "utf-8"));
 
@@ -44,7 +44,7 @@ async function resolved() {
     turnOrder: () => ({ round: state.round }),
   });
   const session = tableSession(host);
-  const { problem } = await session.resolve(filledDraft(draftScenario, scenario));
+  const { problem } = await session.resolve(filledDraft(draftFromCombatants, scenario));
   if (problem) throw new Error(problem);
   return { session, state, random };
 }

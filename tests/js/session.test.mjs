@@ -17,7 +17,7 @@ async function load(system) {
     trees[system] = {
       session: await import(`${root}session.js`),
       form: await import(`${root}form.js`),
-      inputs: await import(`${root}inputs.js`),
+      drafts: await import(`${root}draft.js`),
     };
   }
   return trees[system];
@@ -62,13 +62,13 @@ function fakeHost({ faces = [], cards = "split", automation = true, skip = true,
 
 /** A GURPS draft of two combatants: Ava (IQ 12) for side a, Orc (IQ 10) for side b, total surprise by side a */
 async function gurpsDraft() {
-  const { inputs } = await load("gurps4e");
+  const { drafts } = await load("gurps4e");
   const combatants = [
     { id: "ava", label: "Ava", side: "a", read: (key) => ({ iq: 12 })[key] },
     { id: "orc", label: "Orc", side: "b", read: (key) => ({ iq: 10 })[key] },
     { id: "cat", label: "Cat", side: null, read: () => undefined },
   ];
-  return inputs.draftScenario("total", combatants);
+  return drafts.draftFromCombatants("total", combatants);
 }
 
 test("a card splits into what happened for all and the rolls for the GMs, by the table's choice", async () => {
@@ -154,7 +154,7 @@ test("a combatant who leaves loses his marks; one never in the surprise changes 
 });
 
 test("AD&D status lines: who is surprised in which segments, counted from the one being played, none after", async () => {
-  const { session, inputs } = await load("adnd1e");
+  const { session, drafts } = await load("adnd1e");
   // docs/rules/adnd1e.md#two-sides: side a rolls 2 on its d6 and is surprised for two segments, side b rolls 5 and is
   // not; Gob acts alone in segments 1 and 2, and the first normal round after them is round 1 again (C7).
   const table = fakeHost({ faces: [2, 5] });
@@ -163,7 +163,7 @@ test("AD&D status lines: who is surprised in which segments, counted from the on
     { id: "ann", label: "Ann", side: "a", read: () => undefined },
     { id: "gob", label: "Gob", side: "b", read: () => undefined },
   ];
-  await tracked.resolve(inputs.draftScenario("roll", combatants));
+  await tracked.resolve(drafts.draftFromCombatants("roll", combatants));
   assert.deepEqual(tracked.statusLines(), ['Adnd.Surprised.First {"name":"Ann","segments":2}'], "before segment 1");
   const order = ["ann", "gob"];
   await tracked.observe({ order, current: 0, round: 1, forward: true, rotating: false });
@@ -316,8 +316,8 @@ test("edits: values typed, members named by id or name, moves in the draft's ord
 });
 
 test("edits of a Fallout opening attack: rows are added in order, the attacker named by token id", async () => {
-  const { form, inputs } = await load("fallout-ttrpg");
-  const draft = inputs.draftScenario("sneak-attack", [
+  const { form, drafts } = await load("fallout-ttrpg");
+  const draft = drafts.draftFromCombatants("sneak-attack", [
     { id: "vex", label: "Vex", side: "a", read: () => undefined },
     { id: "rat", label: "Rat", side: "b", read: () => undefined },
   ]);
@@ -368,10 +368,10 @@ test("odds and scenario files of a draft, and a bad draft's one line as an error
 });
 
 test("a value a sheet holds but cannot settle is asked: kept empty, never the rule default, refused until given", async () => {
-  const { session, form, inputs } = await load("gurps4e");
+  const { session, form, drafts } = await load("gurps4e");
   const t = (key, data) => (data ? `${key} ${JSON.stringify(data)}` : key);
   // Ava's sheet holds a Tactics it cannot settle (null); the Orc's holds none (undefined): the rule default, 0.
-  const draft = inputs.draftScenario("partial", [
+  const draft = drafts.draftFromCombatants("partial", [
     { id: "ava", label: "Ava", side: "a", read: (key) => ({ iq: 12, tactics: null })[key] },
     { id: "orc", label: "Orc", side: "b", read: (key) => ({ iq: 10 })[key] },
   ]);

@@ -96,7 +96,7 @@ class FakeTable {
 
 /** Play one vector through the session of a loaded tree */
 async function play(tree, vector) {
-  const { draftScenario } = tree.inputs;
+  const { draftFromCombatants } = tree.drafts;
   const scenario = vector.scenario;
   const members = ["a", "b"].flatMap((key) => scenario.sides[key].members.map((member) => ({ key, member })));
   const idOf = new Map(members.map(({ member }, index) => [member.name, `c${String(index).padStart(3, "0")}`]));
@@ -104,7 +104,7 @@ async function play(tree, vector) {
   const combatants = members.map(({ key, member }) => ({
     id: idOf.get(member.name), label: member.name, side: key, read: (input) => member[input],
   }));
-  const draft = draftScenario(scenario.procedure, combatants);
+  const draft = draftFromCombatants(scenario.procedure, combatants);
   const problems = completeDraft(draft, scenario, [...new Set(members.flatMap(({ member }) => Object.keys(member)))]);
   if (problems.length) throw new Error(problems.join("; "));
   const dice = scriptedDice(vector.dice);
@@ -148,6 +148,6 @@ for (const group of groups) {
   const root = pathToFileURL(`${group.tree}/common/`).href;
   await import(`${root}systems/${group.system}.js`);
   const stored = await import(new URL("../foundry/stored.js", root).href);
-  const tree = { session: await import(`${root}session.js`), inputs: await import(`${root}inputs.js`), stored };
+  const tree = { session: await import(`${root}session.js`), drafts: await import(`${root}draft.js`), stored };
   await runVectors(group.vectors, (vector) => play(tree, vector));
 }

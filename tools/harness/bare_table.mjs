@@ -18,10 +18,10 @@ function seeded(seed) {
 const diceOf = (random) => async (count, sides) => Array.from({ length: count }, () => 1 + Math.floor(random() * sides));
 
 /** The draft a GM fills for a rules scenario (members named by their ids): sheet values read, the rest typed in */
-function filledDraft(draftScenario, scenario) {
+function filledDraft(draftFromCombatants, scenario) {
   const combatants = ["a", "b"].flatMap((key) => scenario.sides[key].members.map((member) => ({
     id: member.name, label: member.name, side: key, read: (input) => member[input] })));
-  const draft = draftScenario(scenario.procedure, combatants);
+  const draft = draftFromCombatants(scenario.procedure, combatants);
   for (const key of Object.keys(draft).filter((k) => k !== "sides" && scenario[k] !== undefined)) draft[key] = scenario[key];
   if (scenario.openers) draft.openers = scenario.openers;
   for (const key of ["a", "b"]) {

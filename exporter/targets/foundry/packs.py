@@ -12,7 +12,10 @@ from exporter.definitions import Definitions
 from exporter.dist import OutputTree
 from exporter.targets.escaping import js_literal
 from exporter.targets.foundry.leveldb import database_files
-from exporter.targets.foundry.look import MACRO_ICONS
+
+# Foundry core icons, by the neutral macro ids of the definitions layer.
+MACRO_ICONS = {"surprise": "icons/svg/daze.svg", "clear": "icons/svg/cancel.svg", "recovery": "icons/svg/d20-grey.svg",
+               "side-roll": "icons/svg/d20-grey.svg", "spot-test": "icons/svg/eye.svg"}
 
 # The method of the module's API (templates/foundry/api.js) each macro calls, by neutral macro id.
 MACRO_CALLS = {"surprise": "openDialog", "clear": "clear", "recovery": "recoveryRoll", "side-roll": "sideRoll",

@@ -12,7 +12,7 @@ from exporter.definitions.catalogue import nest
 from exporter.dist import OutputTree
 from exporter.targets.config_js import CONFIG_MODULE, ConfigEntry, render_config, settings_entry
 from exporter.targets.environment import make_environment
-from exporter.targets.foundry.look import status_entries
+from exporter.targets.foundry.statuses import status_entries
 from exporter.targets.foundry.manifest import PACK_NAME, manifest
 from exporter.targets.foundry.packs import macro_documents, write_leveldb, write_sources
 from exporter.targets.modules import JsModule, entry_modules, module_graph

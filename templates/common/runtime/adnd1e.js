@@ -9,12 +9,12 @@ import { RULES, SIDE_KEYS } from "../config.js";
 import { range } from "../format.js";
 import * as Rules from "../rules/adnd1e.js";
 import { listed, scenarioOptions } from "../scenario.js";
-import { mark, names, unmarkAll } from "../surprise.js";
+import { mark, names, unmarkAll } from "../surprise-record.js";
 
 /** The catalogue keys this module shows, which the build ships (exporter/targets/strings.py) */
 const STRING_KEYS = ["Adnd.*", "Chat.NobodySurprised", "Procedure.{procedure}", "Tracking.Segment"];
 
-/** The parts of a surprise this runtime keeps by member id, changed a member at a time (common/surprise.js) */
+/** The parts of a surprise this runtime keeps by member id, changed a member at a time (common/surprise-record.js) */
 const MEMBER_PARTS = ["frozen"];
 
 /** Return a surprise stored by an earlier version in today's form; null: it is in today's form (nothing changed since) */

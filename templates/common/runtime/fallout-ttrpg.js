@@ -2,12 +2,12 @@
 // trigger; surprised and sleeping combatants pass it; round 2 runs in Sequence order for everyone.
 import * as Rules from "../rules/fallout-ttrpg.js";
 import { listed, membersOf, scenarioOptions } from "../scenario.js";
-import { mark, names, unmarkAll } from "../surprise.js";
+import { mark, names, unmarkAll } from "../surprise-record.js";
 
 /** The catalogue keys this module shows, which the build ships (exporter/targets/strings.py) */
 const STRING_KEYS = ["Chat.NobodySurprised", "Fallout.*", "Procedure.{procedure}"];
 
-/** The parts of a surprise this runtime keeps by member id: none of its own (common/surprise.js) */
+/** The parts of a surprise this runtime keeps by member id: none of its own (common/surprise-record.js) */
 const MEMBER_PARTS = [];
 
 /** Return a surprise stored by an earlier version in today's form; null: it is in today's form (nothing changed since) */

@@ -4,7 +4,7 @@ import { SIDE_KEYS } from "../config.js";
 import { list, named, signed } from "../format.js";
 import * as Rules from "../rules/gurps4e.js";
 import { memberNamed, membersOf, scenarioOptions } from "../scenario.js";
-import { mark, unmarkAll } from "../surprise.js";
+import { mark, unmarkAll } from "../surprise-record.js";
 
 /** The catalogue keys this module shows, which the build ships (exporter/targets/strings.py) */
 const STRING_KEYS = [
@@ -15,7 +15,7 @@ const STRING_KEYS = [
 /** Return the rules member behind a combatant id */
 const memberOf = (surprise, id) => memberNamed(surprise.scenario, id);
 
-/** The parts of a surprise this runtime keeps by member id, changed a member at a time (common/surprise.js) */
+/** The parts of a surprise this runtime keeps by member id, changed a member at a time (common/surprise-record.js) */
 const MEMBER_PARTS = ["tracks"];
 
 /** Return the stun track of a combatant, if he is stunned: tracks are kept by member id */

@@ -7,7 +7,7 @@ import * as gurps from "./gurps/adapter.js";
 import * as none from "./none/adapter.js";
 
 /**
- * What an adapter gives the neutral layers (draft.js, initiative.js): each function of each adapter, none/'s the
+ * What an adapter gives the neutral layers (sheets.js, initiative.js): each function of each adapter, none/'s the
  * answers of a game system the module knows nothing of.
  *
  * @typedef {object} GameSystemAdapter

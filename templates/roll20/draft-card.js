@@ -5,7 +5,7 @@ import { SIDE_KEYS } from "../common/config.js";
 import { placeOf } from "../common/draft-combatants.js";
 import { applyEdits, draftForm, openerFields, parseValue } from "../common/form.js";
 import { label, list, yesNo } from "../common/format.js";
-import { draftScenario, inputsAt, own } from "../common/inputs.js";
+import { draftFromCombatants, inputsAt, ownValue } from "../common/draft.js";
 import { draftOddsLines, scenarioText } from "../common/session.js";
 import { readAttribute, splitSides, tokenName, unreadReason } from "./sheets.js";
 import {
@@ -25,7 +25,7 @@ export const STRING_KEYS = [
 export function startDraft(procedure, tokens, order) {
   const sides = splitSides(tokens, order);
   const side = (token) => (sides.a.includes(token) ? "a" : "b");
-  return draftScenario(procedure, tokens.map((token) => ({
+  return draftFromCombatants(procedure, tokens.map((token) => ({
     id: token.id, label: tokenName(token), side: side(token), read: (key, type) => readAttribute(token, key, type),
   })));
 }
@@ -266,7 +266,7 @@ function editsOf(draft, args, selected) {
     const [who, ...numbers] = openerFields(draft.procedure);
     const named = args[who?.key] === "selected" ? selected[0]?._id : args[who?.key];
     // Without a token the row is only declared: its attacker stays as it was.
-    const edits = [[`${path}.${who?.key}`, named || (own(draft.openers?.[Number(args.opener)], who?.key) ?? null)]];
+    const edits = [[`${path}.${who?.key}`, named || (ownValue(draft.openers?.[Number(args.opener)], who?.key) ?? null)]];
     for (const field of numbers) if (field.key in args) edits.push([`${path}.${field.key}`, parseValue(field.type, args[field.key])]);
     return { edits };
   }

@@ -1,7 +1,7 @@
 // The draft a surprise starts from: the combatants on their default sides, with what their sheets hold, read through
 // the adapter of the world's game system (game-systems/registry.js, docs/game-systems.md).
 import { ATTRIBUTES, PROCEDURES } from "../common/config.js";
-import { draftScenario } from "../common/inputs.js";
+import { draftFromCombatants } from "../common/draft.js";
 import { gameSystemAdapter } from "./game-systems/registry.js";
 import { numberOf } from "./game-systems/values.js";
 
@@ -51,5 +51,5 @@ export function draftOf(combat = game.combat, procedure = PROCEDURES[0].id) {
     side: defaultSide(combatant),
     read: (key, type) => readAttribute(combatant.actor, key, type),
   }));
-  return draftScenario(procedure, combatants);
+  return draftFromCombatants(procedure, combatants);
 }

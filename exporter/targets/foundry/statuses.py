@@ -1,4 +1,4 @@
-"""How the Foundry module shows the neutral statuses and macros: core icons, and a game system's own statuses"""
+"""The Foundry module's statuses: each neutral status's core icon, and the status ids a world may already have for it"""
 
 from __future__ import annotations
 
@@ -7,11 +7,9 @@ from typing import Any
 from exporter.definitions import Definitions
 from exporter.game_systems import reused_statuses
 
-# Foundry core icons, by the neutral status and macro ids of the definitions layer.
+# Foundry core icons, by the neutral status ids of the definitions layer.
 STATUS_ICONS = {"surprised": "icons/svg/daze.svg", "prone": "icons/svg/falling.svg", "sleep": "icons/svg/sleep.svg",
                 "unaware": "icons/svg/blind.svg"}
-MACRO_ICONS = {"surprise": "icons/svg/daze.svg", "clear": "icons/svg/cancel.svg", "recovery": "icons/svg/d20-grey.svg",
-               "side-roll": "icons/svg/d20-grey.svg", "spot-test": "icons/svg/eye.svg"}
 
 # Status ids a game system may already define for a status, in preference order: the module reuses the first
 # one CONFIG.statusEffects has rather than adding its own (docs/dev/foundry.md §6).

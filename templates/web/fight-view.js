@@ -1,4 +1,4 @@
-// The table as the page shows it: the turn tracker (the round, whose turn it is, each combatant's statuses, what the
+// The fight as the page shows it once rolled: the turn tracker (the round, whose turn it is, each combatant's statuses, what the
 // surprise tracks, taking a combatant out and adding one who arrives late), the cards, newest first, read out by screen
 // readers as they come (the GM's hidden unless he shows them, and never in the players' view), and the GM's dice when
 // they are typed in.

@@ -5,7 +5,7 @@ import { membersOf } from "./scenario.js";
 
 /**
  * The table as the runtime sees it (the session builds it from its host, session.js).
- * @typedef {object} Table
+ * @typedef {object} RuntimeTable
  * @property {(id: string, status: string, on: boolean, lasts?: Lasts | null) => Promise<boolean>} mark
  *   Show or hide a status on a combatant. Resolves true when showing it applied it (false when the combatant
  *   is gone, or the VTT already showed it for its own reasons); the runtime then never removes what it did

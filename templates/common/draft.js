@@ -1,8 +1,9 @@
-// From the table to a scenario. The GM's starting point (the draft) has the shape of a scenario file: the procedure,
-// its values, and sides a and b whose members carry the id of their combatant (Foundry) or token (Roll20) beside
-// their name; `out` lists, in the same shape, who is at the table but not in this fight. What the GM gives in the Foundry dialog or the
-// Roll20 draft is checked as ambush checks a scenario file (types, bounds, who belongs where), and becomes the
-// rules scenario the runtime plays, or one translated line saying what is wrong.
+// The draft: built from the combatants at the table, checked, and turned into a rules scenario. The GM's starting point
+// (the draft) has the shape of a scenario file: the procedure, its values, and sides a and b whose members carry the id
+// of their combatant (Foundry) or token (Roll20) beside their name; `out` lists, in the same shape, who is at the table
+// but not in this fight. What the GM gives in the Foundry dialog or the Roll20 draft is checked as ambush checks a
+// scenario file (types, bounds, who belongs where), and becomes the rules scenario the runtime plays, or one translated
+// line saying what is wrong.
 import { PROCEDURES, SIDE_KEYS, SYSTEM } from "./config.js";
 import { membersOf, scenarioOptions } from "./scenario.js";
 
@@ -35,7 +36,7 @@ function inputsAt(procedure, level) {
 const isEmpty = (value) => value === null || value === undefined || value === "";
 
 /** Return an object's own value at a key: ids and names never reach Object.prototype */
-const own = (object, key) =>
+const ownValue = (object, key) =>
   (object && typeof object === "object" && Object.prototype.hasOwnProperty.call(object, key) ? object[key] : undefined);
 
 /** Return the catalogue key of an input's label */
@@ -46,7 +47,7 @@ const isReference = (field) => field.type === "member" || field.type === "opener
 
 /**
  * A combatant as the table knows him.
- * @typedef {object} TableCombatant
+ * @typedef {object} HostCombatant
  * @property {string} id  the combatant (Foundry) or token (Roll20) id
  * @property {string} label  the name shown
  * @property {"a" | "b" | null} side  where the table puts him by default; null: not in this fight
@@ -93,11 +94,11 @@ function draftMember(procedure, combatant, name) {
  * `unread`, still empty, and no input given instead of it (or that it is given instead of) holds a value
  */
 function askedOf(fields, member) {
-  const unread = own(member, "unread");
+  const unread = ownValue(member, "unread");
   if (!Array.isArray(unread)) return new Set();
   const partners = (key) => fields.filter((f) => f.replaces === key).map((f) => f.key)
     .concat(fields.find((f) => f.key === key)?.replaces ?? []);
-  return new Set(unread.filter((key) => isEmpty(own(member, key)) && partners(key).every((other) => isEmpty(own(member, other)))));
+  return new Set(unread.filter((key) => isEmpty(ownValue(member, key)) && partners(key).every((other) => isEmpty(ownValue(member, other)))));
 }
 
 /**
@@ -105,9 +106,9 @@ function askedOf(fields, member) {
  * him (or out), what the sheets hold, the rule defaults elsewhere. A side's first member leads it; side a's first
  * opens a sneak attack.
  * @param {string} procedure
- * @param {TableCombatant[]} combatants
+ * @param {HostCombatant[]} combatants
  */
-function draftScenario(procedure, combatants) {
+function draftFromCombatants(procedure, combatants) {
   const names = uniqueNames(combatants);
   const draft = { system: SYSTEM, procedure, sides: {}, out: [] };
   for (const key of SIDE_KEYS) draft.sides[key] = { members: [] };
@@ -175,7 +176,7 @@ function problemWith(t, field, value, sideKey, label, surprising, fields = [], a
 /** Copy the given values of some inputs into a rules object; return the first problem, or null */
 function copyValues(t, fields, source, target, sideKey, label, surprising, asked = new Set()) {
   for (const field of fields) {
-    const value = own(source, field.key);
+    const value = ownValue(source, field.key);
     const problem = problemWith(t, field, value, sideKey, label, surprising, fields, asked.has(field.key));
     if (problem) return problem;
     if (!isEmpty(value)) target[field.key] = value;
@@ -192,9 +193,9 @@ function alternativeProblem(t, fields, member) {
 
 /** Build one side of the rules scenario; members are named by their ids. Returns {side} or {problem} */
 function buildSide(t, draft, key, seen, surprising) {
-  const given = own(draft.sides, key);
-  const label = String(own(given, "name") ?? "").trim() || t(`Dialog.Side.${key}`);
-  const entries = own(given, "members");
+  const given = ownValue(draft.sides, key);
+  const label = String(ownValue(given, "name") ?? "").trim() || t(`Dialog.Side.${key}`);
+  const entries = ownValue(given, "members");
   if (!Array.isArray(entries) || !entries.length) return { problem: t("Notify.EmptySide", { side: label }) };
   const side = { name: label, members: [] };
   const values = inputsAt(draft.procedure, "side").filter((field) => !isReference(field));
@@ -202,8 +203,8 @@ function buildSide(t, draft, key, seen, surprising) {
   if (problem) return { problem };
   const fields = inputsAt(draft.procedure, "member");
   for (const entry of entries) {
-    const id = own(entry, "id");
-    const name = typeof own(entry, "name") === "string" ? entry.name.trim() : "";
+    const id = ownValue(entry, "id");
+    const name = typeof ownValue(entry, "name") === "string" ? entry.name.trim() : "";
     if (typeof id !== "string" || !id || !name) return { problem: t("Notify.Invalid", { name: label, field: name || "?" }) };
     if (seen.ids.has(id) || seen.names.has(name)) return { problem: t("Notify.Twice", { name }) };
     seen.ids.add(id);
@@ -215,7 +216,7 @@ function buildSide(t, draft, key, seen, surprising) {
     side.members.push(member);
   }
   for (const field of inputsAt(draft.procedure, "side").filter(isReference)) {
-    const chosen = own(given, field.key);
+    const chosen = ownValue(given, field.key);
     if (isEmpty(chosen)) continue;
     const member = side.members.find((candidate) => candidate.label === chosen);
     if (!member) return { problem: t("Notify.NotOnSide", { side: label, field: t(labelKey(field)), name: String(chosen) }) };
@@ -243,7 +244,7 @@ function copyOpeners(t, rows, input, scenario) {
   const attacker = t(labelKey(who));
   const openers = [];
   for (const row of Array.isArray(rows) ? rows : []) {
-    const name = own(row, who.key);
+    const name = ownValue(row, who.key);
     if (isEmpty(name)) continue;
     const member = members.find((candidate) => candidate.label === name);
     if (!member) return t("Notify.Invalid", { name: attacker, field: String(name) });
@@ -262,25 +263,27 @@ function copyOpeners(t, rows, input, scenario) {
  * Turn a draft into the rules scenario the runtime plays: members named by their ids, with their names as labels.
  * `t(key, data)` translates the problem texts. Returns {scenario}, or {problem} with one translated line.
  */
-function buildScenario(draft, t) {
-  const procedure = procedureDef(own(draft, "procedure"));
-  if (!procedure) return { problem: t("Notify.UnknownProcedure", { procedure: String(own(draft, "procedure")) }) };
+function scenarioFromDraft(draft, t) {
+  const procedure = procedureDef(ownValue(draft, "procedure"));
+  if (!procedure) return { problem: t("Notify.UnknownProcedure", { procedure: String(ownValue(draft, "procedure")) }) };
   const scenario = { system: SYSTEM, procedure: procedure.id, options: scenarioOptions({}), sides: {} };
   const values = inputsAt(procedure.id, "scenario").filter((field) => !isReference(field));
   let problem = copyValues(t, values, draft, scenario, "ab", t("Dialog.Encounter"), "a");
   if (problem) return { problem };
-  const seen = { ids: new Set((own(draft, "out") ?? []).map((entry) => own(entry, "id"))), names: new Map() };
+  const seen = { ids: new Set((ownValue(draft, "out") ?? []).map((entry) => ownValue(entry, "id"))), names: new Map() };
   for (const key of SIDE_KEYS) {
     const built = buildSide(t, draft, key, seen, scenario.surprising ?? "a");
     if (built.problem) return { problem: built.problem };
     scenario.sides[key] = built.side;
   }
   for (const field of inputsAt(procedure.id, "scenario").filter(isReference)) {
-    const chosen = own(draft, field.key);
+    const chosen = ownValue(draft, field.key);
     problem = field.type === "openers" ? copyOpeners(t, chosen, field, scenario) : copyMember(t, field, chosen, scenario);
     if (problem) return { problem };
   }
   return { scenario };
 }
 
-export { STRING_KEYS, askedOf, buildScenario, draftScenario, inputsAt, isEmpty, labelKey, own, problemWith, procedureDef };
+export {
+  STRING_KEYS, askedOf, draftFromCombatants, inputsAt, isEmpty, labelKey, ownValue, problemWith, procedureDef, scenarioFromDraft,
+};
