@@ -11,7 +11,7 @@ import click
 
 from exporter.errors import ExportError
 from exporter.platforms import PLATFORM_IDS, every_noun, nouns, zipped_noun
-from exporter.rules.systems import SYSTEM_IDS
+from exporter.rules.systems import SYSTEM_IDS, systems_called
 
 
 class InputError(click.ClickException):
@@ -132,8 +132,7 @@ class Progress:
 
 @main.command(short_help="Write a new, commented campaign.toml for a system")
 @click.option("--system", type=click.Choice(SYSTEM_IDS), required=True,
-              help="The rules system: gurps4e (GURPS 4e, B393), adnd1e (AD&D 1e / OSRIC), "
-                   "fallout-ttrpg (the Fallout TTRPG homebrew).")
+              help=f"The rules system: {systems_called()}.")
 @click.argument("path", type=click.Path(), default="campaign.toml")
 @click.option("--workflow", is_flag=True,
               help="Also write .github/workflows/release.yml beside it: pushing a tag v<version> to GitHub then "

@@ -8,12 +8,8 @@ from typing import Any, get_args
 
 from exporter.rules.systems import SYSTEM_IDS, system_module
 
-# Readings the rules fix (one value, or not implemented): never offered as options, refused with this reason.
-FIXED_READINGS: dict[str, dict[str, str]] = {
-    "gurps4e": {"contest_aggregation": "is fixed, not an option: each watcher rolls against the worst sneak (A10)"},
-    "adnd1e": {"percent_chances": "is not implemented: surprise chances are in sixths of a d6 (C5d)"},
-    "fallout-ttrpg": {"group_test": "is fixed, not an option: the leader rolls for the group (B11)"},
-}
+# Readings the rules fix (one value, or not implemented): never offered as options, refused with the rules' reason.
+FIXED_READINGS: dict[str, dict[str, str]] = {system: system_module(system).FIXED_READINGS for system in SYSTEM_IDS}
 
 
 @dataclass(frozen=True)

@@ -40,6 +40,8 @@ INPUTS: Inputs = {
                         ("surprises_on", "", "side_best_rating"), ("encumbered", "", "dex_encumbrance_gate"))},
 }
 INPUT_KINDS: dict[str, str] = {}  # every input is a plain number, flag or text
+# Readings the rules fix (one value, or not implemented): never offered as options, refused with this reason.
+FIXED_READINGS = {"percent_chances": "is not implemented: surprise chances are in sixths of a d6 (C5d)"}
 
 DIE = 6
 DEFAULT_RATING = 2

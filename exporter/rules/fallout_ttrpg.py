@@ -46,6 +46,8 @@ INPUTS: Inputs = {
 }
 # The kind of each input that is no plain number, flag or text: the list of declared opening attacks.
 INPUT_KINDS = {"openers": "openers"}
+# Readings the rules fix (one value, or not implemented): never offered as options, refused with this reason.
+FIXED_READINGS = {"group_test": "is fixed, not an option: the leader rolls for the group (B11)"}
 # Who must give an input once a house rule is on, where that is more than INPUTS says: with enemy_spot_roll side b's
 # leader rolls his own PER + Survival test too (B5).
 REQUIRED_WITH_OPTION = {"enemy_spot_roll": {"per": "ab", "survival": "ab"}}

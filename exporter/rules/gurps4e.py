@@ -51,6 +51,8 @@ INPUTS: Inputs = {
 }
 # The kind of each input that is no plain number, flag or text: the member who leads a side, the side that surprises.
 INPUT_KINDS = {"leader": "member", "surprising": "side"}
+# Readings the rules fix (one value, or not implemented): never offered as options, refused with this reason.
+FIXED_READINGS = {"contest_aggregation": "is fixed, not an option: each watcher rolls against the worst sneak (A10)"}
 
 STUN_DEFENCE = -4  # B420: mentally stunned, active defences at -4 and no retreat
 COMBAT_REFLEXES_RECOVERY = 6  # B43: +6 on IQ rolls to recover from surprise

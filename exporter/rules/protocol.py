@@ -27,6 +27,7 @@ class RulesSystem(Protocol):
     PROCEDURES: tuple[str, ...]
     INPUTS: Inputs  # per procedure, the model fields it reads and who must give them
     INPUT_KINDS: dict[str, str]  # the kind of each input that is no plain value: member, side or openers
+    FIXED_READINGS: dict[str, str]  # readings the rules fix, never offered as options: each with the reason
     STATUSES: tuple[str, ...]  # the neutral ids of the statuses the rules mark
     GM_ROLLS: tuple[str, ...]  # the neutral ids of the rolls a GM makes outside the dialog
     CONSTANTS: dict[str, Any]  # every rule number, as plain data for the JS rules core

@@ -19,23 +19,31 @@ if TYPE_CHECKING:
 
 
 class SystemEntry(NamedTuple):
-    """One rules system: its rules, narration and roll-procedure modules and the title `ambush init` gives a campaign"""
+    """One rules system: its rules, narration and roll-procedure modules, the title `ambush init` gives a campaign and
+    what the command line calls it"""
 
     rules: str
     narration: str
     rolls: str
     title: str
+    called: str
 
 
 SYSTEMS: dict[str, SystemEntry] = {
     "gurps4e": SystemEntry("exporter.rules.gurps4e", "exporter.narration.gurps4e",
-                           "exporter.definitions.rolls.gurps4e", "GURPS Surprise"),
+                           "exporter.definitions.rolls.gurps4e", "GURPS Surprise", "GURPS 4e, B393"),
     "adnd1e": SystemEntry("exporter.rules.adnd1e", "exporter.narration.adnd1e",
-                          "exporter.definitions.rolls.adnd1e", "AD&D 1e Surprise"),
+                          "exporter.definitions.rolls.adnd1e", "AD&D 1e Surprise", "AD&D 1e / OSRIC"),
     "fallout-ttrpg": SystemEntry("exporter.rules.fallout_ttrpg", "exporter.narration.fallout_ttrpg",
-                                 "exporter.definitions.rolls.fallout_ttrpg", "Fallout TTRPG Surprise"),
+                                 "exporter.definitions.rolls.fallout_ttrpg", "Fallout TTRPG Surprise",
+                                 "the Fallout TTRPG homebrew"),
 }
 SYSTEM_IDS = tuple(SYSTEMS)
+
+
+def systems_called() -> str:
+    """Return every system id with what it is called, as the command line lists them"""
+    return ", ".join(f"{system} ({entry.called})" for system, entry in SYSTEMS.items())
 
 
 def system_module(system: str) -> RulesSystem:
