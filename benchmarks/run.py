@@ -176,16 +176,17 @@ def large_scenarios(folder: Path) -> dict[str, Path]:
 def pack_benchmark(folder: Path, runs: int) -> tuple[list[float], list[float]]:
     """Write the same Macro pack with ambush and with the official CLI, in one run"""
     from exporter.build import build_campaigns
+    from exporter.dist import OutputTree
     from exporter.targets.foundry.packs import write_leveldb
 
     build_campaigns([], folder / "dist", target="foundry", make_zip=False)
     sources = next((folder / "dist").glob("*/foundry/packs/_source/surprise-macros"))
     documents = [json.loads(p.read_text(encoding="utf-8")) for p in sorted(sources.glob("*.json"))]
     ours = []
-    for _ in range(runs):
-        target = folder / "ours"
+    for run in range(runs):
         start = time.perf_counter()
-        write_leveldb(documents, target)
+        tree = OutputTree(folder / f"ours-{run}")  # a new pack folder, as a build writes it
+        write_leveldb(documents, tree.root / "surprise-macros", tree)
         ours.append((time.perf_counter() - start) * 1000)
     done = subprocess.run(["node", str(ROOT / "benchmarks" / "compile_pack.mjs"), str(sources), str(folder / "cli"),
                            str(runs)], cwd=ROOT, check=True, capture_output=True, text=True)
