@@ -5,7 +5,7 @@ import { tableSession } from "../common/session.js";
 import { readScenarioFile } from "./file.js";
 import { webHost } from "./host.js";
 import { t } from "./i18n.js";
-import { freshState, newTable, writeStored } from "./store.js";
+import { freshState, newTracker, writeStored } from "./store.js";
 import { nextTurn } from "./tracker.js";
 
 /**
@@ -17,7 +17,7 @@ async function playFight({ key, toml, initiative, rounds, every }) {
   const { draft, problem } = readScenarioFile(toml, "", () => `c${id++}`, t);
   if (problem) throw new Error(problem);
   const state = { ...freshState(draft), nextId: id };
-  state.table = newTable(["a", "b"].flatMap((side) => draft.sides[side].members.map((member) => member.id)));
+  state.table = newTracker(["a", "b"].flatMap((side) => draft.sides[side].members.map((member) => member.id)));
   const typed = [...initiative];
   const askDice = async ({ count }) => typed.splice(0, count);
   const session = tableSession(webHost(state, { askDice, saved: () => writeStored(JSON.stringify(state)) }));
