@@ -87,6 +87,7 @@ const origins = new WeakMap();
 function added(list, id) {
   const grown = [...list, id];
   origins.set(grown, list);
+  origins.delete(list); // one step is kept, not a chain of every list of the round (a host finds the rest by comparing)
   return grown;
 }
 
@@ -102,7 +103,10 @@ const standsFor = (stands, id) => Object.prototype.hasOwnProperty.call(stands, i
  */
 function expanded(seen) {
   const stands = seen.stands ?? {};
-  if (!seen.order.some((id) => standsFor(stands, id))) return { ...seen, group: null };
+  // most tables have no such row: the few entries of stands are asked, not every row of the order
+  if (!Object.keys(stands).some((id) => stands[id].length > 0) || !seen.order.some((id) => standsFor(stands, id))) {
+    return { ...seen, group: null };
+  }
   const order = [];
   let current = -1;
   let group = [];

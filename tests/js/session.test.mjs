@@ -398,3 +398,26 @@ test("a draft is told from a rules scenario by its type (its out list), not by i
   assert.deepEqual(session.oddsOf(scenario(true), t), session.oddsOf(scenario(false), t), "read as the rules scenario it is");
   assert.equal(session.isDraft({ ...scenario(true), out: [] }), true);
 });
+
+test("a list the follow record grows keeps the one list it grew from, not the chain of the round's lists", async () => {
+  const folder = process.env.GURPS_TREE;
+  const { added, grownFrom, plan, newRecord } = await import(pathToFileURL(`${folder}/common/follow.js`).href);
+  const first = added([], "a");
+  const second = added(first, "b");
+  const third = added(second, "c");
+  assert.equal(grownFrom(third), second, "the host storing what changed writes the one id added");
+  assert.equal(grownFrom(second), undefined, "second holds first no longer: a round's lists are not all kept alive");
+  assert.deepEqual(third, ["a", "b", "c"]);
+  assert.deepEqual(first, ["a"], "a list given is left as it was");
+  // A look with no row standing for others is planned without asking each row (the rows are not walked for it)
+  const order = ["a", "b"];
+  let walks = 0;
+  const watched = new Proxy(order, { get: (target, key) => {
+    if (key === "some") walks += 1;
+    return Reflect.get(target, key);
+  } });
+  const record = { ...newRecord(1), round: 1, seen: order, started: ["a"], active: "a", row: "a" };
+  const { steps } = plan(record, order, { order: watched, current: 1, round: 1, forward: true, rotating: false, stands: {} });
+  assert.deepEqual(steps, [{ kind: "end", id: "a" }, { kind: "start", id: "b" }]);
+  assert.equal(walks, 0, "the order's rows were walked to look for rows standing for others");
+});
