@@ -103,9 +103,10 @@ def read_module(path: str, text: str) -> JsModule:
     bound += [local for item in imports for _, local in item.names]
     if twice := sorted({name for name in bound if bound.count(name) > 1}):
         raise ModuleError(path, f"imports {', '.join(twice)} twice")
-    rest = COMMENT_OR_STRING.sub('""', EXPORT_DECLARATION.sub("", EXPORT_LIST.sub("", IMPORT.sub("", text))))
-    if unsupported := UNSUPPORTED.search(rest):
-        line = rest[unsupported.start():].split("\n", 1)[0]
+    rest = EXPORT_DECLARATION.sub("", EXPORT_LIST.sub("", IMPORT.sub("", text)))
+    # Blanking comments and strings only takes matches away, so it is needed only where the code as it is has one.
+    if UNSUPPORTED.search(rest) and (unsupported := UNSUPPORTED.search(code := COMMENT_OR_STRING.sub('""', rest))):
+        line = code[unsupported.start():].split("\n", 1)[0]
         raise ModuleError(path, f"the bundler cannot translate {line[:80]!r}")
     return JsModule(path, text, imports, tuple(exports))
 
