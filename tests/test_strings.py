@@ -9,14 +9,17 @@ from __future__ import annotations
 import json
 import re
 from functools import cache
+from importlib import import_module
+from pathlib import Path
 
 import pytest
 
 from exporter._resources import templates_root
 from exporter.campaign import load_campaign
 from exporter.definitions import Definitions, build_definitions
+import exporter.lang as lang_package
 from exporter.lang import flatten
-from exporter.rules.systems import SYSTEM_IDS
+from exporter.rules.systems import SYSTEM_IDS, SYSTEMS
 from exporter.targets.foundry.writer import FoundryWriter
 from exporter.targets.modules import read_module
 from exporter.targets.roll20.writer import Roll20Writer
@@ -149,3 +152,32 @@ def test_each_target_carries_far_fewer_strings_than_the_catalogue(shipped):
         catalogue = definitions(system).catalogue["en"]
         for strings in shipped[system].values():
             assert len(strings["en"]) < len(catalogue) * 0.6
+
+
+def own_file_keys(system: str) -> set[str]:
+    """Return the keys of a system's own strings file (exporter/lang/systems/<id>.json), in English"""
+    path = Path(lang_package.__file__).parent / "systems" / f"{system}.json"
+    return set(flatten(json.loads(path.read_text(encoding="utf-8"))["en"]))
+
+
+def keys_used_by(system: str, carried: set[str]) -> set[str]:
+    """Return the keys a system's outputs show: those its targets carry, its macros' labels and its roll procedures'"""
+    rolls = Path(import_module(SYSTEMS[system].rolls).__file__).read_text(encoding="utf-8")
+    return carried | {macro.label for macro in definitions(system).macros} | {
+        found[1] for found in WHOLE_KEY.finditer(rolls)}
+
+
+def test_a_systems_own_strings_live_in_its_file_and_only_there(shipped):
+    used = {system: keys_used_by(system, set(shipped[system]["roll20"]["en"]) | set(shipped[system]["foundry"]["en"]))
+            for system in SYSTEM_IDS}
+    general = set(flatten(json.loads((Path(lang_package.__file__).parent / "en.json").read_text(encoding="utf-8"))))
+    for system in SYSTEM_IDS:
+        by_others = set().union(*(used[other] for other in SYSTEM_IDS if other != system))
+        own = own_file_keys(system)
+        assert own, f"{system} has no strings of its own"
+        assert not own & by_others, f"{system}'s file holds keys other systems show: {sorted(own & by_others)}"
+        assert not (used[system] - by_others) & general, (
+            f"keys only {system} shows are in the general files: {sorted((used[system] - by_others) & general)}")
+        for language in ("de", "zh-CN"):  # every language gives a system's strings in the same file
+            path = Path(lang_package.__file__).parent / "systems" / f"{system}.json"
+            assert set(flatten(json.loads(path.read_text(encoding="utf-8"))[language])) == own
