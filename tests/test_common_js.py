@@ -14,7 +14,7 @@ from exporter.campaign import load_campaign
 from exporter.definitions import build_definitions
 from exporter.targets.config_js import CONFIG_MODULE
 from exporter.targets.foundry.writer import SCRIPTS_DIR, FoundryWriter
-from exporter.targets.modules import bundle
+from exporter.targets.modules import bundle, module_source
 from exporter.targets.roll20.writer import Roll20Writer, script_name
 from tests.conftest import CAMPAIGNS, run_node
 from tests.js_tree import write_common_tree
@@ -53,7 +53,7 @@ def test_foundry_ships_the_modules_as_they_are(examples, campaign):
     assert not [path for path in shipped if any(other in path for other in others)], "another system's modules"
     for path in shipped:
         if path != CONFIG_MODULE:
-            assert (scripts / path).read_bytes() == (TEMPLATES / path).read_bytes(), path
+            assert (scripts / path).read_text(encoding="utf-8") == module_source(TEMPLATES, path), path
     assert {path for path in COMMON if not any(other in path for other in others)} <= set(shipped)
 
 
@@ -66,7 +66,7 @@ def test_the_roll20_script_bundles_the_same_modules_with_the_same_configuration(
     foundry = {module.path: module.text for module in FoundryWriter().modules(defs)}
     common = [module for module in modules if module.path.startswith("common/") and module.path != CONFIG_MODULE]
     assert {module.path: module.text for module in common}.items() <= foundry.items()
-    changed = [module.path for module in common if (TEMPLATES / module.path).read_text(encoding="utf-8") != module.text]
+    changed = [module.path for module in common if module_source(TEMPLATES, module.path) != module.text]
     assert changed == []
 
 

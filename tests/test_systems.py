@@ -16,6 +16,7 @@ from exporter.rules.protocol import RulesSystem
 from exporter.rules.systems import SYSTEM_IDS, SYSTEMS, narration_module, system_module
 from exporter.targets.foundry.packs import MACRO_CALLS, MACRO_ICONS
 from exporter.targets.foundry.statuses import STATUS_ICONS, STATUS_REUSE
+from exporter.targets.modules import module_source, system_entry_path
 from exporter.targets.roll20.markers import STATUS_MARKERS
 from tests.conftest import CAMPAIGNS, modules_imported
 
@@ -77,8 +78,11 @@ def test_every_target_knows_how_to_show_the_statuses_and_macros(system):
 @pytest.mark.parametrize("system", SYSTEM_IDS)
 def test_every_system_has_its_templates(system):
     common = templates_root() / "common"
-    for part in ("rules", "odds", "runtime", "systems"):
+    for part in ("rules", "odds", "runtime"):
         assert (common / part / f"{system}.js").is_file(), f"{part}/{system}.js"
+    # its entry is written by the build, the same for every system but its id
+    assert not (common / "systems" / f"{system}.js").exists()
+    assert f'provideSystem("{system}", ' in module_source(templates_root(), system_entry_path(system))
 
 
 def test_the_registry_names_each_module_once():

@@ -1,7 +1,8 @@
 """The table's JavaScript as ES modules: read them, follow their imports, and bundle them into one Roll20 script
 
 The modules under `templates/` (common/, foundry/, roll20/) are plain ES modules that import each other by relative
-path; only `common/config.js` is rendered per build. Foundry loads them as they are. Roll20 runs one script without
+path; only `common/config.js` is rendered per build, and each rules system's entry (`common/systems/<id>.js`, the
+same for every system but its id) is written here. Foundry loads them as they are. Roll20 runs one script without
 modules, so `bundle` puts each module in a function scope inside one IIFE, in the order they import each other: its
 import lines become constants read from the modules before it, its exports the function's return value.
 
@@ -16,7 +17,10 @@ import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
-from pathlib import PurePosixPath
+from pathlib import Path, PurePosixPath
+
+from exporter._resources import template_file
+from exporter.rules.systems import SYSTEM_IDS
 
 IMPORT = re.compile(r'^import (?:\* as (?P<namespace>[A-Za-z_$][\w$]*)|\{(?P<names>[^}]*)\}) '
                     r'from "(?P<source>\.\.?/[^"]+\.js)";\n', re.M)
@@ -28,6 +32,7 @@ UNSUPPORTED = re.compile(r"^(?:import|export)\b|\bimport\(", re.M)
 # Comments and string literals, matched in one pass, so that what they hold is not read as code.
 COMMENT_OR_STRING = re.compile(
     r"""//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*'|`(?:\\.|[^`\\])*`""", re.S)
+SYSTEM_ENTRY = re.compile(r"common/systems/(?P<system>[a-z0-9-]+)\.js")
 NAME_AS = re.compile(r"^(?P<name>[A-Za-z_$][\w$]*)(?:\s+as\s+(?P<alias>[A-Za-z_$][\w$]*))?$")
 
 # Names a module's constant may not take in the Roll20 script: the sandbox's functions and JavaScript's globals.
@@ -113,7 +118,31 @@ def read_module(path: str, text: str) -> JsModule:
 
 def entry_modules(system: str, host_entry: str) -> list[str]:
     """Return a target's entry modules under templates/, in running order: the rules system's, then the host's"""
-    return [f"common/systems/{system}.js", host_entry]
+    return [system_entry_path(system), host_entry]
+
+
+def system_entry_path(system: str) -> str:
+    """Return where a rules system's entry module lies among the modules"""
+    return f"common/systems/{system}.js"
+
+
+def system_entry(system: str) -> str:
+    """Return a rules system's entry module, the same for every system but its id: no template holds it"""
+    return (f"// The entry module of the {system} rules, written by the build (exporter/targets/modules.py): it hands their rules\n"
+            "// core, exact odds and table runtime to the session (system.js).\n"
+            f'import * as Odds from "../odds/{system}.js";\n'
+            f'import * as Rules from "../rules/{system}.js";\n'
+            f'import * as Runtime from "../runtime/{system}.js";\n'
+            'import { provideSystem } from "../system.js";\n\n'
+            f'provideSystem("{system}", {{ Odds, Rules, Runtime }});\n')
+
+
+def module_source(root: Path, path: str) -> str:
+    """Return the text of a module under templates/ (root), a rules system's entry written here"""
+    found = SYSTEM_ENTRY.fullmatch(path)
+    if found and found["system"] in SYSTEM_IDS:
+        return system_entry(found["system"])
+    return template_file(root / path)
 
 
 def module_graph(entries: Iterable[str], source: Callable[[str], str]) -> list[JsModule]:

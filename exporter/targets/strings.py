@@ -17,11 +17,10 @@ from collections.abc import Callable, Iterable
 from functools import lru_cache
 from pathlib import Path
 
-from exporter._resources import template_file
 from exporter.definitions import Definitions
 from exporter.definitions.catalogue import Catalogue
 from exporter.targets.config_js import CONFIG_MODULE
-from exporter.targets.modules import JsModule, module_graph, read_module
+from exporter.targets.modules import JsModule, module_graph, module_source, read_module
 
 DECLARATION = re.compile(r"^(?:export )?const STRING_KEYS = (?P<keys>\[[^\]]*\]);$", re.M | re.S)
 PLACEHOLDER = re.compile(r"\{(\w+)\}")
@@ -99,7 +98,7 @@ def bundled_modules(defs: Definitions, entries: list[str], root: Path,
     config = render_config({})
 
     def source(path: str) -> str:
-        return config if path == CONFIG_MODULE else template_file(root / path)
+        return config if path == CONFIG_MODULE else module_source(root, path)
 
     modules = module_graph(entries, source)
     shipped = read_module(CONFIG_MODULE, render_config(build_strings(defs, modules)))

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from exporter._resources import template_text
+from exporter._resources import template_text, templates_root
 from exporter.definitions import Definitions
 from exporter.definitions.catalogue import nest
 from exporter.dist import OutputTree
@@ -15,7 +15,7 @@ from exporter.targets.environment import make_environment
 from exporter.targets.foundry.statuses import status_entries
 from exporter.targets.foundry.manifest import PACK_NAME, manifest
 from exporter.targets.foundry.packs import macro_documents, write_leveldb, write_sources
-from exporter.targets.modules import JsModule, entry_modules, module_graph
+from exporter.targets.modules import JsModule, entry_modules, module_graph, module_source
 from exporter.targets.strings import build_strings
 
 SOURCES_DIR = "packs/_source"
@@ -67,7 +67,7 @@ class FoundryWriter:
         config = render_config(self.env, defs, f"the Foundry module {defs.module.id}", config_entries(defs))
 
         def source(path: str) -> str:
-            return config if path == CONFIG_MODULE else template_text(path)
+            return config if path == CONFIG_MODULE else module_source(templates_root(), path)
 
         return module_graph(entry_modules(defs.system, HOST_ENTRY), source)
 
