@@ -18,7 +18,7 @@ from pydantic import (
     model_validator,
 )
 
-from exporter.campaign_fields import Reader, Url, http_address, reader_data
+from exporter.campaign_fields import Reader, Url, http_address, reader_data, reader_type
 from exporter.errors import InputFileError
 from exporter.excerpt import excerpt
 from exporter.lang import bundled_language
@@ -33,7 +33,6 @@ from exporter.platforms import (
 from exporter.rules.models import StrictModel
 from exporter.rules.shared import FieldProblem, one_line, visible
 from exporter.rules.systems import SYSTEM_IDS, option_gated_inputs, system_module
-from exporter.sheets import reader_type
 from exporter.validation import describe_first_error, read_toml
 
 SystemId = Literal[SYSTEM_IDS]  # type: ignore[valid-type]  # the registry's ids

@@ -85,3 +85,12 @@ def parse_readers(value: Any, kinds: dict[str, type[StrictModel]], name: re.Patt
 def reader_data(reader: Any) -> Any:
     """Return a reader as plain data: a string, or a table without its unset optional keys"""
     return reader if isinstance(reader, str) else reader.model_dump(exclude_none=True, exclude_defaults=False)
+
+
+def reader_type(reader: dict[str, Any]) -> str | None:
+    """Return the input type a reader gives: boolean for an entry's presence, number for a level; None: any"""
+    if "advantage" in reader or ("section" in reader and "value" not in reader):
+        return "boolean"
+    if "skill" in reader or "value" in reader:
+        return "number"
+    return None

@@ -15,8 +15,6 @@ EXPORTER = Path(__file__).resolve().parents[1] / "exporter"
 REGISTRY = EXPORTER / "platforms.py"
 # Where a platform's name still stands outside the registry and its package, and why.
 NOT_YET = {
-    # Foundry's and Roll20's sheet defaults, being moved into per-system folders (issue 32, point 2).
-    "sheets.py",
     # `ambush publish` (foundryvtt.com's Package Release API, exporter/targets/foundry/publish.py): the command line
     # takes no platform's own commands from the registry yet (odds and simulate must import nothing of targets/).
     "cli.py:publish",

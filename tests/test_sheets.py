@@ -1,4 +1,5 @@
-"""The one place of sheet readers (exporter/sheets.py): sources noted, campaign defaults and outputs follow it"""
+"""The sheet readers (Foundry: exporter/game_systems/ through exporter/targets/foundry/sheets.py; Roll20:
+exporter/targets/roll20/sheets/): sources noted, campaign defaults and outputs follow it"""
 
 from __future__ import annotations
 
@@ -13,7 +14,8 @@ from exporter.campaign import load_campaign
 from exporter.definitions.rolls.adnd1e import dex_adjustment
 from exporter.rules import adnd1e
 from exporter.rules.systems import option_gated_inputs
-from exporter.sheets import FOUNDRY_SHEETS, ROLL20_SHEETS, foundry_reader, roll20_reader
+from exporter.targets.foundry.sheets import FOUNDRY_SHEETS, foundry_reader
+from exporter.targets.roll20.sheets import ROLL20_SHEETS, roll20_reader
 from exporter.targets.foundry import section as foundry_section
 from exporter.targets.foundry.section import foundry_defaults
 from exporter.targets.roll20 import section as roll20_section

@@ -18,8 +18,10 @@ ARCHITECTURE = ROOT / "docs" / "dev" / "architecture.md"
 RECIPE = re.compile(r"<!-- recipe: system -->\n(.*?)<!-- /recipe -->", re.S)
 ROW = re.compile(r"^\| `(?P<path>[^`]+)` \| (?P<kind>new|changed) \| .+ \|$")
 # Where files are named after another kind of system, each with its own recipe: a game system's sheet-reading adapter
-# on a VTT (GURPS Game Aid's id is "gurps"), its sheet corpora; and test data named after the system they try.
-OTHER_RECIPES = ("exporter/game_systems/", "templates/foundry/game-systems/", "fixtures/sheets/", "fixtures/bad/",
+# on a VTT (GURPS Game Aid's id is "gurps"; Roll20's GURPS sheet), its sheet corpora; and test data named after the
+# system they try.
+OTHER_RECIPES = ("exporter/game_systems/", "templates/foundry/game-systems/", "exporter/targets/roll20/sheets/",
+                 "fixtures/sheets/", "fixtures/bad/",
                  "tests/__snapshots__/", "docs/pictures/")
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 GAME_SYSTEM_ID = "ars"
+RULES_SYSTEM = "adnd1e"  # the rules whose inputs its sheets hold
 
 # ARS v2023.08.06 for V11, as imported unchanged into lastredoubt/acks2-arsbase: src/template.json (abilities),
 # src/module/actor/actor.js _buildAbilityFields and src/module/config.js dexterityTable (the computed Dex reaction

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 GAME_SYSTEM_ID = "gurps"
+RULES_SYSTEM = "gurps4e"  # the rules whose inputs its sheets hold
 
 # GURPS Game Aid (crnormand/gurps @ac714d44d6b93fd989bdeb6870c736fb04645ec4, 0.18.22):
 # template.json: system.attributes.IQ.value and .PER.value; system.ads and system.skills hold named entries nested

@@ -1,4 +1,4 @@
-// The game-system versions ambush was checked against (exporter/sheets.py, docs/game-systems.md): a world on another
+// The game-system versions ambush was checked against (exporter/game_systems/, docs/game-systems.md): a world on another
 // version is told so once, by its active GM, so that he checks the values the dialog reads before trusting them.
 import { CHECKED_VERSIONS, MODULE_ID } from "../common/config.js";
 import { format } from "./i18n.js";

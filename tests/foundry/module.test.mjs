@@ -352,7 +352,7 @@ test("a game-system version ambush was not checked against is told to the active
     { id: "gamemaster000001", name: "GM 1", isGM: true, active: true },
     { id: "gamemaster000002", name: "GM 2", isGM: true, active: true },
   ];
-  // GGA 0.18.22 and 1.0.0-alpha are the versions checked (exporter/sheets.py); 0.18.23 is not.
+  // GGA 0.18.22 and 1.0.0-alpha are the versions checked (exporter/game_systems/); 0.18.23 is not.
   let env = await boot(GURPS, { systemVersion: "0.18.22" });
   assert.deepEqual(told(env), [], "a checked version");
   env.teardown();

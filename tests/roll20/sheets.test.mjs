@@ -2,7 +2,7 @@
 // the characters of fixtures/sheets/roll20/ (the GURPS sheet, the old and the Revised AD&D 1e sheets) loaded as
 // attribute objects beside the sheet defaults getAttrByName falls back to (docs/dev/roll20.md §7), the draft values the
 // script reads from them, what it asks for and refuses to play as a default, and markers that name nothing.
-// SCRIPTS_DIR holds the example scripts, built with the default readers of exporter/sheets.py. Every expected value is
+// SCRIPTS_DIR holds the example scripts, built with the default readers of exporter/targets/roll20/sheets/. Every expected value is
 // derived by hand in the comments from the sheets and the rules (docs/rules/), not from the code under test.
 import assert from "node:assert/strict";
 import fs from "node:fs";

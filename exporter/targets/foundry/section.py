@@ -10,7 +10,7 @@ from pydantic import StringConstraints, field_validator
 
 from exporter.campaign_fields import EntryName, Reader, Url, parse_readers, reader_data, release_address
 from exporter.rules.models import StrictModel
-from exporter.sheets import foundry_reader, foundry_sheet
+from exporter.targets.foundry.sheets import foundry_reader, foundry_sheet
 
 if TYPE_CHECKING:
     from exporter.campaign import Campaign
@@ -83,7 +83,7 @@ class FoundryTarget(StrictModel):
 
 
 def foundry_defaults(system: str) -> dict[str, Any]:
-    """Return the Foundry game system and the reader of each input a system usually meets (exporter/sheets.py)"""
+    """Return the Foundry game system and the reader of each input a system usually meets (exporter/targets/foundry/sheets.py)"""
     return foundry_sheet(system)
 
 

@@ -35,7 +35,7 @@ def config_entries(defs: Definitions) -> list[ConfigEntry]:
                     status_entries(defs)),
         settings_entry(defs, "foundry", "The world settings of the automation"),
         ConfigEntry("CHECKED_VERSIONS", "The game system and its versions ambush was checked against "
-                    "(exporter/sheets.py); on another the GM is told once per world", checked_versions(defs)),
+                    "(exporter/game_systems/); on another the GM is told once per world", checked_versions(defs)),
         ConfigEntry("SURPRISE_MACRO", "The compendium and the macro that open the surprise dialog, named as Foundry "
                     "shows them (module.json, the pack), for a tracker without a place for the button",
                     surprise_macro(defs)),

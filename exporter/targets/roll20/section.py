@@ -13,7 +13,7 @@ from exporter.limits import USER_IDS
 from exporter.rules.models import StrictModel
 from exporter.rules.shared import FieldProblem, visible
 from exporter.rules.systems import option_gated_inputs
-from exporter.sheets import roll20_reader, roll20_sheet
+from exporter.targets.roll20.sheets import roll20_reader, roll20_sheet
 
 if TYPE_CHECKING:
     from exporter.campaign import Campaign
@@ -105,7 +105,7 @@ class Roll20Target(StrictModel):
 
 
 def roll20_defaults(system: str) -> dict[str, Any]:
-    """Return the Roll20 sheet reader of each input a system usually meets (exporter/sheets.py)"""
+    """Return the Roll20 sheet reader of each input a system usually meets (exporter/targets/roll20/sheets/)"""
     return roll20_sheet(system)
 
 
