@@ -7,6 +7,7 @@ import time
 from pathlib import Path
 
 from exporter.lang import bundled_language
+from exporter.rules.systems import SYSTEM_IDS
 from exporter.targets.modules import bundle, module_constant, module_graph
 from tools.web_pages import build_pages, campaign_text
 
@@ -16,15 +17,25 @@ PARTIAL = (ROOT / "fixtures" / "scenarios" / "gurps-partial.toml").read_text(enc
 INITIATIVE = [2, 5]
 # A translation a GM overrode with markup: the page shows it as text
 HOSTILE_NEXT = "</script><script>window.injected = 1</script><b>next</b>"
-PLAYED_OUT = "js/played_out.js"  # under tests/: when a vector's surprise has played out, shared with the Node runners
+
+
+def system_tail(system: str) -> str:
+    """Return where a rules system's test tail lies under tests/: when its surprise has played out, shared with the
+    Node runners (tests/js/outcomes.mjs)"""
+    return f"js/systems/{system}.js"
 
 
 def page_player() -> str:
-    """Return tests/web/play_vector.js as one expression for page.evaluate, tests/js/played_out.js bundled before it"""
-    shared = bundle(module_graph([PLAYED_OUT], lambda path: (ROOT / "tests" / path).read_text(encoding="utf-8")))
+    """Return tests/web/play_vector.js as one expression for page.evaluate, each system's test tail bundled before it
+    and its playedOut chosen by the vector's system"""
+    tails = [system_tail(system) for system in SYSTEM_IDS]
+    shared = bundle(module_graph(tails, lambda path: (ROOT / "tests" / path).read_text(encoding="utf-8")))
+    by_system = ", ".join(f"{json.dumps(system)}: {module_constant(tail)}" for system, tail in zip(SYSTEM_IDS, tails, strict=True))
     player = (ROOT / "tests" / "web" / "play_vector.js").read_text(encoding="utf-8").strip()
     # A function expression itself, not an expression giving one: Playwright calls only what reads as a function.
-    return (f"(given) => {{\n{shared}\n  const {{ playedOut }} = {module_constant(PLAYED_OUT)};\n"
+    return (f"(given) => {{\n{shared}\n  const tails = new Map(Object.entries({{ {by_system} }}));\n"
+            "  const playedOut = (system, surprise, round) =>\n"
+            "    Boolean(surprise) && tails.get(system).playedOut(surprise, round);\n"
             f"  return ({player})(given);\n}}")
 
 

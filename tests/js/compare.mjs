@@ -4,10 +4,9 @@
 import { readFileSync } from "node:fs";
 import { isDeepStrictEqual } from "node:util";
 
-/** Return an object's own property, or undefined: never one it inherits. */
-export function own(object, key) {
-  return object !== null && typeof object === "object" && Object.hasOwn(object, key) ? object[key] : undefined;
-}
+import { own } from "./own.js";
+
+export { own };
 
 /** Find the first difference between two JSON values, as a path and both sides. */
 export function firstDiff(actual, expected, path = "$") {

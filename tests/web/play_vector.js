@@ -2,7 +2,8 @@
 // encounter, the vector's scenario pasted as a scenario file, the dice typed in as the page asks for them, then the
 // turns moved on with Next until the surprise has played out (the same end as tests/js/session_vectors.mjs). Returns
 // what the page did, from its kept state: {records, turns, afterTrigger, end}, members by name (statuses as [name, statuses] pairs); or {error}.
-// `playedOut` is tests/js/played_out.js's, bundled before this function by tests/web_pages.py page_player().
+// `playedOut(system, surprise, round)` is the system test tails' (tests/js/systems/), bundled before this function by
+// tests/web_pages.py page_player().
 async ({ key, toml, dice, scenario }) => {
   const MAX_ROUNDS = 40;
   const stored = () => JSON.parse(localStorage.getItem(key));
