@@ -28,7 +28,7 @@ from exporter.definitions import procedure_defs
 from exporter.rules.shared import input_entries
 from exporter.rules.systems import SYSTEM_IDS, system_module
 from tests.conformance import run_everywhere
-from tests.scenario_draws import cases, collect, option_sets, vector_for
+from tests.scenario_draws import cases, collect, option_sets, system_draws, vector_for
 from tests.test_js_rules import FORMS, run_runner, runnable
 
 pytestmark = pytest.mark.slow  # seconds of builds, subprocesses or Node: run early (conftest.py)
@@ -185,7 +185,7 @@ def test_the_generator_draws_every_input_the_rules_declare(system):
                 seen["side"] |= set(side)
                 seen["member"] |= {key for member in side["members"] for key in member}
         missing = [f"{entry.level} {entry.key}" for entry in entries if entry.key not in seen[entry.level]]
-        assert not missing, f"{system} {procedure}: tests/scenario_draws.py never draws {missing}"
+        assert not missing, f"{system} {procedure}: its drawn_scenarios ({system_draws(system).__file__}) never draws {missing}"
 
 
 @pytest.mark.parametrize("target", TARGETS)

@@ -16,8 +16,7 @@ from exporter.scenario import scenario_from_dict
 from tests.conftest import ROOT, SCENARIOS, VECTORS, run_node
 from tests.js_tree import write_common_tree
 from tests.procedure_fields import applicable
-from tests.scenario_draws import SCENARIOS as STRATEGIES
-from tests.scenario_draws import collect, option_sets
+from tests.scenario_draws import collect, option_sets, scenarios
 
 pytestmark = pytest.mark.slow  # seconds of builds, subprocesses or Node: run early (conftest.py)
 
@@ -47,7 +46,7 @@ def generated(system: str) -> list[dict]:
     found = []
     for salt, procedure in enumerate(system_module(system).PROCEDURES):
         for options in ({}, drawn):
-            for scenario in collect(STRATEGIES[system](procedure, options), GENERATED_PER_PROCEDURE,
+            for scenario in collect(scenarios(system, procedure, options), GENERATED_PER_PROCEDURE,
                                     600 + 10 * SYSTEM_IDS.index(system) + salt + (5 if options else 0)):
                 kept = applicable(scenario)
                 found.append({**kept, "options": options} if options else kept)

@@ -17,6 +17,7 @@ from exporter.rules import adnd1e
 from exporter.rules.adnd1e import Combatant
 from exporter.rules.dice import ScriptedRoller
 from exporter.scenario import scenario_from_dict
+from tests.scenario_draws import maybe, member_name, put, side_names
 
 F = Fraction
 
@@ -795,3 +796,29 @@ def test_timeline_never_has_an_empty_surprise_segment(people):
             assert (person.name in segment.acting) == (person.frozen < segment.segment)
     if segments:
         assert segments[-1].kind == "surprise"
+
+# --- scenarios drawn for the differential tests (tests/scenario_draws.py) ---------------------------------
+
+DIE_FACES = 6  # its dice's faces: die faces are drawn from 1 to this
+
+
+@st.composite
+def drawn_scenarios(draw, procedure: str, options: dict) -> dict:
+    """Draw an AD&D scenario; member ratings and encumbrance only where their option allows them"""
+    sides = {}
+    for key, names in zip("ab", draw(side_names()), strict=True):
+        members = []
+        for name in names:
+            source = draw(st.sampled_from(["none", "dex", "adjustment"]))
+            member = put({"name": name},
+                         dex=draw(st.integers(3, 18)) if source == "dex" else None,
+                         surprise_adjustment=draw(st.integers(-5, 5)) if source == "adjustment" else None)
+            if options.get("dex_encumbrance_gate"):
+                put(member, encumbered=draw(maybe(st.booleans())))
+            if options.get("side_best_rating"):
+                put(member, surprised_on=draw(maybe(st.integers(0, 6))), surprises_on=draw(maybe(st.integers(1, 6))))
+            members.append(member)
+        sides[key] = put({}, name=draw(maybe(member_name)), surprised_on=draw(maybe(st.integers(0, 6))),
+                         surprises_on=draw(maybe(st.integers(1, 6))), aware=draw(maybe(st.booleans())))
+        sides[key]["members"] = members
+    return {"system": "adnd1e", "procedure": procedure, "sides": sides}

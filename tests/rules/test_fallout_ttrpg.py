@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -16,6 +17,7 @@ from exporter.rules import fallout_ttrpg as ft
 from exporter.rules.dice import ScriptedRoller, SeededRoller
 from exporter.scenario import scenario_from_dict
 from tests.procedure_fields import applicable
+from tests.scenario_draws import maybe, member_name, put, side_names
 
 
 def member(name: str, **extra) -> dict:
@@ -685,3 +687,41 @@ def test_cautious_nature_members_lose_nothing_unless_they_sleep_through_the_roun
         for m in raw["sides"][key]["members"]:
             if m["cautious_nature"] and not (m["asleep"] and raw["options"]["cautious_sleeper_wakes"] == "sr_end"):
                 assert result.members[m["name"]].lost == {0: 1}
+
+# --- scenarios drawn for the differential tests (tests/scenario_draws.py) ---------------------------------
+
+DIE_FACES = 20  # its dice's faces: die faces are drawn from 1 to this
+
+
+@st.composite
+def drawn_scenarios(draw, procedure: str, options: dict) -> dict:
+    """Draw a Fallout scenario: a World Map check or opening Sneak Attacks, lone or declared openers"""
+    rolling = {"a", "b"} if options.get("enemy_spot_roll") else {"a"}
+    names_a, names_b = draw(side_names())
+    sides = {}
+    for key, names in (("a", names_a), ("b", names_b)):
+        members = []
+        for name in names:
+            needs_test = procedure == "world-map" and key in rolling
+            per, survival = st.integers(1, 10), st.integers(0, 20)
+            members.append(put(
+                {"name": name},
+                per=draw(per) if needs_test else draw(maybe(per)),
+                survival=draw(survival) if needs_test else draw(maybe(survival)),
+                cautious_nature=draw(maybe(st.booleans())), asleep=draw(maybe(st.booleans())),
+                sequence=draw(maybe(st.one_of(st.integers(0, 4), st.integers(-5, 20)))),
+            ))
+        sides[key] = put({}, name=draw(maybe(member_name)))
+        sides[key]["members"] = members
+    scenario: dict[str, Any] = {"system": "fallout-ttrpg", "procedure": procedure}
+    bonus, number = st.integers(-5, 15), st.integers(1, 30)
+    if procedure == "world-map":
+        put(scenario, dc=draw(st.integers(0, 30)), hunting=draw(maybe(st.booleans())))
+    elif draw(st.booleans()):
+        scenario.update(attacker=draw(st.sampled_from(names_a)), attack_bonus=draw(bonus), target_number=draw(number))
+    else:
+        openers = draw(st.lists(st.sampled_from(names_a + names_b), min_size=1, max_size=4, unique=True))
+        scenario["openers"] = [{"name": name, "attack_bonus": draw(bonus), "target_number": draw(number)}
+                               for name in openers]
+    scenario["sides"] = sides
+    return scenario

@@ -13,6 +13,7 @@ from exporter.rules import gurps4e as g
 from exporter.rules.dice import ScriptedRoller
 from exporter.scenario import scenario_from_dict
 from tests.procedure_fields import applicable
+from tests.scenario_draws import maybe, member_name, put, side_names
 
 
 def member(name: str, iq: int = 10, **extra) -> dict:
@@ -547,3 +548,38 @@ def test_members_with_one_profile_share_one_result_and_match_the_contest_by_hand
     assert crowd.surprise["a"] == by_hand
     lone = g.odds(scenario("total", a={"members": [sneak]}, b={"members": [member("w0", iq=3)]}))
     assert {k: p / by_hand for k, p in crowd.members["w39"].lost.items() if k} == lone.members["w0"].lost
+
+# --- scenarios drawn for the differential tests (tests/scenario_draws.py) ---------------------------------
+
+DIE_FACES = 6  # its dice's faces: die faces are drawn from 1 to this
+
+
+@st.composite
+def drawn_scenarios(draw, procedure: str, options: dict) -> dict:
+    """Draw a GURPS scenario: partial, total or quick-contest"""
+    skill = st.one_of(st.integers(6, 18), st.integers(1, 40))
+    # the sneak must beat every watcher: a skilled sneak and dull watchers make that common enough
+    stealth, per = st.one_of(st.integers(12, 20), skill), st.one_of(st.integers(3, 10), skill)
+    sides = {}
+    for key, names in zip("ab", draw(side_names()), strict=True):
+        members = []
+        for name in names:
+            contest_skill = {"a": "stealth", "b": "per"}[key] if procedure == "quick-contest" else None
+            members.append(put(
+                {"name": name, "iq": draw(st.one_of(st.integers(1, 18), st.integers(1, 40)))},
+                combat_reflexes=draw(maybe(st.booleans())),
+                tactics=draw(maybe(st.one_of(st.sampled_from([0, 1, 19, 20]), st.integers(0, 40)))),
+                stealth=draw(stealth) if contest_skill == "stealth" else draw(maybe(skill)),
+                per=draw(per) if contest_skill == "per" else draw(maybe(skill)),
+            ))
+        sides[key] = put({}, name=draw(maybe(member_name)), leader=draw(maybe(st.sampled_from(names))),
+                         animals=draw(maybe(st.booleans())),
+                         gm_modifier=draw(maybe(st.one_of(st.integers(-3, 3), st.integers(-20, 20)))),
+                         expecting_trouble=draw(maybe(st.booleans())))
+        sides[key]["members"] = members
+    # Who surprises, drawn last so that the draws before it stay as they were; side b surprising takes the sides
+    # drawn for a and b the other way round, for the quick contest's sneaks (stealth) are the surprising side.
+    surprising = draw(maybe(st.sampled_from(["a", "b"]))) if procedure in g.SURPRISING_PROCEDURES else None
+    if surprising == "b":
+        sides = {"a": sides["b"], "b": sides["a"]}
+    return put({"system": "gurps4e", "procedure": procedure}, surprising=surprising) | {"sides": sides}

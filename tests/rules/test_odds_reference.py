@@ -16,8 +16,7 @@ from exporter.scenario import scenario_from_dict
 from tests.conftest import SCENARIOS, VECTORS
 from tests.procedure_fields import applicable
 from tests.rules import odds_reference
-from tests.scenario_draws import SCENARIOS as STRATEGIES
-from tests.scenario_draws import collect, option_sets
+from tests.scenario_draws import collect, option_sets, scenarios
 
 REFERENCE = {"gurps4e": (g, odds_reference.gurps_odds), "fallout-ttrpg": (f, odds_reference.fallout_odds)}
 
@@ -50,7 +49,7 @@ def test_generated_scenarios_of_every_procedure_and_option_set_equal_the_referen
     drawn = collect(option_sets(system).filter(bool), 1, 700)[0]
     for salt, procedure in enumerate(REFERENCE[system][0].PROCEDURES):
         for options in ({}, drawn):
-            for data in collect(STRATEGIES[system](procedure, options), 6, 710 + salt):
+            for data in collect(scenarios(system, procedure, options), 6, 710 + salt):
                 kept = applicable(data)
                 assert_equal_odds(scenario_from_dict({**kept, "options": options} if options else kept, "generated"))
 
