@@ -1,4 +1,4 @@
-// Time the JS odds modules as a dialog calls them, for the benchmarks:
+// Time the JS odds (the rules modules' odds()) as a dialog calls them, for the benchmarks:
 //   node js_odds.mjs CASES.json RUNS  (CASES: [{"name", "module", "scenario"}])  ->  one line of JSON: {name: {first, median}} in ms
 import { readFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";

@@ -1,4 +1,4 @@
-"""The JS odds modules against the Python odds, within 1e-9: examples, vector scenarios and generated ones"""
+"""The JS odds (each rules module's odds()) against the Python odds, within 1e-9: examples, vector scenarios and generated ones"""
 
 from __future__ import annotations
 
@@ -26,8 +26,8 @@ TOLERANCE = 1e-9
 
 
 def render_odds(folder: Path, system: str) -> Path:
-    """Write a build's common modules and return the system's odds module among them, as the Foundry module has it"""
-    return write_common_tree(folder, system) / "common" / "odds" / f"{system}.js"
+    """Write a build's common modules and return the system's rules module among them, as the Foundry module has it"""
+    return write_common_tree(folder, system) / "common" / "rules" / f"{system}.js"
 
 
 def run_odds(module: Path, cases: list[dict]) -> tuple[dict[str, dict], float]:

@@ -62,7 +62,7 @@ def test_a_cycle_is_refused():
 
 
 def test_module_constants_are_readable_and_never_a_global():
-    assert module_constant("common/odds/fallout-ttrpg.js") == "OddsFalloutTtrpg"
+    assert module_constant("common/rules/fallout-ttrpg.js") == "RulesFalloutTtrpg"
     assert module_constant("roll20/turnorder.js") == "Roll20Turnorder"
     for shadowing in ("common/campaign.js", "common/map.js", "common/math.js"):
         with pytest.raises(ModuleError, match="not a free identifier"):

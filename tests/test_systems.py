@@ -78,8 +78,10 @@ def test_every_target_knows_how_to_show_the_statuses_and_macros(system):
 @pytest.mark.parametrize("system", SYSTEM_IDS)
 def test_every_system_has_its_templates(system):
     common = templates_root() / "common"
-    for part in ("rules", "odds", "runtime"):
+    for part in ("rules", "runtime"):
         assert (common / part / f"{system}.js").is_file(), f"{part}/{system}.js"
+    assert "\nexport {\n" in (common / "rules" / f"{system}.js").read_text(encoding="utf-8")
+    assert "  odds,\n" in (common / "rules" / f"{system}.js").read_text(encoding="utf-8"), "its exact odds are its rules'"
     # its entry is written by the build, the same for every system but its id
     assert not (common / "systems" / f"{system}.js").exists()
     assert f'provideSystem("{system}", ' in module_source(templates_root(), system_entry_path(system))

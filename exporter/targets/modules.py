@@ -129,12 +129,11 @@ def system_entry_path(system: str) -> str:
 def system_entry(system: str) -> str:
     """Return a rules system's entry module, the same for every system but its id: no template holds it"""
     return (f"// The entry module of the {system} rules, written by the build (exporter/targets/modules.py): it hands their rules\n"
-            "// core, exact odds and table runtime to the session (system.js).\n"
-            f'import * as Odds from "../odds/{system}.js";\n'
+            "// core with its exact odds, and its table runtime, to the session (system.js).\n"
             f'import * as Rules from "../rules/{system}.js";\n'
             f'import * as Runtime from "../runtime/{system}.js";\n'
             'import { provideSystem } from "../system.js";\n\n'
-            f'provideSystem("{system}", {{ Odds, Rules, Runtime }});\n')
+            f'provideSystem("{system}", {{ Rules, Runtime }});\n')
 
 
 def module_source(root: Path, path: str) -> str:
@@ -174,7 +173,7 @@ def module_graph(entries: Iterable[str], source: Callable[[str], str]) -> list[J
 
 
 def module_constant(path: str) -> str:
-    """Name the constant that holds a module in the bundle: common/odds/fallout-ttrpg.js -> OddsFalloutTtrpg"""
+    """Name the constant that holds a module in the bundle: common/rules/fallout-ttrpg.js -> RulesFalloutTtrpg"""
     stem = path.removeprefix("common/").removesuffix(".js")
     name = "".join(part[:1].upper() + part[1:] for part in re.split(r"[/_-]", stem) if part)
     if not re.fullmatch(r"[A-Za-z][A-Za-z0-9]*", name) or name in RESERVED_NAMES:

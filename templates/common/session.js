@@ -4,7 +4,7 @@
 // It talks to the tabletop only through its host (below): Foundry's hooks and Roll20's events become session calls.
 import { added, newRecord, plan } from "./follow.js";
 import { scenarioFromDraft } from "./draft.js";
-import { oddsLines } from "./odds/shared.js";
+import { oddsLines } from "./odds.js";
 import { scenarioToml } from "./scenario-file.js";
 import { clearMarks, newSurprise } from "./surprise-record.js";
 import { rulesSystem } from "./system.js";
@@ -155,7 +155,7 @@ function tableOf(host, surprise, holding = () => false, changed = new Set()) {
 /** Return the lines the GM reads before rolling: who gets the jump and each member's loss, or what is wrong */
 function draftOddsLines(draft, t) {
   const { scenario, problem } = scenarioFromDraft(draft, t);
-  return problem ? [problem] : oddsLines(rulesSystem().Odds.odds(scenario), t, scenario);
+  return problem ? [problem] : oddsLines(rulesSystem().Rules.odds(scenario), t, scenario);
 }
 
 /**
@@ -172,7 +172,7 @@ function builtScenario(draft, t) {
 }
 
 /** Return the odds of a draft (members by name) or of a rules scenario: `ambush odds --json`'s object */
-const oddsOf = (scenario, t) => rulesSystem().Odds.odds(isDraft(scenario) ? builtScenario(scenario, t) : scenario);
+const oddsOf = (scenario, t) => rulesSystem().Rules.odds(isDraft(scenario) ? builtScenario(scenario, t) : scenario);
 
 /** Return a draft as the text of a scenario file; a bad draft throws its one-line problem */
 const scenarioText = (draft, t) => scenarioToml(builtScenario(draft, t));

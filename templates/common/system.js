@@ -1,4 +1,4 @@
-// The rules system this build plays: its rules core, exact odds and table runtime. The system's entry module
+// The rules system this build plays: its rules core (with the exact odds) and its table runtime. The system's entry module
 // (systems/<id>.js, the one config.js names) provides them as it loads; the session and the hosts ask for them when
 // they act, by which time every module of the build has loaded (a Foundry module lists the entry in its esmodules,
 // the Roll20 bundle runs it before the host).
@@ -7,8 +7,7 @@ import { SYSTEM } from "./config.js";
 /**
  * The parts of a rules system.
  * @typedef {object} RulesSystem
- * @property {object} Rules  the rules core (rules/<id>.js)
- * @property {object} Odds  its exact odds (odds/<id>.js): odds(scenario)
+ * @property {object} Rules  the rules core (rules/<id>.js): resolve(scenario, roller) and the exact odds, odds(scenario)
  * @property {object} Runtime  its table runtime (runtime/<id>.js): resolve, turnStarted, turnEnded, roundStarted,
  *   nextRoundNumber, roundSeconds, left, statusLines, roundName, upgraded (a surprise an earlier version stored, in
  *   today's form) and MEMBER_PARTS (the parts it keeps by member id)

@@ -17,7 +17,7 @@ import { pathToFileURL } from "node:url";
 const { tree, system, cases } = JSON.parse(await readFile(process.argv[2], "utf8"));
 const root = pathToFileURL(`${tree}/common/`).href;
 const { provideSystem } = await import(`${root}system.js`);
-const parts = { Odds: await import(`${root}odds/${system}.js`), Rules: await import(`${root}rules/${system}.js`) };
+const parts = { Rules: await import(`${root}rules/${system}.js`) };
 const runtime = await import(`${root}runtime/${system}.js`);
 const { tableSession } = await import(`${root}session.js`);
 

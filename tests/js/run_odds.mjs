@@ -1,5 +1,5 @@
-// Compute the odds of scenarios with a system's odds module (common/odds/<system>.js of a build).
-// Usage: node tests/js/run_odds.mjs ODDS_MODULE.js CASES.json   (CASES: [{"name", "scenario"}, ...])
+// Compute the odds of scenarios with a system's rules module (common/rules/<system>.js of a build).
+// Usage: node tests/js/run_odds.mjs RULES_MODULE.js CASES.json   (CASES: [{"name", "scenario"}, ...])
 // Prints one JSON line per case: {"name", "odds", "shown"} or {"name", "error"}, then {"ms"}: the time spent in odds().
 // "shown" lists the member names of oddsLines' lines, in the order the GM reads them.
 import { readFileSync } from "node:fs";
@@ -9,7 +9,7 @@ import { pathToFileURL } from "node:url";
 const [modulePath, casesPath] = process.argv.slice(2);
 const moduleUrl = pathToFileURL(resolvePath(modulePath)).href;
 const { odds } = await import(moduleUrl);
-const { oddsLines } = await import(new URL("./shared.js", moduleUrl).href);
+const { oddsLines } = await import(new URL("../odds.js", moduleUrl).href);
 const cases = JSON.parse(readFileSync(casesPath, "utf-8"));
 let spent = 0;
 for (const { name, scenario } of cases) {

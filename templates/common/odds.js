@@ -1,7 +1,7 @@
 // What every system's exact odds share: rationals, so the odds decide what is zero or one as the Python core's Fractions do
 // and become floats only at the end; a member's odds JSON; and the lines the GM reads.
-import { SIDE_KEYS, TAIL_CUT as TAIL_CUT_PAIR, UNIT } from "../config.js";
-import { decimal, percent } from "../format.js";
+import { SIDE_KEYS, TAIL_CUT as TAIL_CUT_PAIR, UNIT } from "./config.js";
+import { decimal, percent } from "./format.js";
 
 /** The catalogue keys this module shows, which the build ships (exporter/targets/strings.py) */
 const STRING_KEYS = ["Odds.Expected.{unit}", "Odds.Jump", "Odds.Never"];
@@ -13,6 +13,9 @@ const TAIL_CUT = TAIL_CUT_PAIR.map(BigInt);
 
 /** Return the rational n / d of two integers */
 const exact = (n, d = 1) => [BigInt(n), BigInt(d)];
+
+/** The mean of a die of `faces` faces, (faces + 1) / 2, as a rational */
+const dieMean = (faces) => exact(faces + 1, 2);
 
 /** Multiply two rationals */
 const times = (x, y) => [x[0] * y[0], x[1] * y[1]];
@@ -80,6 +83,7 @@ export {
   ONE,
   TAIL_CUT,
   exact,
+  dieMean,
   times,
   plus,
   minus,
