@@ -4,33 +4,28 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import click
 
-from exporter.errors import ExportError
-from exporter.platforms import PLATFORM_IDS, every_noun, nouns, zipped_noun
+from exporter.commands import REPOSITORY_HELP, InputError, reported_errors
+from exporter.platforms import PLATFORM_COMMANDS, PLATFORM_IDS, every_noun, named, nouns, zipped_noun
 from exporter.rules.systems import SYSTEM_IDS, systems_called
 
 
-class InputError(click.ClickException):
-    """Report bad user input as a one-line message"""
-
-    exit_code = 2
-
-
-@contextmanager
-def reported_errors() -> Iterator[None]:
-    """Map library errors to click exceptions"""
-    try:
-        yield
-    except ExportError as err:  # raised by the library, never printed there
-        raise InputError(err.one_line()) from err
-
-
 class AmbushGroup(click.Group):
-    """The command group, printing a usage error as one line (exit 2) instead of click's four"""
+    """The command group, printing a usage error as one line (exit 2) instead of click's four, with the platforms'
+    own commands (exporter/platforms.py) imported only when named or listed"""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        """Name every command, the platforms' own among them"""
+        return sorted({*super().list_commands(ctx), *PLATFORM_COMMANDS})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        """Return a command, importing a platform's own when it is the one asked for"""
+        if cmd_name in PLATFORM_COMMANDS:
+            return named(PLATFORM_COMMANDS[cmd_name])
+        return super().get_command(ctx, cmd_name)
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         """Show the help, as --help does, when ambush is run with nothing: no usage error, nothing wrong"""
@@ -374,7 +369,6 @@ def docs(page: str | None) -> None:
         click.echo(text, nl=False)
 
 
-REPOSITORY_HELP = "The repository's web address, like https://github.com/OWNER/NAME: the release URLs point into it."
 TAG_HELP = "The release's tag: v and the campaigns' version, like v1.2.0."
 
 
@@ -403,27 +397,3 @@ def release(campaigns: tuple[Path, ...], repository: str, tag: str, out: Path, n
         raise SystemExit(1)
     for path in done.files:
         click.echo(f"wrote {path}")
-
-
-@main.command(short_help="Announce a released module on foundryvtt.com (Package Release API)")
-@click.argument("manifest", type=click.Path(dir_okay=False, path_type=Path))
-@click.option("--repository", required=True, metavar="URL", help=REPOSITORY_HELP)
-@click.option("--tag", required=True, help="The tag of the GitHub release that carries the module.")
-@click.option("--dry-run", is_flag=True, help="Stop after the dry run: foundryvtt.com checks the release and lists "
-                                               "nothing.")
-def publish(manifest: Path, repository: str, tag: str, dry_run: bool) -> None:
-    """Announce a released module on foundryvtt.com through Foundry's Package Release API
-
-    MANIFEST is the ID.json that `ambush release` wrote, attached to the GitHub release of TAG. The package's release
-    token is read from the environment variable FOUNDRY_PACKAGE_TOKEN. A dry run goes first (with --dry-run, alone); a
-    version that foundryvtt.com lists already is no error (`ambush docs release`).
-    """
-    from exporter.targets.foundry.publish import PublishError, publish_module, token_from_environment
-
-    with reported_errors():
-        try:
-            click.echo(publish_module(manifest, repository, tag, token_from_environment(), say=click.echo,
-                                      dry_run=dry_run))
-        except PublishError as err:
-            click.echo(f"Error: {' '.join(str(err).split())}", err=True)
-            raise SystemExit(1) from None

@@ -2,9 +2,10 @@
 
 A platform is what a campaign builds for: a virtual tabletop or the web page. Adding one means one entry here and the
 package it names under exporter/targets/: a writer class with write(defs, folder), a module with release_files,
-release_notes and with_release (exporter/release.py reads them), and where the campaign has a table for it, a
-section module with its model Section (whose `attributes` map inputs to readers), target_settings(campaign),
-build_warnings(campaign) and init_context(system) (what `ambush init` writes into the table). Nothing outside this
+release_notes and with_release (exporter/release.py reads them), its own commands if it has any (click commands the
+command line lists beside its own), and where the campaign has a table for it, a section module with its model Section
+(whose `attributes` map inputs to readers), target_settings(campaign), build_warnings(campaign) and
+init_context(system) (what `ambush init` writes into the table). Nothing outside this
 module and that package names the platform (tests/test_platforms.py); this module imports none of them until asked,
 so the campaign and the command line load without Jinja.
 """
@@ -26,6 +27,7 @@ class PlatformEntry(NamedTuple):
     zipped: bool = False  # the build also packs the folder as <id>-<version>.zip (--zip)
     default: bool = False  # a campaign that names no targets builds it
     capabilities: tuple[str, ...] = ()  # what the platform offers that a setting may need (SettingDef.needs)
+    commands: tuple[tuple[str, str], ...] = ()  # its own commands: (name, module.command), imported when asked for
 
 
 PLATFORMS: dict[str, PlatformEntry] = {
@@ -33,7 +35,8 @@ PLATFORMS: dict[str, PlatformEntry] = {
                              "exporter.targets.foundry.release",
                              "foundry", "Foundry module", zipped=True, default=True,
                              # docs/dev/foundry.md §7: only Foundry's combat has a beginning the module hears first
-                             capabilities=("combat-start",)),
+                             capabilities=("combat-start",),
+                             commands=(("publish", "exporter.targets.foundry.commands.publish"),)),
     "roll20": PlatformEntry("exporter.targets.roll20.writer.Roll20Writer", "exporter.targets.roll20.section",
                             "exporter.targets.roll20.release",
                             "roll20", "Roll20 script", default=True),
@@ -44,6 +47,7 @@ PLATFORM_IDS = tuple(PLATFORMS)
 DEFAULT_PLATFORMS = tuple(name for name, entry in PLATFORMS.items() if entry.default)
 FOLDERS = tuple(entry.folder for entry in PLATFORMS.values())  # what a build makes in a campaign's folder, with its zip
 SECTIONS = tuple(name for name, entry in PLATFORMS.items() if entry.section is not None)
+PLATFORM_COMMANDS = {name: command for entry in PLATFORMS.values() for name, command in entry.commands}
 
 # What a campaign's id and version must be for every platform to take them: the strictest rule, Foundry's package id
 # (docs/dev/foundry.md §1), and versions the VTTs compare part by part as JavaScript numbers.

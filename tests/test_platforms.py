@@ -14,11 +14,7 @@ from exporter.platforms import PLATFORMS, SECTIONS, named, release_module, secti
 EXPORTER = Path(__file__).resolve().parents[1] / "exporter"
 REGISTRY = EXPORTER / "platforms.py"
 # Where a platform's name still stands outside the registry and its package, and why.
-NOT_YET = {
-    # `ambush publish` (foundryvtt.com's Package Release API, exporter/targets/foundry/publish.py): the command line
-    # takes no platform's own commands from the registry yet (odds and simulate must import nothing of targets/).
-    "cli.py:publish",
-}
+NOT_YET: set[str] = set()  # files or functions (path:function) that still name a platform; none today
 # A name in code that says a platform: foundry or roll20 anywhere, web as a word of it (web_page, WebWriter)
 PLATFORM_NAME = re.compile(r"(?i:foundry|roll20)|(?:^|_)(?i:web)(?:_|$)|^Web[A-Z]")
 # A string that names a platform: foundry or roll20 anywhere, or web as an id or a path (not "a web address"); the
@@ -109,3 +105,17 @@ def test_every_platform_gives_what_the_registry_promises():
         assert Campaign.model_fields[platform].annotation is section.Section
         assert all(callable(getattr(section, f, None)) for f in ("target_settings", "build_warnings", "init_context"))
         assert "attributes" in section.Section.model_fields
+
+
+def test_a_platforms_own_commands_come_from_the_registry_and_only_when_asked():
+    from click.testing import CliRunner
+
+    from exporter.cli import main
+    from exporter.platforms import PLATFORM_COMMANDS
+
+    assert PLATFORM_COMMANDS, "no platform has a command of its own: this test tries nothing"
+    listed = CliRunner().invoke(main, ["--help"]).output
+    for name in PLATFORM_COMMANDS:
+        assert f"\n  {name} " in listed, f"ambush --help does not list {name}"
+        assert CliRunner().invoke(main, [name, "--help"]).exit_code == 0
+    assert not any(name in main.commands for name in PLATFORM_COMMANDS), "a platform's command is the CLI's own"
