@@ -481,3 +481,13 @@ def fresh(browser):
     yield open_fresh
     for page in opened:
         page.context.close()
+
+
+def ambush_commands() -> dict:
+    """Return every command of `ambush` by name, the platforms' own among them (exporter/platforms.py)"""
+    import click
+
+    from exporter.cli import main
+
+    context = click.Context(main)
+    return {name: main.get_command(context, name) for name in main.list_commands(context)}

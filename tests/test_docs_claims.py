@@ -17,7 +17,7 @@ from exporter.game_systems.gurps import GGA
 from exporter.init import toml_value
 from exporter.targets.foundry.section import FoundryTarget
 from exporter.targets.roll20.section import Roll20Target
-from tests.conftest import ROOT
+from tests.conftest import ROOT, ambush_commands
 
 DOCS = ROOT / "docs"
 # The pages a GM reads (docs/dev is for contributors) and the README
@@ -58,8 +58,8 @@ def test_every_ambush_command_and_option_the_docs_show_exists():
         if not words or words[0] in ("--version", "--help", "-h"):
             continue
         name = words[0]
-        assert name in main.commands, f"{page}: `ambush {' '.join(words)}`: no command {name}"
-        command = main.commands[name]
+        assert name in ambush_commands(), f"{page}: `ambush {' '.join(words)}`: no command {name}"
+        command = ambush_commands()[name]
         known = {opt for param in command.params if isinstance(param, click.Option)
                  for opt in (*param.opts, *param.secondary_opts)} | {"--help", "-h"}
         for word in words[1:]:
@@ -72,7 +72,7 @@ def test_every_ambush_command_and_option_the_docs_show_exists():
 def test_the_command_reference_lists_every_command():
     text = (DOCS / "dev" / "architecture.md").read_text(encoding="utf-8")
     listed = set(re.findall(r"^\| `ambush (\w+)", text, re.M))
-    assert listed == set(main.commands)
+    assert listed == set(ambush_commands())
 
 
 def roll20_subcommands() -> set[str]:
