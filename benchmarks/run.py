@@ -194,7 +194,8 @@ def pack_benchmark(folder: Path, runs: int) -> tuple[list[float], list[float]]:
 
 
 def js_odds_benchmark(folder: Path, scenarios: dict[str, Path], runs: int) -> dict[str, dict[str, float]]:
-    """Time the generated JS odds (the rules modules' odds) in Node on scenarios, as the Foundry dialog calls them on every edit"""
+    """Time the generated JS odds (the rules modules' odds) in Node on scenarios, as the Foundry dialog calls them on
+    every edit"""
     from exporter.build import build_campaigns
 
     build_campaigns([], folder, target="foundry", make_zip=False)

@@ -100,7 +100,7 @@ def side_names(draw) -> tuple[list[str], list[str]]:
 def system_draws(system: str) -> ModuleType:
     """Return the tests of a rules system (tests/rules/test_<module>.py), which say how its scenarios are drawn:
     drawn_scenarios(procedure, options), a strategy, and DIE_FACES, the faces of the die its dice are"""
-    return import_module(f"tests.rules.test_{SYSTEMS[system].rules.rsplit('.', 1)[1]}")
+    return import_module(f"tests.rules.test_{SYSTEMS[system].module}")
 
 
 def scenarios(system: str, procedure: str, options: dict) -> st.SearchStrategy:

@@ -185,7 +185,8 @@ def test_the_generator_draws_every_input_the_rules_declare(system):
                 seen["side"] |= set(side)
                 seen["member"] |= {key for member in side["members"] for key in member}
         missing = [f"{entry.level} {entry.key}" for entry in entries if entry.key not in seen[entry.level]]
-        assert not missing, f"{system} {procedure}: its drawn_scenarios ({system_draws(system).__file__}) never draws {missing}"
+        where = system_draws(system).__file__
+        assert not missing, f"{system} {procedure}: its drawn_scenarios ({where}) never draws {missing}"
 
 
 @pytest.mark.parametrize("target", TARGETS)

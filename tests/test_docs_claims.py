@@ -54,12 +54,13 @@ def ambush_invocations() -> list[tuple[str, list[str]]]:
 def test_every_ambush_command_and_option_the_docs_show_exists():
     invocations = ambush_invocations()
     assert len(invocations) > 40
+    commands = ambush_commands()
     for page, words in invocations:
         if not words or words[0] in ("--version", "--help", "-h"):
             continue
         name = words[0]
-        assert name in ambush_commands(), f"{page}: `ambush {' '.join(words)}`: no command {name}"
-        command = ambush_commands()[name]
+        assert name in commands, f"{page}: `ambush {' '.join(words)}`: no command {name}"
+        command = commands[name]
         known = {opt for param in command.params if isinstance(param, click.Option)
                  for opt in (*param.opts, *param.secondary_opts)} | {"--help", "-h"}
         for word in words[1:]:

@@ -1,4 +1,5 @@
-"""The JS odds (each rules module's odds()) against the Python odds, within 1e-9: examples, vector scenarios and generated ones"""
+"""The JS odds (each rules module's odds()) against the Python odds, within 1e-9: examples, vector scenarios and
+generated ones"""
 
 from __future__ import annotations
 

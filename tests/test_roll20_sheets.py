@@ -20,7 +20,8 @@ side_best_rating = true
 
 @pytest.fixture(scope="module")
 def run(built_text, examples):
-    # The characters come from fixtures/sheets/roll20/; the scripts read them with the default readers of exporter/targets/roll20/sheets/.
+    # The characters come from fixtures/sheets/roll20/; the scripts read them with the default readers of
+    # exporter/targets/roll20/sheets/.
     rated = built_text(RATED, target="roll20") / "adnd-rated" / "roll20" / "AdndRated.js"
     assert rated.is_file()
     return run_node_tests(FILE, {"SCRIPTS_DIR": str(examples), "RATED_SCRIPT": str(rated)})

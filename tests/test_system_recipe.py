@@ -36,8 +36,7 @@ def recipe() -> list[tuple[str, str]]:
 
 def names_of(system: str) -> dict[str, str]:
     """Return the names a system's files take: its id, its Python module, its vectors' and examples' prefix"""
-    module = SYSTEMS[system].rules.rsplit(".", 1)[1]
-    return {"<id>": system, "<module>": module, "<prefix>": re.split(r"[0-9-]", system, maxsplit=1)[0]}
+    return {"<id>": system, "<module>": SYSTEMS[system].module, "<prefix>": re.split(r"[0-9-]", system, maxsplit=1)[0]}
 
 
 def expanded(pattern: str, system: str) -> str:

@@ -30,7 +30,8 @@ def page_player() -> str:
     and its playedOut chosen by the vector's system"""
     tails = [system_tail(system) for system in SYSTEM_IDS]
     shared = bundle(module_graph(tails, lambda path: (ROOT / "tests" / path).read_text(encoding="utf-8")))
-    by_system = ", ".join(f"{json.dumps(system)}: {module_constant(tail)}" for system, tail in zip(SYSTEM_IDS, tails, strict=True))
+    by_system = ", ".join(f"{json.dumps(system)}: {module_constant(tail)}"
+                          for system, tail in zip(SYSTEM_IDS, tails, strict=True))
     player = (ROOT / "tests" / "web" / "play_vector.js").read_text(encoding="utf-8").strip()
     # A function expression itself, not an expression giving one: Playwright calls only what reads as a function.
     return (f"(given) => {{\n{shared}\n  const tails = new Map(Object.entries({{ {by_system} }}));\n"

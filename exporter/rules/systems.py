@@ -28,6 +28,11 @@ class SystemEntry(NamedTuple):
     title: str
     called: str
 
+    @property
+    def module(self) -> str:
+        """Return the rules module's own name, which its models, narration and tests take: fallout_ttrpg"""
+        return self.rules.rpartition(".")[2]
+
 
 SYSTEMS: dict[str, SystemEntry] = {
     "gurps4e": SystemEntry("exporter.rules.gurps4e", "exporter.narration.gurps4e",

@@ -83,7 +83,8 @@ class FoundryTarget(StrictModel):
 
 
 def foundry_defaults(system: str) -> dict[str, Any]:
-    """Return the Foundry game system and the reader of each input a system usually meets (exporter/targets/foundry/sheets.py)"""
+    """Return the Foundry game system and the reader of each input a system usually meets
+    (exporter/targets/foundry/sheets.py)"""
     return foundry_sheet(system)
 
 

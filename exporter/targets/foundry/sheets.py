@@ -1,8 +1,8 @@
 """The Foundry sheets GMs use: the game system each rules system usually runs on, and its readers
 
-A reader is an actor data path or a named entry of a game system's lists; each game system's readers, the versions they
-were checked against and the rules system it serves live beside its adapter (exporter/game_systems/). tests/test_sheets.py
-checks the defaults against the sheets' characters.
+A reader is an actor data path or a named entry of a game system's lists; each game system's readers, the versions
+they were checked against and the rules system it serves live beside its adapter (exporter/game_systems/).
+tests/test_sheets.py checks the defaults against the sheets' characters.
 """
 
 from __future__ import annotations

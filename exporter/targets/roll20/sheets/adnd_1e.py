@@ -1,5 +1,5 @@
-"""Roll20's AD&D 1e sheets (the Revised sheet and the deprecated one): where they hold the values the AD&D rules (adnd1e)
-read, with the public source of each"""
+"""Roll20's AD&D 1e sheets (the Revised sheet and the deprecated one): where they hold the values the AD&D rules
+(adnd1e) read, with the public source of each"""
 
 from __future__ import annotations
 
