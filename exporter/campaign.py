@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from functools import partial
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -31,7 +32,7 @@ from exporter.platforms import (
     DEFAULT_PLATFORMS, ID_RULE, PLATFORM_IDS, SECTIONS, VERSION_COMPARERS, section_module,
 )
 from exporter.rules.models import StrictModel
-from exporter.rules.shared import FieldProblem, one_line, visible
+from exporter.rules.shared import FieldProblem, gate_text, one_line, option_reads, visible
 from exporter.rules.systems import SYSTEM_IDS, option_gated_inputs, system_module
 from exporter.validation import describe_first_error, read_toml
 
@@ -123,8 +124,8 @@ class CampaignFields(StrictModel):
                 if key not in inputs:
                     raise FieldProblem(f"{target}.attributes.{key}",
                                        f"is not an input of {self.system}; one of {', '.join(inputs)}")
-                if key in gated and not getattr(self._rules_options, gated[key]):
-                    raise FieldProblem(f"{target}.attributes.{key}", f"is read only with options.{gated[key]} = true")
+                if key in gated and not option_reads(partial(getattr, self._rules_options), gated[key]):
+                    raise FieldProblem(f"{target}.attributes.{key}", f"is read only with {gate_text(gated[key])}")
                 self._check_reader(target, key, (mapping or {})[key])
         return self
 

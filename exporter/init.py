@@ -16,7 +16,8 @@ from exporter.errors import InputFileError
 from exporter.options import system_options, value_names
 from exporter.platforms import SECTIONS, section_module
 from exporter.release import WORKFLOW_PATH, workflow_text
-from exporter.rules.systems import SYSTEMS, option_gated_inputs
+from exporter.rules.shared import gate_text
+from exporter.rules.systems import SYSTEM_IDS, SYSTEMS, option_gated_inputs
 
 
 def toml_value(value: Any) -> str:
@@ -38,10 +39,10 @@ def campaign_text(system: str, campaign_id: str) -> str:
                       keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True)
     env.filters["toml"] = toml_value
     return env.get_template("campaign.toml").render(
-        id=campaign_id, title=SYSTEMS[system].title, system=system,
+        id=campaign_id, title=SYSTEMS[system].title, system=system, system_ids=SYSTEM_IDS,
         options=[{"name": o.name, "default": o.default, "meaning": o.meaning,
                   "values_text": value_names(o).replace('"', "")} for o in system_options(system)],
-        inputs=member_inputs(system), gated=option_gated_inputs(system),
+        inputs=member_inputs(system), gated={key: gate_text(gate) for key, gate in option_gated_inputs(system).items()},
         **{name: value for platform in SECTIONS
            for name, value in section_module(platform).init_context(system).items()},
     )

@@ -39,13 +39,19 @@ def odds_data(odds: Odds) -> dict[str, Any]:
 
 
 def member_data(member: MemberOdds) -> dict[str, Any]:
-    """Return one member's loss distribution as JSON data"""
-    return {
+    """Return one member's loss distribution as JSON data, and where the rules tell them apart his chance to be
+    surprised and the distribution of his Initiative"""
+    data: dict[str, Any] = {
         "unit": member.unit,
         "lost": {str(k): float(p) for k, p in sorted(member.lost.items())},
         "never": float(member.never),
         "expected_lost": None if member.expected_lost is None else float(member.expected_lost),
     }
+    if member.surprised is not None:
+        data["surprised"] = float(member.surprised)
+    if member.initiative is not None:
+        data["initiative"] = {str(k): float(p) for k, p in sorted(member.initiative.items())}
+    return data
 
 
 def scenario_odds(scenario: Any) -> Odds:
@@ -163,6 +169,11 @@ def odds_table_lines(scenario: Any, odds: Odds | None = None) -> Iterator[str]:
         if id(member) not in charts:
             expected = ("never recovers" if member.expected_lost is None
                         else f"expected {number_text(member.expected_lost, LANGUAGE, 3)}")
+            if member.surprised is not None:
+                expected = f"surprised {percent(member.surprised).strip()}, {expected}"
+            if member.initiative is not None:
+                mean = sum((total * p for total, p in member.initiative.items()), Fraction(0))
+                expected += f", Initiative {number_text(mean, LANGUAGE, 2)} on average"
             charts[id(member)] = (expected, ["  " + row for row in chart_rows(distribution_rows(member))])
         expected, chart = charts[id(member)]
         yield f"  {name}: {expected}"

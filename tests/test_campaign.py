@@ -92,7 +92,7 @@ BAD = {
     "bad-id": (GOOD.replace('"my-campaign"', '"My Campaign!"'), "id: must be a Foundry package id"),
     "reserved-id": (GOOD.replace('"my-campaign"', '"con"'), "id: must be a Foundry package id"),
     "bad-version": (GOOD.replace('"1.2.3"', '"one"'), "version: must be a version like 1.2.0"),
-    "unknown-system": (GOOD.replace('"gurps4e"', '"dnd5e"'), "system: unknown system 'dnd5e'"),
+    "unknown-system": (GOOD.replace('"gurps4e"', '"pf2e"'), "system: unknown system 'pf2e'"),
     "option-of-other-system": (GOOD + '[options]\ndex_unsurprised_may_act = true\n',
                                "options.dex_unsurprised_may_act: is a field of adnd1e, not of gurps4e"),
     "bad-option-value": (GOOD + '[options]\nstun_roll_timing = "later"\n', "options.stun_roll_timing: Input should be"),

@@ -12,6 +12,7 @@ import pytest
 from exporter._resources import templates_root
 from exporter.campaign import load_campaign
 from exporter.definitions import build_definitions
+from exporter.rules.systems import SYSTEM_IDS
 from exporter.targets.config_js import CONFIG_MODULE
 from exporter.targets.foundry.writer import SCRIPTS_DIR, FoundryWriter
 from exporter.targets.modules import bundle, module_source
@@ -49,7 +50,7 @@ def test_no_vtt_word_reaches_the_common_code(path):
 def test_foundry_ships_the_modules_as_they_are(examples, campaign):
     scripts = examples / campaign.id / "foundry" / SCRIPTS_DIR
     shipped = sorted(path.relative_to(scripts).as_posix() for path in scripts.rglob("*.js"))
-    others = {"gurps4e", "adnd1e", "fallout-ttrpg"} - {campaign.system}
+    others = set(SYSTEM_IDS) - {campaign.system}
     assert not [path for path in shipped if any(other in path for other in others)], "another system's modules"
     for path in shipped:
         if path != CONFIG_MODULE:

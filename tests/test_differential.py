@@ -177,16 +177,20 @@ def test_the_generator_draws_every_input_the_rules_declare(system):
     module = system_module(system)
     for salt, procedure in enumerate(module.PROCEDURES):
         entries = input_entries(module.INPUTS[procedure])
-        options = {entry.option: True for entry in entries if entry.option}
-        seen: dict[str, set[str]] = defaultdict(set)
-        for scenario, _ in collect(cases(system, procedure, options), 60, 700 + salt):
-            seen["scenario"] |= set(scenario)
-            for side in scenario["sides"].values():
-                seen["side"] |= set(side)
-                seen["member"] |= {key for member in side["members"] for key in member}
-        missing = [f"{entry.level} {entry.key}" for entry in entries if entry.key not in seen[entry.level]]
-        where = system_draws(system).__file__
-        assert not missing, f"{system} {procedure}: its drawn_scenarios ({where}) never draws {missing}"
+        # Each input under the house rule that reads it: an option on ("name"), or set to a value ("name=value")
+        for gate in sorted({entry.option for entry in entries if entry.option}, key=str) or [None]:
+            name, _, value = (gate or "").partition("=")
+            options = {name: value or True} if gate else {}
+            seen: dict[str, set[str]] = defaultdict(set)
+            for scenario, _ in collect(cases(system, procedure, options), 60, 700 + salt):
+                seen["scenario"] |= set(scenario)
+                for side in scenario["sides"].values():
+                    seen["side"] |= set(side)
+                    seen["member"] |= {key for member in side["members"] for key in member}
+            missing = [f"{entry.level} {entry.key}" for entry in entries
+                       if entry.option in (None, gate) and entry.key not in seen[entry.level]]
+            where = system_draws(system).__file__
+            assert not missing, f"{system} {procedure} ({gate}): its drawn_scenarios ({where}) never draws {missing}"
 
 
 @pytest.mark.parametrize("target", TARGETS)

@@ -256,6 +256,12 @@ BY_HAND = {
         "de": ["Ann: im Mittel 0 Runden verloren", "Ann: im Mittel 1 Runde verloren",
                "Ann: im Mittel 2 Runden verloren", "Ann: im Mittel 21 Runden verloren"],
         "zh-CN": ["Ann：平均损失0轮", "Ann：平均损失1轮", "Ann：平均损失2轮", "Ann：平均损失21轮"]}),
+    "Odds.Expected.turn": ("value", {"name": "Ann"}, {
+        "en": ["Ann: 0 turns lost on average", "Ann: 1 turn lost on average", "Ann: 2 turns lost on average",
+               "Ann: 21 turns lost on average"],
+        "de": ["Ann: im Mittel 0 Züge verloren", "Ann: im Mittel 1 Zug verloren",
+               "Ann: im Mittel 2 Züge verloren", "Ann: im Mittel 21 Züge verloren"],
+        "zh-CN": ["Ann：平均损失0个回合", "Ann：平均损失1个回合", "Ann：平均损失2个回合", "Ann：平均损失21个回合"]}),
     "Tracking.Recovered": ("seconds", {"name": "Orc"}, {
         "en": ["Orc: recovered after 0 seconds", "Orc: recovered after 1 second", "Orc: recovered after 2 seconds",
                "Orc: recovered after 21 seconds"],

@@ -98,8 +98,9 @@ def test_the_wheel_installs_into_a_fresh_environment_and_builds(installed_ambush
     done = subprocess.run([str(installed_ambush), "build", "--out", "dist"], cwd=elsewhere,
                           capture_output=True, text=True, check=False, timeout=600)
     assert done.returncode == 0, done.stdout + done.stderr
-    assert sorted(p.name for p in (elsewhere / "dist").iterdir() if not p.name.startswith(".")) == [
-        "ambush-adnd-example", "ambush-fallout-example", "ambush-gurps-example"]
+    examples = sorted(tomllib.loads(path.read_text(encoding="utf-8"))["id"]
+                      for path in (ROOT / "fixtures" / "campaigns").glob("*.toml"))
+    assert sorted(p.name for p in (elsewhere / "dist").iterdir() if not p.name.startswith(".")) == examples
     reference = tmp_path / "reference"
     assert build(reference).returncode == 0
     assert tree(elsewhere / "dist" / "ambush-gurps-example") == tree(reference / "ambush-gurps-example")

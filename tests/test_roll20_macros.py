@@ -19,7 +19,7 @@ import pytest
 
 from exporter.campaign import load_campaign
 from exporter.definitions import Definitions, build_definitions
-from exporter.rules import adnd1e, fallout_ttrpg, gurps4e
+from exporter.rules import adnd1e, dnd5e, fallout_ttrpg, gurps4e
 from exporter.rules.shared import SIDE_KEYS
 from exporter.targets.roll20.macros import Context, chat_macros, plain
 from tests.conftest import CAMPAIGNS, NODE, ROOT
@@ -289,11 +289,45 @@ def sneak_attack_cases(defs: Definitions) -> Iterator[Case]:
                    faces=faces, sides=roller.sides[:2])
 
 
+# --- D&D 5e ---------------------------------------------------------------------------------------------
+
+DND5E_NAMES = {"stealth": "stealth_bonus", "initiative": "initiative_bonus"}
+DND5E_SHEET = {key: {"attribute": name} for key, name in DND5E_NAMES.items()}
+
+
+def stealth_check_cases(defs: Definitions) -> Iterator[Case]:
+    """A hider's Stealth total: bonus -3..12 at d20 1, 10 and 20, read from the sheet or asked"""
+    for run, sheet in variants(defs, DND5E_SHEET):
+        text = macro_text(run, "surprise-stealth-check")
+        for bonus, face in product(range(-3, 13), (1, 10, 20)):
+            roller = Faces((face,))
+            check = dnd5e.roll_check(roller, "h", "normal", bonus)
+            answers = {} if sheet else {label(run, "Input.stealth"): bonus}
+            attributes = {DND5E_NAMES["stealth"]: bonus} if sheet else {}
+            yield Case("surprise-stealth-check", text, {label(run, "RollMacro.Total"): check.total}, answers,
+                       attributes, (face,), roller.sides)
+
+
+def initiative_disadvantage_cases(defs: Definitions) -> Iterator[Case]:
+    """A surprised creature's 2024 Initiative, the lower of two d20: bonus -2..6 at five pairs of faces"""
+    for run, sheet in variants(defs, DND5E_SHEET):
+        text = macro_text(run, "surprise-initiative-disadvantage")
+        for bonus, faces in product(range(-2, 7), [(1, 20), (20, 1), (7, 13), (20, 20), (1, 1)]):
+            roller = Faces(faces)
+            check = dnd5e.roll_check(roller, "s", "disadvantage", bonus)
+            answers = {} if sheet else {label(run, "Input.initiative"): bonus}
+            attributes = {DND5E_NAMES["initiative"]: bonus} if sheet else {}
+            yield Case("surprise-initiative-disadvantage", text, {label(run, "RollMacro.Total"): check.total},
+                       answers, attributes, faces, roller.sides)
+
+
 CASES: dict[str, list[tuple[str, Callable[[Definitions], Iterator[Case]]]]] = {
     "gurps4e": [("surprise-initiative", initiative_cases), ("surprise-contest", contest_cases),
                 ("surprise-freeze", freeze_cases), ("surprise-recovery", recovery_cases)],
     "adnd1e": [("surprise-d6", side_roll_cases), ("surprise-segments", member_segment_cases)],
     "fallout-ttrpg": [("surprise-spot-test", spot_test_cases), ("surprise-sneak-attack", sneak_attack_cases)],
+    "dnd5e": [("surprise-stealth-check", stealth_check_cases),
+              ("surprise-initiative-disadvantage", initiative_disadvantage_cases)],
 }
 MACRO_IDS = [macro_id for entries in CASES.values() for macro_id, _ in entries]
 

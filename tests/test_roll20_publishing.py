@@ -36,7 +36,8 @@ def publishable_campaign(folder: Path, source: Path, user_ids: str) -> Path:
 def published(tmp_path_factory) -> Path:
     folder = tmp_path_factory.mktemp("published")
     campaigns = [publishable_campaign(folder, source, ids)
-                 for source, ids in zip(CAMPAIGNS, ['["123456"]', '["45672", "145678"]', '["1", "2"]'], strict=True)]
+                 for source, ids in zip(CAMPAIGNS, ['["123456"]', '["45672", "145678"]', '["1", "2"]', '["987"]'],
+                                        strict=True)]
     build_campaigns(campaigns, folder / "dist", target="roll20", make_zip=False)
     return folder / "dist"
 
@@ -49,7 +50,7 @@ def validator() -> jsonschema.Draft7Validator:
 
 def test_script_json_validates_against_the_repository_schema(published):
     folders = sorted(published.iterdir())
-    assert len(folders) == 3
+    assert len(folders) == len(CAMPAIGNS)
     seen = set()
     for folder in folders:
         data = json.loads((folder / "roll20" / "script.json").read_text(encoding="utf-8"))
@@ -58,7 +59,7 @@ def test_script_json_validates_against_the_repository_schema(published):
         assert list(data) == SCRIPT_JSON_KEYS
         assert data["script"] == f"{script_name(folder.name)}.js" and (folder / "roll20" / data["script"]).is_file()
         seen.add(data["roll20userid"])
-    assert seen == {"123456", "45672,145678", "1,2"}
+    assert seen == {"123456", "45672,145678", "1,2", "987"}
 
 
 def test_the_schema_copy_rejects_what_the_repository_rejects():
@@ -91,10 +92,10 @@ def test_bad_user_ids_are_refused_naming_the_field(tmp_path, user_ids):
 
 def test_every_generated_script_parses_as_es2020(published, tmp_path):
     scripts = sorted(published.glob("*/roll20/*.js"))
-    assert len(scripts) == 3
+    assert len(scripts) == len(CAMPAIGNS)
     done = run_node("tests/roll20/parse_es2020.mjs", *map(str, scripts))
     results = [json.loads(line) for line in done.stdout.splitlines()]
-    assert len(results) == 3 and all(r["ok"] for r in results), results
+    assert len(results) == len(CAMPAIGNS) and all(r["ok"] for r in results), results
     newer = tmp_path / "newer.js"
     newer.write_text("let a = null;\na ??= 1;\n", encoding="utf-8")
     caught = [json.loads(line) for line in run_node("tests/roll20/parse_es2020.mjs", str(newer)).stdout.splitlines()]

@@ -36,9 +36,6 @@ PICTURES = ROOT / "docs" / "pictures"
 MANIFEST = PICTURES / "pictures.json"
 LANGUAGES = ("en", "de", "zh-CN")
 GURPS = "ambush-gurps-example"
-# One chart per system: the scenario files of fixtures/scenarios/ that docs/table.md runs `ambush odds` on
-CHARTS = {"odds-gurps-partial": "gurps-partial.toml", "odds-adnd-seed-example": "adnd-seed-example.toml",
-          "odds-fallout-sneak-attack": "fallout-sneak-attack.toml"}
 ROLL20_WIDTH = 300
 FOUNDRY_DIALOG_WIDTH = 620
 FOUNDRY_CHAT_WIDTH = 300
@@ -95,6 +92,14 @@ class Source:
         """Return the SHA-256 of the source's text, as UTF-8"""
         return hashlib.sha256(self.text.encode("utf-8")).hexdigest()
 
+
+
+def charts() -> dict[str, str]:
+    """Return one odds chart per system: the example scenario of fixtures/scenarios/ its registry entry names, which
+    docs/table.md shows"""
+    from exporter.rules.systems import SYSTEMS
+
+    return {f"odds-{entry.chart}": f"{entry.chart}.toml" for entry in SYSTEMS.values()}
 
 def page(body: str, width: int, note: str, language: str = "en", style: str = "") -> str:
     """Wrap HTML in the page a picture is taken of: its width, the note saying what it is, and its measured height"""
@@ -168,7 +173,7 @@ def sources(build: Path) -> dict[str, Source]:
         played = {**scene, "dice": {step: WEB_DICE.get(step, []) for step in scene["steps"]}, "scenario": scenario}
         found[name] = Source("web", json.dumps({"scene": played, "page": page_html}, ensure_ascii=False),
                              scene.get("width", WEB_WIDTH))
-    for name, scenario in CHARTS.items():
+    for name, scenario in charts().items():
         found[f"{name}.png"] = Source("svg", odds_svg(load_scenario(ROOT / "fixtures" / "scenarios" / scenario)))
     return dict(sorted(found.items()))
 

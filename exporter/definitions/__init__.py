@@ -18,7 +18,7 @@ from exporter.definitions.rolls import RollProcedure, roll_procedures
 from exporter.definitions.settings import SETTINGS, SettingDef
 from exporter.definitions.statuses import StatusDef, status_defs
 from exporter.platforms import SECTIONS, section_module
-from exporter.rules.shared import SIDE_KEYS, TAIL_CUT, input_entries
+from exporter.rules.shared import SIDE_KEYS, TAIL_CUT, input_entries, option_reads
 from exporter.rules.systems import system_module
 
 if TYPE_CHECKING:
@@ -115,7 +115,7 @@ def procedure_defs(system: str, options: dict[str, Any]) -> tuple[ProcedureDef, 
         inputs = tuple(input_def(rules, models[e.level], e.key, e.level, widened(rules, e.required, e.key, options),
                                  alternatives.get(e.key))
                        for e in input_entries(rules.INPUTS[procedure])
-                       if e.option is None or options.get(e.option))  # C5a/C5b: read only when on
+                       if option_reads(options.get, e.option))  # C5a/C5b: read only when on
         out.append(ProcedureDef(procedure, inputs))
     return tuple(out)
 

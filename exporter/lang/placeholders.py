@@ -34,7 +34,7 @@ TEXTS = frozenset({
 # Strings where a placeholder stands for something else than its name does elsewhere: (key, name) -> kind, and why.
 EXCEPTIONS: dict[tuple[str, str], tuple[Kind, str]] = {
     **{(f"Odds.Expected.{unit}", "value"): ("count", f"the {unit}s a member loses on average")
-       for unit in ("second", "segment", "round")},
+       for unit in ("second", "segment", "round", "turn")},
     **{(f"Web.File.{key}", "value"): ("text", "what a scenario file gives for a field")
        for key in ("System", "Procedure", "Option")},
     ("Tracking.Segment", "count"): ("number", "the segments of the surprise after \"of\": no word follows the count"),

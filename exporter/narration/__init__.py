@@ -21,7 +21,7 @@ NOUNS = {
 }
 # The heading over what each unit of loss the odds count (docs/dev/architecture.md, odds JSON: unit).
 LOSSES = {"second": "Seconds lost to surprise", "segment": "Segments lost to surprise",
-          "round": "Rounds lost to surprise"}
+          "round": "Rounds lost to surprise", "turn": "Turns lost to surprise"}
 
 
 def say(text: str, **data: Value) -> str:

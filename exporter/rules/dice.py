@@ -83,6 +83,13 @@ def highest_of(count: int, sides: int) -> Distribution:
     return {face: Fraction(face**count - (face - 1) ** count, sides**count) for face in range(1, sides + 1)}
 
 
+@cache
+def lowest_of(count: int, sides: int) -> Distribution:
+    """Return the distribution of the lowest of count fair dice (Disadvantage keeps the lower)"""
+    return {face: Fraction((sides - face + 1) ** count - (sides - face) ** count, sides**count)
+            for face in range(1, sides + 1)}
+
+
 def convolve(first: Distribution, second: Distribution) -> Distribution:
     """Return the distribution of the sum of two independent variables"""
     out: Distribution = {}

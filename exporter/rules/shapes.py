@@ -164,4 +164,52 @@ SHAPES: dict[str, dict[str, dict[str, Any]]] = {
             },
         },
     },
+    "dnd5e": {
+        "Scenario": {
+            "methods": "ScenarioMethods",
+            "fields": {
+                "system": {"type": ("literal", ("dnd5e",))},
+                "procedure": {"type": ("literal", ("stealth",))},
+                "sides": {"type": ("model", "Sides")},
+                "options": {"type": ("model", "Options"), "default": {}},
+            },
+        },
+        "Sides": {
+            "methods": "SidesMethods",
+            "fields": {
+                "a": {"type": ("model", "Side")},
+                "b": {"type": ("model", "Side")},
+            },
+        },
+        "Options": {
+            "methods": None,
+            "fields": {
+                "rules": {"type": ("literal", ("2014", "2024")), "default": "2014"},
+                "surprise_by": {"type": ("literal", ("stealth", "gm")), "default": "stealth"},
+                "ties": {"type": ("literal", ("hider", "watcher")), "default": "hider"},
+                "group_check": {"type": ("bool",), "default": False},
+            },
+        },
+        "Side": {
+            "methods": None,
+            "fields": {
+                "name": {"type": ("optional", ("str", 1, 200, True)), "default": None},
+                "members": {"type": ("list", ("model", "Member"), 1, 10000)},
+            },
+        },
+        "Member": {
+            "methods": None,
+            "fields": {
+                "name": {"type": ("str", 1, 200, True)},
+                "hiding": {"type": ("bool",), "default": False},
+                "stealth": {"type": ("optional", ("int", -30, 60)), "default": None},
+                "stealth_advantage": {"type": ("bool",), "default": False},
+                "stealth_disadvantage": {"type": ("bool",), "default": False},
+                "passive_perception": {"type": ("optional", ("int", -30, 60)), "default": None},
+                "alert": {"type": ("bool",), "default": False},
+                "gm_surprised": {"type": ("bool",), "default": False},
+                "initiative": {"type": ("optional", ("int", -30, 60)), "default": None},
+            },
+        },
+    },
 }

@@ -72,6 +72,20 @@ def input_entries(levels: dict[str, tuple[tuple[str, ...], ...]]) -> list[InputE
     return [InputEntry(level, key, required, option[0] if option else None)
             for level, entries in levels.items() for key, required, *option in entries]
 
+def option_reads(option_value: Callable[[str], Any], gate: str | None) -> bool:
+    """Tell whether the house rules read an input gated by an option: "name" while it is on, "name=value" while it
+    has that value (an INPUTS entry's option)"""
+    if gate is None:
+        return True
+    name, _, value = gate.partition("=")
+    return str(option_value(name)) == value if value else bool(option_value(name))
+
+
+def gate_text(gate: str) -> str:
+    """Say which house rule reads a gated input, as a campaign file sets it: options.name = true, or = "value"."""
+    name, _, value = gate.partition("=")
+    return f'options.{name} = "{value}"' if value else f"options.{name} = true"
+
 # Odds tails are cut once the mass still to come is this small (docs/dev/architecture.md, the odds JSON).
 TAIL_CUT = Fraction(1, 10**12)
 
@@ -141,6 +155,8 @@ class MemberOdds:
     lost: dict[int, Fraction]
     never: Fraction = Fraction(0)
     expected_lost: Fraction | None = None
+    surprised: Fraction | None = None  # where the rules tell it apart from losing a turn (dnd5e)
+    initiative: dict[int, Fraction] | None = None  # where the surprise changes the Initiative roll (dnd5e 2024)
 
 
 @dataclass(frozen=True)

@@ -19,14 +19,15 @@ if TYPE_CHECKING:
 
 
 class SystemEntry(NamedTuple):
-    """One rules system: its rules, narration and roll-procedure modules, the title `ambush init` gives a campaign and
-    what the command line calls it"""
+    """One rules system: its rules, narration and roll-procedure modules, the title `ambush init` gives a campaign, what
+    the command line calls it, and the example scenario whose odds chart the docs show"""
 
     rules: str
     narration: str
     rolls: str
     title: str
     called: str
+    chart: str
 
     @property
     def module(self) -> str:
@@ -36,12 +37,15 @@ class SystemEntry(NamedTuple):
 
 SYSTEMS: dict[str, SystemEntry] = {
     "gurps4e": SystemEntry("exporter.rules.gurps4e", "exporter.narration.gurps4e",
-                           "exporter.definitions.rolls.gurps4e", "GURPS Surprise", "GURPS 4e, B393"),
+                           "exporter.definitions.rolls.gurps4e", "GURPS Surprise", "GURPS 4e, B393", "gurps-partial"),
     "adnd1e": SystemEntry("exporter.rules.adnd1e", "exporter.narration.adnd1e",
-                          "exporter.definitions.rolls.adnd1e", "AD&D 1e Surprise", "AD&D 1e / OSRIC"),
+                          "exporter.definitions.rolls.adnd1e", "AD&D 1e Surprise", "AD&D 1e / OSRIC",
+                          "adnd-seed-example"),
     "fallout-ttrpg": SystemEntry("exporter.rules.fallout_ttrpg", "exporter.narration.fallout_ttrpg",
                                  "exporter.definitions.rolls.fallout_ttrpg", "Fallout TTRPG Surprise",
-                                 "the Fallout TTRPG homebrew"),
+                                 "the Fallout TTRPG homebrew", "fallout-sneak-attack"),
+    "dnd5e": SystemEntry("exporter.rules.dnd5e", "exporter.narration.dnd5e", "exporter.definitions.rolls.dnd5e",
+                         "D&D 5e Surprise", "D&D 5th edition, 2014 and 2024 rules", "dnd-bandit-camp"),
 }
 SYSTEM_IDS = tuple(SYSTEMS)
 

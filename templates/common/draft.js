@@ -6,6 +6,7 @@
 // line saying what is wrong.
 import { PROCEDURES, SIDE_KEYS, SYSTEM } from "./config.js";
 import { membersOf, scenarioOptions } from "./scenario.js";
+import { rulesSystem } from "./system.js";
 
 /** The catalogue keys this module shows, which the build ships (exporter/targets/strings.py) */
 const STRING_KEYS = [
@@ -281,7 +282,9 @@ function scenarioFromDraft(draft, t) {
     problem = field.type === "openers" ? copyOpeners(t, chosen, field, scenario) : copyMember(t, field, chosen, scenario);
     if (problem) return { problem };
   }
-  return { scenario };
+  // What only the rules can tell of the whole scenario, as their Python core's check does
+  const refused = rulesSystem().Rules.scenarioProblem?.(scenario);
+  return refused ? { problem: t(refused.key, refused.data) } : { scenario };
 }
 
 export {

@@ -46,14 +46,44 @@ function toFloat([n, d]) {
   return sign * quotient * 2 ** -half * 2 ** -(shift - half);
 }
 
-/** Return the odds JSON of one member from his exact loss distribution (entries [key, float], keys ascending) */
-function memberJson(lost, never, expected) {
-  return {
+/** Return the distribution of one fair die: entries [face, rational], faces ascending */
+function dieFaces(sides) {
+  return Array.from({ length: sides }, (_, index) => [index + 1, exact(1, sides)]);
+}
+
+/** Return the distribution of the highest of `count` fair dice (Advantage keeps the higher): entries [face, rational] */
+function highestOf(count, sides) {
+  const k = BigInt(count);
+  return Array.from({ length: sides }, (_, index) => {
+    const face = BigInt(index + 1);
+    return [index + 1, exact(face ** k - (face - 1n) ** k, BigInt(sides) ** k)];
+  });
+}
+
+/** Return the distribution of the lowest of `count` fair dice (Disadvantage keeps the lower): entries [face, rational] */
+function lowestOf(count, sides) {
+  const k = BigInt(count);
+  return Array.from({ length: sides }, (_, index) => {
+    const above = BigInt(sides - index); // the faces from this one up
+    return [index + 1, exact(above ** k - (above - 1n) ** k, BigInt(sides) ** k)];
+  });
+}
+
+/**
+ * Return the odds JSON of one member from his exact loss distribution (entries [key, float], keys ascending); where the
+ * rules tell them apart, also his chance to be surprised (a rational) and his Initiative (entries [total, float], totals
+ * ascending)
+ */
+function memberJson(lost, never, expected, { surprised = null, initiative = null } = {}) {
+  const out = {
     unit: UNIT,
     lost: Object.fromEntries(lost.map(([key, p]) => [String(key), p])),
     never: toFloat(never),
     expected_lost: expected === null ? null : toFloat(expected),
   };
+  if (surprised !== null) out.surprised = toFloat(surprised);
+  if (initiative !== null) out.initiative = Object.fromEntries(initiative.map(([key, p]) => [String(key), p]));
+  return out;
 }
 
 /** Return the name the odds show for a member: his label (a drafted member's name) or his name */
@@ -91,6 +121,9 @@ export {
   isZero,
   atLeast,
   toFloat,
+  dieFaces,
+  highestOf,
+  lowestOf,
   memberJson,
   shownName,
   oddsLines,

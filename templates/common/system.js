@@ -7,7 +7,8 @@ import { SYSTEM } from "./config.js";
 /**
  * The parts of a rules system.
  * @typedef {object} RulesSystem
- * @property {object} Rules  the rules core (rules/<id>.js): resolve(scenario, roller) and the exact odds, odds(scenario)
+ * @property {object} Rules  the rules core (rules/<id>.js): resolve(scenario, roller), the exact odds, odds(scenario),
+ *   and where the rules refuse what a draft cannot tell, scenarioProblem(scenario): {key, data} or null
  * @property {object} Runtime  its table runtime (runtime/<id>.js): resolve, turnStarted, turnEnded, roundStarted,
  *   nextRoundNumber, roundSeconds, left, statusLines, roundName, upgraded (a surprise an earlier version stored, in
  *   today's form) and MEMBER_PARTS (the parts it keeps by member id)

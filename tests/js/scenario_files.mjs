@@ -12,6 +12,8 @@ const t = (key, data) => (data === undefined ? key : `${key} ${JSON.stringify(da
 
 const opened = {};
 for (const tree of trees) {
+  const { SYSTEM } = await import(pathToFileURL(`${tree}/common/config.js`).href);
+  await import(pathToFileURL(`${tree}/common/systems/${SYSTEM}.js`).href); // as the page loads its system's entry
   const { readScenarioFile } = await import(pathToFileURL(`${tree}/web/file.js`).href);
   let id = 0;
   opened[tree] = Object.fromEntries(paths.map((path) => {
