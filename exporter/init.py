@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -16,8 +17,8 @@ from exporter.errors import InputFileError
 from exporter.options import system_options, value_names
 from exporter.platforms import SECTIONS, section_module
 from exporter.release import WORKFLOW_PATH, workflow_text
-from exporter.rules.shared import gate_text
-from exporter.rules.systems import SYSTEM_IDS, SYSTEMS, option_gated_inputs
+from exporter.rules.shared import gate_text, option_reads
+from exporter.rules.systems import SYSTEM_IDS, SYSTEMS, option_gated_inputs, system_module
 
 
 def toml_value(value: Any) -> str:
@@ -33,6 +34,12 @@ def toml_value(value: Any) -> str:
     return json.dumps(str(value), ensure_ascii=False)  # a JSON string is a valid TOML basic string
 
 
+def gated_off(system: str) -> dict[str, str]:
+    """Return the inputs the system's default house rules do not read, each with the rule that would read it"""
+    defaults = partial(getattr, system_module(system).Options())
+    return {key: gate_text(gate) for key, gate in option_gated_inputs(system).items() if not option_reads(defaults, gate)}
+
+
 def campaign_text(system: str, campaign_id: str) -> str:
     """Render the commented campaign.toml of a system"""
     env = Environment(loader=FileSystemLoader(str(templates_root() / "init")), undefined=StrictUndefined,
@@ -42,7 +49,7 @@ def campaign_text(system: str, campaign_id: str) -> str:
         id=campaign_id, title=SYSTEMS[system].title, system=system, system_ids=SYSTEM_IDS,
         options=[{"name": o.name, "default": o.default, "meaning": o.meaning,
                   "values_text": value_names(o).replace('"', "")} for o in system_options(system)],
-        inputs=member_inputs(system), gated={key: gate_text(gate) for key, gate in option_gated_inputs(system).items()},
+        inputs=member_inputs(system), gated=gated_off(system),
         **{name: value for platform in SECTIONS
            for name, value in section_module(platform).init_context(system).items()},
     )

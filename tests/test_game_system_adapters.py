@@ -30,7 +30,7 @@ def neutral_files() -> list:
 
 
 def test_each_adapter_folder_declares_the_game_system_id_it_serves():
-    assert adapter_ids() == {"ars": "ars", "gurps": "gurps"}
+    assert adapter_ids() == {"ars": "ars", "dnd5e": "dnd5e", "gurps": "gurps"}
     assert (ADAPTERS / "none" / "adapter.js").is_file()
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -13,6 +14,7 @@ from exporter.build import build_campaigns
 from exporter.campaign import load_campaign
 from exporter.definitions.rolls.adnd1e import dex_adjustment
 from exporter.rules import adnd1e
+from exporter.rules.shared import option_reads
 from exporter.rules.systems import option_gated_inputs
 from exporter.targets.foundry.sheets import FOUNDRY_SHEETS, foundry_reader
 from exporter.targets.roll20.sheets import ROLL20_SHEETS, roll20_reader
@@ -43,6 +45,9 @@ def test_the_campaign_defaults_are_the_sheets_table():
     assert foundry_defaults("fallout-ttrpg") == {"system_id": None, "attributes": {}, "versions": []}
     assert foundry_defaults("gurps4e")["versions"] == ["0.18.22", "1.0.0-alpha"]
     assert foundry_defaults("adnd1e")["versions"] == ["2023.08.06"]
+    assert foundry_defaults("dnd5e") == {"system_id": "dnd5e", "versions": ["5.3.3"], "attributes": {
+        "stealth": "system.skills.ste.total", "passive_perception": "system.skills.prc.passive",
+        "initiative": "system.attributes.init.total"}}
     assert roll20_defaults("fallout-ttrpg") == {}
 
 
@@ -68,13 +73,15 @@ def test_the_generated_outputs_read_the_sheets_table(examples):
         folder = examples / campaign.id
         roll20 = roll20_configuration(folder)["ATTRIBUTES"]
         gated = option_gated_inputs(campaign.system)  # an option the example leaves off reads no input
+        read = partial(getattr, campaign.rules_options)
         expected = {k: roll20_reader(v) for k, v in roll20_defaults(campaign.system).items()
-                    if k not in gated or getattr(campaign.rules_options, gated[k])}
+                    if k not in gated or option_reads(read, gated[k])}
         assert roll20 == dict(sorted(expected.items())), campaign.id
         foundry = module_exports(folder / "foundry" / "scripts" / "common" / "config.js")["ATTRIBUTES"]
         assert foundry == {k: foundry_reader(v) for k, v in foundry_section.attributes(campaign).items()}
         if campaign.system != "gurps4e":  # the GURPS example names its readers itself
-            defaults = foundry_defaults(campaign.system)["attributes"]
+            defaults = {k: v for k, v in foundry_defaults(campaign.system)["attributes"].items()
+                        if k not in gated or option_reads(read, gated[k])}
             assert foundry == {k: foundry_reader(v) for k, v in sorted(defaults.items())}, campaign.id
 
 

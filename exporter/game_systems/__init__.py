@@ -12,9 +12,9 @@ from __future__ import annotations
 from types import ModuleType
 from typing import Any
 
-from exporter.game_systems import ars, gurps
+from exporter.game_systems import ars, dnd5e, gurps
 
-GAME_SYSTEMS: dict[str, ModuleType] = {module.GAME_SYSTEM_ID: module for module in (gurps, ars)}
+GAME_SYSTEMS: dict[str, ModuleType] = {module.GAME_SYSTEM_ID: module for module in (gurps, ars, dnd5e)}
 
 
 def sheet(game_system: ModuleType) -> dict[str, Any]:

@@ -1,6 +1,6 @@
-// Entry point: wiring only. Settings at init; statuses at setup, after the game system has set its own; the API at
-// ready; the surprise dialog as a combat begins; the automation follows the combat turn by turn. The rules system's
-// own entry (common/systems/<id>.js) is listed beside this one in module.json.
+// Entry point: wiring only. Settings at init; statuses and the game system's adapter at setup, after the game system has
+// set its own; the API at ready; the surprise dialog as a combat begins; the automation follows the combat turn by
+// turn. The rules system's own entry (common/systems/<id>.js) is listed beside this one in module.json.
 import { MODULE_ID } from "../common/config.js";
 import { buildApi } from "./api.js";
 import {
@@ -8,6 +8,7 @@ import {
 } from "./automation.js";
 import { LOG_PREFIX } from "./constants.js";
 import { registerSettings } from "./settings.js";
+import { gameSystemAdapter } from "./game-systems/registry.js";
 import { holdCombatStart } from "./start.js";
 import { addStatusEffects } from "./statuses.js";
 import { addTrackerButton } from "./tracker.js";
@@ -20,6 +21,7 @@ Hooks.once("init", () => {
 
 Hooks.once("setup", () => {
   addStatusEffects();
+  gameSystemAdapter().prepareWorld?.();
 });
 
 Hooks.once("ready", () => {

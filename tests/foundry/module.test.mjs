@@ -11,6 +11,7 @@ const MODULES = process.env.MODULES_DIR;
 const GENERATION = runGeneration();
 const GURPS = "ambush-gurps-example";
 const ADND = "ambush-adnd-example";
+const DND5E = "ambush-dnd5e-example";
 const FALLOUT = "ambush-fallout-example";
 const moduleDir = (id) => `${MODULES}/${id}/foundry`;
 
@@ -84,7 +85,7 @@ test("every example module boots cleanly and exposes its API", async () => {
 });
 
 test("each game system's adapter folder is chosen by the world's game system id, none/ for any other", async () => {
-  const worlds = { gurps: [GURPS, "gurps"], ars: [ADND, "ars"], none: [FALLOUT, "fallout-homebrew"] };
+  const worlds = { gurps: [GURPS, "gurps"], ars: [ADND, "ars"], dnd5e: [DND5E, "dnd5e"], none: [FALLOUT, "fallout-homebrew"] };
   const folderOf = (id) => `${moduleDir(id)}/scripts/foundry/game-systems`;
   const names = (await readdir(folderOf(GURPS), { withFileTypes: true })).filter((entry) => entry.isDirectory()).map((entry) => entry.name);
   assert.deepEqual(names.sort(), Object.keys(worlds).sort());

@@ -8,13 +8,14 @@ import { readFile, readdir } from "node:fs/promises";
 import { test } from "node:test";
 import { createFoundry, runGeneration } from "../../tools/harness/foundry/harness.mjs";
 import {
-  ggaList, installArsActors, installArsInitiative, installArsTime, installArsTurnMethods, installGgaFinders,
+  ggaList, installArsActors, installArsInitiative, installArsTime, installArsTurnMethods, installDnd5eActors, installGgaFinders,
 } from "../../tools/harness/foundry/emulation/game-systems.mjs";
 
 const MODULES = process.env.MODULES_DIR;
 const GENERATION = runGeneration();
 const GURPS = "ambush-gurps-example";
 const ADND = "ambush-adnd-example";
+const DND5E = "ambush-dnd5e-example";
 const moduleDir = (id) => `${MODULES}/${id}/foundry`;
 const { FRIENDLY, HOSTILE } = { FRIENDLY: 1, HOSTILE: -1 };
 
@@ -146,6 +147,65 @@ test("GGA's toggleStatusEffect returns undefined: the module still shows the stu
     uninstall();
   }
 });
+
+/** A dnd5e creature's stored data: Dexterity and Wisdom, Stealth and Perception proficiency, the proficiency bonus */
+function dnd5eCreature({ dex = 10, wis = 10, stealth = 0, perception = 0, prof = 2 } = {}) {
+  return {
+    abilities: { dex: { value: dex }, wis: { value: wis } },
+    skills: { ste: { value: stealth, ability: "dex" }, prc: { value: perception, ability: "wis" } },
+    attributes: { prof, init: { ability: "", bonus: "" } },
+  };
+}
+
+test("dnd5e sheets: Stealth and passive Perception read from the totals dnd5e prepares; its own Surprised shown and gone after the first turn", async () => {
+  const env = await boot(DND5E, "dnd5e");
+  const uninstall = installDnd5eActors();
+  try {
+    const combat = await combatOf(env, [
+      { name: "Rogue", disposition: FRIENDLY, system: dnd5eCreature({ dex: 18, wis: 12, stealth: 2, prof: 3 }) },
+      { name: "Guard", disposition: HOSTILE, system: dnd5eCreature({ dex: 12, wis: 10 }) },
+      { name: "Owl", disposition: HOSTILE, system: dnd5eCreature({ dex: 16, wis: 14, perception: 1 }) },
+      { name: "Cart", disposition: HOSTILE, system: {} },
+    ]);
+    const api = game.modules.get(DND5E).api;
+    const draft = api.draft(combat, "stealth");
+    // Rogue: Dex +4 and twice his proficiency +3: +10; passive 10 + Wis +1. Owl: passive 10 + Wis +2 + proficiency +2.
+    assert.deepEqual(pick(memberNamed(draft, "Rogue"), ["stealth", "passive_perception"]), { stealth: 10, passive_perception: 11 });
+    assert.deepEqual(pick(memberNamed(draft, "Guard"), ["stealth", "passive_perception"]), { stealth: 1, passive_perception: 10 });
+    assert.deepEqual(pick(memberNamed(draft, "Owl"), ["stealth", "passive_perception"]), { stealth: 3, passive_perception: 14 });
+    // No skills prepared (a vehicle has none): asked, never a made-up number
+    assert.deepEqual(pick(memberNamed(draft, "Cart"), ["stealth", "passive_perception"]), { stealth: null, passive_perception: null });
+    assert.equal(memberNamed(draft, "Rogue").initiative, undefined, "the 2014 rules read no initiative");
+    // The campaign plays the 2014 rules: dnd5e's Surprised gives no Disadvantage on initiative, Incapacitated still does
+    assert.deepEqual([...CONFIG.DND5E.conditionEffects.initiativeDisadvantage], ["incapacitated"]);
+    const surprisedEntries = statusEntriesOf(CONFIG.statusEffects).filter((entry) => entry.id === "surprised");
+    assert.equal(surprisedEntries.length, 1, "dnd5e's own Surprised, none added beside it");
+    assert.equal(surprisedEntries[0]._id, "dnd5esurprised00");
+    const ready = structuredClone(draft);
+    ready.sides.a.members.find((m) => m.name === "Rogue").hiding = true;
+    ready.sides.b.members = ready.sides.b.members.filter((m) => m.name !== "Cart");
+    env.scriptDice(12); // 12 + 10 = 22: hidden from the guard (10) and the owl (14)
+    assert.ok(await api.resolve(ready, combat));
+    await env.settle();
+    const actorOf = (name) => combat.combatants.find((c) => c.name === name).actor;
+    assert.ok(actorOf("Guard").statuses.has("surprised") && actorOf("Owl").statuses.has("surprised"));
+    assert.ok(!actorOf("Rogue").statuses.has("surprised"));
+    await combat.startCombat();
+    await env.settle();
+    for (let turn = 0; turn < 4; turn += 1) {
+      await combat.nextTurn();
+      await env.settle();
+    }
+    assert.ok(!combat.combatants.some((c) => c.actor?.statuses.has("surprised")), "gone once each first turn ended");
+    assert.deepEqual(env.errors, []);
+  } finally {
+    env.teardown();
+    uninstall();
+  }
+});
+
+/** The entries of CONFIG.statusEffects, an array or an object keyed by id */
+const statusEntriesOf = (list) => (Array.isArray(list) ? list : Object.values(list ?? {}));
 
 function pick(object, keys) {
   return Object.fromEntries(keys.map((key) => [key, object[key]]));

@@ -3,6 +3,7 @@
 // quirks; a world whose game system has none gets none/, which reads data paths and asks for the rest. The statuses a
 // game system has that the module reuses come through the build, from exporter/game_systems/.
 import * as ars from "./ars/adapter.js";
+import * as dnd5e from "./dnd5e/adapter.js";
 import * as gurps from "./gurps/adapter.js";
 import * as none from "./none/adapter.js";
 
@@ -20,10 +21,12 @@ import * as none from "./none/adapter.js";
  *   undefined where he has no such skill, null where it cannot be told (asked)
  * @property {(combat: object) => boolean} rerollsAsRoundChanges Whether the game system re-rolls every initiative as
  *   this combat's round changes (initiative.js waits for the new order)
+ * @property {() => void} [prepareWorld] Set the world up for the campaign's rules at setup, where the game system's own
+ *   automation would play them otherwise (dnd5e's Surprised and initiative)
  */
 
 /** @type {GameSystemAdapter[]} The adapters of the game systems ambush knows */
-const ADAPTERS = [gurps, ars];
+const ADAPTERS = [gurps, ars, dnd5e];
 
 /** Return the adapter of the world's game system, none/'s where ambush has no adapter for it */
 export function gameSystemAdapter() {

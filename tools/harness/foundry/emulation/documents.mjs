@@ -624,3 +624,22 @@ export function gurpsStatusEffects() {
     flags: { gurps: { effect: { type: "status" } } },
   }));
 }
+
+/**
+ * dnd5e's list: it replaces CONFIG.statusEffects at i18nInit with an array made from its conditions and statuses, each
+ * with a static _id of "dnd5e" + its id padded with 0 to 16 characters (foundryvtt/dnd5e release-5.3.3 at 965ad2d0:
+ * dnd5e.mjs _configureStatusEffects 421-441 and 500-502, utils.mjs staticID 455-458, config.mjs conditionTypes and
+ * statusEffects); `surprised` is a pseudo condition there (config.mjs 3756). A part of the list, the ids as dnd5e has
+ * them, their names the English of lang/en.json.
+ */
+export function dnd5eStatusEffects() {
+  const ids = ["bleeding", "blinded", "charmed", "dead", "deafened", "exhaustion", "frightened", "grappled", "incapacitated",
+    "invisible", "paralyzed", "petrified", "poisoned", "prone", "restrained", "stunned", "surprised", "unconscious"];
+  return ids.map((id) => ({
+    id,
+    _id: `dnd5e${id}`.padEnd(16, "0").slice(0, 16),
+    name: `${id[0].toUpperCase()}${id.slice(1)}`, // dnd5e localizes its conditions before (config.mjs preLocalize)
+    img: `systems/dnd5e/icons/svg/statuses/${id}.svg`,
+  }));
+}
+

@@ -10,7 +10,7 @@ import { ChatMessage } from "./chat.mjs";
 import { Combatant } from "./combat.mjs";
 import { Database } from "./database.mjs";
 import { DiceScript, Roll } from "./dice.mjs";
-import { ActiveEffect, Item, TokenDocument, coreStatusEffects, gurpsStatusEffects } from "./documents.mjs";
+import { ActiveEffect, Item, TokenDocument, coreStatusEffects, dnd5eStatusEffects, gurpsStatusEffects } from "./documents.mjs";
 import { createHooks } from "./hooks.mjs";
 import { createI18n, loadTranslations, softLocalize } from "./i18n.mjs";
 import { createSettings } from "./settings.mjs";
@@ -92,6 +92,27 @@ export class FoundryEnvironment {
       // assigns an array on V13 and V14 alike (crnormand/gurps ac714d4, module/effects/effects.js)
       this.Hooks.once("init", () => {
         this.CONFIG.statusEffects = gurpsStatusEffects();
+      });
+    }
+    if (options.systemId === "dnd5e") {
+      // dnd5e 5.3.3 (foundryvtt/dnd5e 965ad2d0): at init its CONFIG.DND5E, with the conditions that give Advantage or
+      // Disadvantage on initiative (config.mjs 3795-3796, from 5.1.0), and its rules setting, "modern" by default
+      // (settings.mjs 70-82), under whose "legacy" value it takes surprised and incapacitated out of the first and
+      // invisible out of the second (applyLegacyRules 709-713, called at init, dnd5e.mjs 126); at i18nInit its list
+      // of statuses (dnd5e.mjs 500-502).
+      this.Hooks.once("init", () => {
+        this.CONFIG.DND5E = { conditionEffects: {
+          initiativeAdvantage: new Set(["invisible"]), initiativeDisadvantage: new Set(["incapacitated", "surprised"]),
+        } };
+        this.game.settings.register("dnd5e", "rulesVersion", { scope: "world", config: true, type: String, default: "modern" });
+        if (this.game.settings.get("dnd5e", "rulesVersion") === "legacy") {
+          this.CONFIG.DND5E.conditionEffects.initiativeDisadvantage.delete("surprised");
+          this.CONFIG.DND5E.conditionEffects.initiativeDisadvantage.delete("incapacitated");
+          this.CONFIG.DND5E.conditionEffects.initiativeAdvantage.delete("invisible");
+        }
+      });
+      this.Hooks.once("i18nInit", () => {
+        this.CONFIG.statusEffects = dnd5eStatusEffects();
       });
     }
   }

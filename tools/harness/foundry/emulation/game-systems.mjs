@@ -1,7 +1,8 @@
 // What the game systems add to the emulated Foundry client, each part shaped after the public code it follows:
 // GURPS Game Aid 0.18's nested trait and skill lists, its finders and the values it derives as an actor is prepared;
 // GURPS Game Aid 1.0's traits and skills as Items, its deprecated lists and its finders; ARS's Dexterity as it prepares
-// an actor and its initiative re-rolled each round; and dnd5e 6's stamping of an expiry on effects without one.
+// an actor and its initiative re-rolled each round; dnd5e 5.3's skill and initiative totals as it prepares an actor;
+// and dnd5e 6's stamping of an expiry on effects without one.
 import { ActiveEffect, Actor, Item } from "./documents.mjs";
 import { Combat } from "./combat.mjs";
 import { env } from "./core.mjs";
@@ -556,6 +557,38 @@ export function installArsTime({ turnTime = 600 } = {}) {
     }
   });
   return () => environment.Hooks.off("updateWorldTime", id);
+}
+
+// --- dnd5e 5.3 (foundryvtt/dnd5e release-5.3.3 @965ad2d0cf5d063dac675ba078b5bd3c3c0dd449) -------------------------
+
+/** An ability's modifier (data/actor/templates/common.mjs: Math.floor((value - 10) / 2)) */
+const dnd5eModifier = (value) => Math.floor(((value ?? 10) - 10) / 2);
+
+/**
+ * Prepare what dnd5e prepares of a character's or an NPC's stored data, as far as the surprise reads it: each skill's
+ * `total`, the ability modifier plus its proficiency (the proficiency bonus times the skill's `value`, 0, 0.5, 1 or 2,
+ * rounded down) plus a flat check bonus, and its `passive`, 10 + the total + 5 a net Advantage
+ * (data/actor/templates/creature.mjs prepareSkill 251-277); the initiative's `total`, the Dexterity modifier plus a
+ * flat bonus (data/actor/templates/attributes.mjs prepareInitiative 381-405). The proficiency bonus is the stored
+ * `attributes.prof` here (dnd5e derives it from the level or the challenge rating). Skills or initiative the stored
+ * data lacks are left out, as a vehicle has none (vehicle.mjs prepares no skills). Returns the remover.
+ */
+export function installDnd5eActors() {
+  if (env().options.systemId !== "dnd5e") throw new Error("dnd5e's actors need a world of the dnd5e game system");
+  const skillAbility = { ste: "dex", prc: "wis" }; // config.mjs 240 and 279
+  return prepareActors((system) => {
+    const prof = system.attributes?.prof ?? 2;
+    for (const [key, skill] of Object.entries(system.skills ?? {})) {
+      const mod = dnd5eModifier(system.abilities?.[skillAbility[key] ?? "dex"]?.value);
+      const bonus = Number(skill.bonuses?.check ?? 0) || 0;
+      skill.mod = mod;
+      skill.total = mod + bonus + Math.floor(prof * (skill.value ?? 0));
+      skill.passive = 10 + skill.total + 5 * (skill.roll?.mode ?? 0);
+    }
+    if (system.attributes?.init) {
+      system.attributes.init.total = dnd5eModifier(system.abilities?.dex?.value) + (Number(system.attributes.init.bonus) || 0);
+    }
+  });
 }
 
 // --- dnd5e 6 (foundryvtt/dnd5e 6.0.2 on Foundry 14.368) ------------------------------------------------------------
