@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -206,24 +207,38 @@ def unnoticed(total: int, passive: int, options: Options = DEFAULT_OPTIONS) -> b
     return total > passive or (total == passive and options.ties == "hider")
 
 
+def hidden_count(totals: Sequence[int], passive: int, options: Options = DEFAULT_OPTIONS) -> int:
+    """Count the Stealth totals, sorted, that stay hidden from a passive Perception (D4): a search, not a walk"""
+    beaten = bisect_left(totals, passive) if options.ties == "hider" else bisect_right(totals, passive)
+    return len(totals) - beaten
+
+
 def group_hidden(totals: Sequence[int], passive: int, options: Options = DEFAULT_OPTIONS) -> bool:
-    """Tell whether hiders stay hidden from one watcher: each of them, or with group_check at least half (D6)"""
-    hidden = sum(1 for total in totals if unnoticed(total, passive, options))
+    """Tell whether hiders, their totals sorted, stay hidden from one watcher: each of them, or with group_check at
+    least half (D6)"""
+    hidden = hidden_count(totals, passive, options)
     if options.group_check:
         return 2 * hidden >= len(totals)
     return hidden == len(totals)
 
 
-def member_surprised(member: Member, opponents: Sequence[Member], totals: dict[str, int],
-                     options: Options = DEFAULT_OPTIONS) -> bool:
-    """Tell whether a member notices no threat: every opponent hides and stays hidden from him (D1-D3, D7)"""
+def faced_totals(opponents: Sequence[Member], totals: dict[str, int]) -> list[int] | None:
+    """Return the Stealth totals a side's watchers face, sorted; None when an opponent does not hide (D1)"""
+    if not all(opponent.hiding for opponent in opponents):
+        return None
+    return sorted(totals[opponent.name] for opponent in opponents)
+
+
+def member_surprised(member: Member, faced: Sequence[int] | None, options: Options = DEFAULT_OPTIONS) -> bool:
+    """Tell whether a member notices no threat: every opponent hides and stays hidden from him (D1-D3, D7); `faced`
+    the opponents' totals, sorted, or None where one of them does not hide"""
     if options.rules == "2014" and member.alert:
         return False  # D7: Alert, "you can't be surprised while you are conscious"
     if options.surprise_by == "gm":
         return member.gm_surprised  # D8: the GM's call
-    if not all(opponent.hiding for opponent in opponents):
+    if faced is None:
         return False  # D1: a creature not hiding is a threat noticed
-    return group_hidden([totals[opponent.name] for opponent in opponents], member.passive_perception, options)
+    return group_hidden(faced, member.passive_perception, options)
 
 
 def surprise_side(surprised: dict[SideKey, bool]) -> Surprise:
@@ -248,9 +263,10 @@ def resolve(scenario: Scenario, roller: Roller) -> Outcome:
         stealth = [roll_check(roller, member.name, stealth_kind(member), member.stealth)
                    for _, _, member in indexed_members(scenario.sides) if member.hiding]
     totals = {check.name: check.total for check in stealth}
+    faced = {key: faced_totals(scenario.sides[other(key)].members, totals) for key in SIDE_KEYS}
     members = []
     for key, _, member in indexed_members(scenario.sides):
-        surprised = member_surprised(member, scenario.sides[other(key)].members, totals, options)
+        surprised = member_surprised(member, faced[key], options)
         members.append(MemberResult(member.name, key, surprised, int(surprised and options.rules == "2014")))
     by_side = {key: any(m.surprised for m in members if m.side == key) for key in SIDE_KEYS}
     initiative = order = None

@@ -4,7 +4,7 @@ import { SIDE_KEYS, TAIL_CUT as TAIL_CUT_PAIR, UNIT } from "./config.js";
 import { decimal, percent } from "./format.js";
 
 /** The catalogue keys this module shows, which the build ships (exporter/targets/strings.py) */
-const STRING_KEYS = ["Odds.Expected.{unit}", "Odds.Jump", "Odds.Never"];
+const STRING_KEYS = ["Odds.Expected.{unit}", "Odds.Jump", "Odds.Never", "Odds.Surprised"];
 
 // Exact rationals as [numerator, denominator] pairs of BigInt, denominators positive, left unreduced.
 const ZERO = [0n, 1n];
@@ -90,8 +90,9 @@ function memberJson(lost, never, expected, { surprised = null, initiative = null
 const shownName = (member) => member.label ?? member.name;
 
 /**
- * Describe the odds of a scenario for the GM in translated lines: who gets the jump, then each member's expected loss
- * (or his chance of never recovering), in the scenario's order. `t(key, data)` translates, and writes the percentages
+ * Describe the odds of a scenario for the GM in translated lines: who gets the jump, then each member's chance to be
+ * surprised where the rules tell it apart, else his expected loss (or his chance of never recovering), in the
+ * scenario's order. `t(key, data)` translates, and writes the percentages
  * and decimals as its language writes them.
  */
 function oddsLines(result, t, scenario) {
@@ -100,9 +101,9 @@ function oddsLines(result, t, scenario) {
   // The scenario gives the order: an object lists integer-like keys ("2") before the others.
   for (const name of SIDE_KEYS.flatMap((key) => scenario.sides[key].members.map(shownName))) {
     const member = result.members[name];
-    lines.push(member.expected_lost === null
-      ? t("Odds.Never", { name, chance: percent(member.never) })
-      : t(`Odds.Expected.${member.unit}`, { name, value: decimal(member.expected_lost, 2) }));
+    if (member.surprised !== undefined) lines.push(t("Odds.Surprised", { name, chance: percent(member.surprised) }));
+    else if (member.expected_lost === null) lines.push(t("Odds.Never", { name, chance: percent(member.never) }));
+    else lines.push(t(`Odds.Expected.${member.unit}`, { name, value: decimal(member.expected_lost, 2) }));
   }
   return lines;
 }

@@ -6,7 +6,7 @@ import { RULES, SIDE_KEYS, SYSTEM } from "../config.js";
 import {
   ONE, ZERO, atLeast, dieFaces, highestOf, isZero, lowestOf, memberJson, minus, plus, power, shownName, times, toFloat,
 } from "../odds.js";
-import { membersWithSides, other, scenarioOptions } from "../scenario.js";
+import { membersWithSides, scenarioOptions } from "../scenario.js";
 
 /** The catalogue keys this module shows, which the build ships (exporter/targets/strings.py) */
 const STRING_KEYS = ["Dnd5e.GroupTooLarge"];
@@ -42,27 +42,51 @@ function unnoticed(total, passive, options) {
   return total > passive || (total === passive && options.ties === "hider");
 }
 
-/** Tell whether hiders stay hidden from one watcher: each of them, or with group_check at least half (D6) */
+/** Count the Stealth totals, sorted ascending, that stay hidden from a passive Perception (D4): a search, not a walk */
+function hiddenCount(totals, passive, options) {
+  let low = 0;
+  let high = totals.length;
+  while (low < high) { // the first total that stays hidden
+    const middle = (low + high) >> 1;
+    if (unnoticed(totals[middle], passive, options)) high = middle;
+    else low = middle + 1;
+  }
+  return totals.length - low;
+}
+
+/**
+ * Tell whether hiders, their totals sorted ascending, stay hidden from one watcher: each of them, or with group_check
+ * at least half (D6)
+ */
 function groupHidden(totals, passive, options) {
-  const hidden = totals.filter((total) => unnoticed(total, passive, options)).length;
+  const hidden = hiddenCount(totals, passive, options);
   if (options.group_check) {
     return hidden >= totals.length - hidden; // at least half: as many hidden as noticed, or more
   }
   return hidden === totals.length;
 }
 
-/** Tell whether a member notices no threat: every opponent hides and stays hidden from him (D1-D3, D7, D8) */
-function memberSurprised(member, opponents, totals, options) {
+/** Return the Stealth totals a side's watchers face, sorted ascending; null when an opponent does not hide (D1) */
+function facedTotals(opponents, totals) {
+  if (!opponents.every((opponent) => opponent.hiding)) return null;
+  return opponents.map((opponent) => totals.get(opponent.name)).sort((x, y) => x - y);
+}
+
+/**
+ * Tell whether a member notices no threat: every opponent hides and stays hidden from him (D1-D3, D7, D8); `faced`
+ * the opponents' totals, sorted, or null where one of them does not hide
+ */
+function memberSurprised(member, faced, options) {
   if (options.rules === "2014" && member.alert) {
     return false; // D7: Alert, "you can't be surprised while you are conscious"
   }
   if (options.surprise_by === "gm") {
     return Boolean(member.gm_surprised); // D8: the GM's call
   }
-  if (!opponents.every((opponent) => opponent.hiding)) {
+  if (faced === null) {
     return false; // D1: a creature not hiding is a threat noticed
   }
-  return groupHidden(opponents.map((opponent) => totals.get(opponent.name)), member.passive_perception, options);
+  return groupHidden(faced, member.passive_perception, options);
 }
 
 /** Return which side gets the jump: the one none of whose members is surprised, facing a surprised member (D10) */
@@ -96,8 +120,9 @@ async function resolve(scenario, roller) {
     }
   }
   const totals = new Map(stealth.map((check) => [check.name, check.total]));
+  const faced = { a: facedTotals(scenario.sides.b.members, totals), b: facedTotals(scenario.sides.a.members, totals) };
   const members = everyone.map(([key, member]) => {
-    const surprised = memberSurprised(member, scenario.sides[other(key)].members, totals, options);
+    const surprised = memberSurprised(member, faced[key], options);
     return { name: member.name, side: key, surprised, lost: surprised && options.rules === "2014" ? 1 : 0 };
   });
   const bySide = Object.fromEntries(SIDE_KEYS.map((key) => [key, members.some((m) => m.side === key && m.surprised)]));
