@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from functools import partial
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -32,8 +31,8 @@ from exporter.platforms import (
     DEFAULT_PLATFORMS, ID_RULE, PLATFORM_IDS, SECTIONS, VERSION_COMPARERS, section_module,
 )
 from exporter.rules.models import StrictModel
-from exporter.rules.shared import FieldProblem, gate_text, one_line, option_reads, visible
-from exporter.rules.systems import SYSTEM_IDS, option_gated_inputs, system_module
+from exporter.rules.shared import FieldProblem, gate_text, one_line, visible
+from exporter.rules.systems import SYSTEM_IDS, system_module, unread_inputs
 from exporter.validation import describe_first_error, read_toml
 
 SystemId = Literal[SYSTEM_IDS]  # type: ignore[valid-type]  # the registry's ids
@@ -117,15 +116,15 @@ class CampaignFields(StrictModel):
             raise FieldProblem(f"options.{field}" if field else "options", message) from None
         self._check_strings()
         inputs = member_inputs(self.system)
-        gated = option_gated_inputs(self.system)
+        unread = unread_inputs(self.system, self._rules_options)
         for target in SECTIONS:
             mapping = getattr(self, target).attributes
             for key in mapping or {}:
                 if key not in inputs:
                     raise FieldProblem(f"{target}.attributes.{key}",
                                        f"is not an input of {self.system}; one of {', '.join(inputs)}")
-                if key in gated and not option_reads(partial(getattr, self._rules_options), gated[key]):
-                    raise FieldProblem(f"{target}.attributes.{key}", f"is read only with {gate_text(gated[key])}")
+                if key in unread:
+                    raise FieldProblem(f"{target}.attributes.{key}", f"is read only with {gate_text(unread[key])}")
                 self._check_reader(target, key, (mapping or {})[key])
         return self
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -17,8 +16,8 @@ from exporter.errors import InputFileError
 from exporter.options import system_options, value_names
 from exporter.platforms import SECTIONS, section_module
 from exporter.release import WORKFLOW_PATH, workflow_text
-from exporter.rules.shared import gate_text, option_reads
-from exporter.rules.systems import SYSTEM_IDS, SYSTEMS, option_gated_inputs, system_module
+from exporter.rules.shared import gate_text
+from exporter.rules.systems import SYSTEM_IDS, SYSTEMS, system_module, unread_inputs
 
 
 def toml_value(value: Any) -> str:
@@ -36,8 +35,7 @@ def toml_value(value: Any) -> str:
 
 def gated_off(system: str) -> dict[str, str]:
     """Return the inputs the system's default house rules do not read, each with the rule that would read it"""
-    defaults = partial(getattr, system_module(system).Options())
-    return {key: gate_text(gate) for key, gate in option_gated_inputs(system).items() if not option_reads(defaults, gate)}
+    return {key: gate_text(gate) for key, gate in unread_inputs(system, system_module(system).Options()).items()}
 
 
 def campaign_text(system: str, campaign_id: str) -> str:

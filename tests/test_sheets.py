@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import re
-from functools import partial
 from pathlib import Path
 
 import pytest
@@ -14,8 +13,7 @@ from exporter.build import build_campaigns
 from exporter.campaign import load_campaign
 from exporter.definitions.rolls.adnd1e import dex_adjustment
 from exporter.rules import adnd1e
-from exporter.rules.shared import option_reads
-from exporter.rules.systems import option_gated_inputs
+from exporter.rules.systems import option_gated_inputs, unread_inputs
 from exporter.targets.foundry.sheets import FOUNDRY_SHEETS, foundry_reader
 from exporter.targets.roll20.sheets import ROLL20_SHEETS, roll20_reader
 from exporter.targets.foundry import section as foundry_section
@@ -72,16 +70,13 @@ def test_the_generated_outputs_read_the_sheets_table(examples):
         campaign = load_campaign(path)
         folder = examples / campaign.id
         roll20 = roll20_configuration(folder)["ATTRIBUTES"]
-        gated = option_gated_inputs(campaign.system)  # an option the example leaves off reads no input
-        read = partial(getattr, campaign.rules_options)
-        expected = {k: roll20_reader(v) for k, v in roll20_defaults(campaign.system).items()
-                    if k not in gated or option_reads(read, gated[k])}
+        unread = unread_inputs(campaign.system, campaign.rules_options)  # an option the example leaves off reads none
+        expected = {k: roll20_reader(v) for k, v in roll20_defaults(campaign.system).items() if k not in unread}
         assert roll20 == dict(sorted(expected.items())), campaign.id
         foundry = module_exports(folder / "foundry" / "scripts" / "common" / "config.js")["ATTRIBUTES"]
         assert foundry == {k: foundry_reader(v) for k, v in foundry_section.attributes(campaign).items()}
         if campaign.system != "gurps4e":  # the GURPS example names its readers itself
-            defaults = {k: v for k, v in foundry_defaults(campaign.system)["attributes"].items()
-                        if k not in gated or option_reads(read, gated[k])}
+            defaults = {k: v for k, v in foundry_defaults(campaign.system)["attributes"].items() if k not in unread}
             assert foundry == {k: foundry_reader(v) for k, v in sorted(defaults.items())}, campaign.id
 
 

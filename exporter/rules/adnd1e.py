@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Literal
@@ -19,11 +19,12 @@ from exporter.rules.shared import (
     add_mass,
     check_procedure_fields,
     check_unique_names,
+    indexed_members,
     models_on_demand,
 )
 
 if TYPE_CHECKING:
-    from exporter.rules.models.adnd1e import Member, Options, Scenario, Side, Sides
+    from exporter.rules.models.adnd1e import Member, Options, Scenario, Side
 
 SYSTEM = "adnd1e"
 UNIT = "segment"
@@ -190,13 +191,6 @@ class Outcome:
     def member(self, name: str) -> MemberResult:
         """Return one member's result by name"""
         return next(member for member in self.members if member.name == name)
-
-
-def indexed_members(sides: Sides) -> Iterator[tuple[SideKey, int, Member]]:
-    """Yield every member with his side and index, side a first, in listed order"""
-    for key in SIDE_KEYS:
-        for index, member in enumerate(sides[key].members):
-            yield key, index, member
 
 
 def dex_adjustment(dex: int) -> int:

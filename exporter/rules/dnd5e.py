@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Literal
@@ -21,13 +21,14 @@ from exporter.rules.shared import (
     SideKey,
     check_procedure_fields,
     check_unique_names,
+    indexed_members,
     models_on_demand,
     option_reads,
     other,
 )
 
 if TYPE_CHECKING:
-    from exporter.rules.models.dnd5e import Member, Options, Scenario, Sides
+    from exporter.rules.models.dnd5e import Member, Options, Scenario
 
 SYSTEM = "dnd5e"
 UNIT = "turn"
@@ -173,13 +174,6 @@ class Outcome:
         return next(member for member in self.members if member.name == name)
 
 
-def indexed_members(sides: Sides) -> Iterator[tuple[SideKey, int, Member]]:
-    """Yield every member with his side and index, side a first, in listed order"""
-    for key in SIDE_KEYS:
-        for index, member in enumerate(sides[key].members):
-            yield key, index, member
-
-
 def kept_face(rolls: Sequence[int], kind: str) -> int:
     """Return the face a d20 check keeps: the higher with Advantage, the lower with Disadvantage (D5)"""
     if kind == "advantage":
@@ -229,13 +223,21 @@ def faced_totals(opponents: Sequence[Member], totals: dict[str, int]) -> list[in
     return sorted(totals[opponent.name] for opponent in opponents)
 
 
-def member_surprised(member: Member, faced: Sequence[int] | None, options: Options = DEFAULT_OPTIONS) -> bool:
-    """Tell whether a member notices no threat: every opponent hides and stays hidden from him (D1-D3, D7); `faced`
-    the opponents' totals, sorted, or None where one of them does not hide"""
+def surprised_without_dice(member: Member, options: Options = DEFAULT_OPTIONS) -> bool | None:
+    """Tell whether a member is surprised where no Stealth check decides it (Alert, the GM's call); None elsewhere"""
     if options.rules == "2014" and member.alert:
         return False  # D7: Alert, "you can't be surprised while you are conscious"
     if options.surprise_by == "gm":
         return member.gm_surprised  # D8: the GM's call
+    return None
+
+
+def member_surprised(member: Member, faced: Sequence[int] | None, options: Options = DEFAULT_OPTIONS) -> bool:
+    """Tell whether a member notices no threat: every opponent hides and stays hidden from him (D1-D3, D7); `faced`
+    the opponents' totals, sorted, or None where one of them does not hide"""
+    decided = surprised_without_dice(member, options)
+    if decided is not None:
+        return decided
     if faced is None:
         return False  # D1: a creature not hiding is a threat noticed
     return group_hidden(faced, member.passive_perception, options)
@@ -301,10 +303,9 @@ def hidden_chance(bonus: int, kind: str, passive: int, options: Options) -> Frac
 
 def surprised_chance(member: Member, groups: dict[tuple[int, str], int] | None, options: Options) -> Fraction:
     """Return the exact chance a member is surprised, over the checks of the opposing hiders, counted by groups"""
-    if options.rules == "2014" and member.alert:
-        return Fraction(0)
-    if options.surprise_by == "gm":
-        return Fraction(int(member.gm_surprised))
+    decided = surprised_without_dice(member, options)
+    if decided is not None:
+        return Fraction(int(decided))
     if groups is None:
         return Fraction(0)
     chances = {group: hidden_chance(*group, member.passive_perception, options) for group in groups}

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from fractions import Fraction
 from importlib import import_module
@@ -140,6 +140,13 @@ def check_unique_names(sides: Any) -> None:
             if member.name in seen:
                 raise FieldProblem(f"sides.{key}.members[{index}].name", f"{excerpt(member.name)} is used more than once")
             seen.add(member.name)
+
+
+def indexed_members(sides: Any) -> Iterator[tuple[SideKey, int, Any]]:
+    """Yield every member with his side and index, side a first, in listed order (sides indexed by key)"""
+    for key in SIDE_KEYS:
+        for index, member in enumerate(sides[key].members):
+            yield key, index, member
 
 
 def other(side: SideKey) -> SideKey:

@@ -8,11 +8,12 @@ procedures(); then `python -m exporter.rules.models.write_shapes` writes their s
 
 from __future__ import annotations
 
+from functools import partial
 from importlib import import_module
 from types import ModuleType
-from typing import TYPE_CHECKING, NamedTuple, cast
+from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
-from exporter.rules.shared import input_entries
+from exporter.rules.shared import input_entries, option_reads
 
 if TYPE_CHECKING:
     from exporter.rules.protocol import RulesSystem
@@ -63,6 +64,13 @@ def system_module(system: str) -> RulesSystem:
 def narration_module(system: str) -> ModuleType:
     """Return the narration module of a system id"""
     return import_module(SYSTEMS[system].narration)
+
+
+def unread_inputs(system: str, options: Any) -> dict[str, str]:
+    """Return the member inputs of a system that house rules (an Options model or record) leave unread, each with the
+    option that would read it"""
+    value_of = partial(getattr, options)
+    return {key: gate for key, gate in option_gated_inputs(system).items() if not option_reads(value_of, gate)}
 
 
 def option_gated_inputs(system: str) -> dict[str, str]:

@@ -4,15 +4,13 @@ takes from the campaign"""
 from __future__ import annotations
 
 import re
-from functools import partial
 from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import StringConstraints, field_validator
 
 from exporter.campaign_fields import EntryName, Reader, Url, parse_readers, reader_data, release_address
 from exporter.rules.models import StrictModel
-from exporter.rules.shared import option_reads
-from exporter.rules.systems import option_gated_inputs
+from exporter.rules.systems import unread_inputs
 from exporter.targets.foundry.sheets import foundry_reader, foundry_sheet
 
 if TYPE_CHECKING:
@@ -110,10 +108,9 @@ def attributes(campaign: Campaign) -> dict[str, dict[str, str]]:
     defaults = foundry_defaults(campaign.system)
     # The defaults hold for the game system they were read from, each while the house rules read its input; another
     # game system asks in the dialog.
-    gated = option_gated_inputs(campaign.system)
+    unread = unread_inputs(campaign.system, campaign.rules_options)
     fallback = {key: reader for key, reader in defaults["attributes"].items()
-                if key not in gated or option_reads(partial(getattr, campaign.rules_options), gated[key])
-                } if system_id(campaign) == defaults["system_id"] else {}
+                if key not in unread} if system_id(campaign) == defaults["system_id"] else {}
     readers = {k: reader_data(v) for k, v in given.items()} if given is not None else fallback
     return {key: foundry_reader(reader) for key, reader in sorted(readers.items())}
 

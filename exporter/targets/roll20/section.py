@@ -4,7 +4,6 @@ command, and what the script takes from the campaign"""
 from __future__ import annotations
 
 import re
-from functools import partial
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import AfterValidator, Field, StringConstraints, field_validator
@@ -12,8 +11,8 @@ from pydantic import AfterValidator, Field, StringConstraints, field_validator
 from exporter.campaign_fields import AgreementCheck, EntryName, InputKey, Reader, parse_readers, reader_data
 from exporter.limits import USER_IDS
 from exporter.rules.models import StrictModel
-from exporter.rules.shared import FieldProblem, option_reads, visible
-from exporter.rules.systems import option_gated_inputs
+from exporter.rules.shared import FieldProblem, visible
+from exporter.rules.systems import unread_inputs
 from exporter.targets.roll20.sheets import roll20_reader, roll20_sheet
 
 if TYPE_CHECKING:
@@ -126,9 +125,8 @@ def attributes(campaign: Campaign) -> dict[str, dict[str, Any]]:
 
 def sheet_defaults(campaign: Campaign) -> dict[str, Any]:
     """Return the sheet's default readers, without those of inputs an option reads that is off"""
-    gated = option_gated_inputs(campaign.system)
-    return {key: reader for key, reader in roll20_defaults(campaign.system).items()
-            if key not in gated or option_reads(partial(getattr, campaign.rules_options), gated[key])}
+    unread = unread_inputs(campaign.system, campaign.rules_options)
+    return {key: reader for key, reader in roll20_defaults(campaign.system).items() if key not in unread}
 
 
 def user_ids(campaign: Campaign) -> list[str]:

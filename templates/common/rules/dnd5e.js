@@ -72,16 +72,25 @@ function facedTotals(opponents, totals) {
   return opponents.map((opponent) => totals.get(opponent.name)).sort((x, y) => x - y);
 }
 
-/**
- * Tell whether a member notices no threat: every opponent hides and stays hidden from him (D1-D3, D7, D8); `faced`
- * the opponents' totals, sorted, or null where one of them does not hide
- */
-function memberSurprised(member, faced, options) {
+/** Tell whether a member is surprised where no Stealth check decides it (Alert, the GM's call); null elsewhere */
+function surprisedWithoutDice(member, options) {
   if (options.rules === "2014" && member.alert) {
     return false; // D7: Alert, "you can't be surprised while you are conscious"
   }
   if (options.surprise_by === "gm") {
     return Boolean(member.gm_surprised); // D8: the GM's call
+  }
+  return null;
+}
+
+/**
+ * Tell whether a member notices no threat: every opponent hides and stays hidden from him (D1-D3, D7, D8); `faced`
+ * the opponents' totals, sorted, or null where one of them does not hide
+ */
+function memberSurprised(member, faced, options) {
+  const decided = surprisedWithoutDice(member, options);
+  if (decided !== null) {
+    return decided;
   }
   if (faced === null) {
     return false; // D1: a creature not hiding is a threat noticed
@@ -190,11 +199,9 @@ function hiddenChance(bonus, kind, passive, options) {
 
 /** Return the exact chance a member is surprised, over the checks of the opposing hiders, counted by groups */
 function surprisedChance(member, groups, options) {
-  if (options.rules === "2014" && member.alert) {
-    return ZERO;
-  }
-  if (options.surprise_by === "gm") {
-    return member.gm_surprised ? ONE : ZERO;
+  const decided = surprisedWithoutDice(member, options);
+  if (decided !== null) {
+    return decided ? ONE : ZERO;
   }
   if (groups === null) {
     return ZERO;
