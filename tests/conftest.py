@@ -121,6 +121,17 @@ def built_text(built, tmp_path_factory) -> Callable[..., Path]:
     return build
 
 
+# D&D 5e under the 2024 rules, which read each member's Initiative bonus, on every target with the default readers
+DND_2024 = """id = "dnd-2024"
+title = "Dnd 2024"
+version = "1.0.0"
+system = "dnd5e"
+targets = ["foundry", "roll20", "web"]
+[options]
+rules = "2024"
+"""
+
+
 @pytest.fixture(scope="session")
 def examples(built) -> Path:
     """Build the example campaigns for both targets once (no zips): <id>/foundry and <id>/roll20, read only"""

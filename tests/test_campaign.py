@@ -131,6 +131,16 @@ BAD = {
                      "roll20.attributes.surprises_on.plus: must be a number of the adnd1e rules; one of default_rating"),
     "gated-reader": (GOOD.replace("gurps4e", "adnd1e") + '[roll20.attributes]\nsurprised_on = { set = ["surprise"] }\n',
                      "roll20.attributes.surprised_on: is read only with options.side_best_rating = true"),
+    "choice-of-an-agreement": (GOOD + '[roll20.attributes]\niq = { when = "npc", then = { set = ["iq"], agrees = { '
+                               'input = "per", table = "x" } }, otherwise = "iq" }\n',
+                               "roll20.attributes.iq.then.agrees: is not read inside a when/then/otherwise reader"),
+    "choice-checks-its-readers": (GOOD + '[roll20.attributes]\niq = { when = "npc", then = "iq", otherwise = { set = '
+                                  '["iq"], plus = "nope" } }\n',
+                                  "roll20.attributes.iq.otherwise.plus: must be a number of the gurps4e rules"),
+    "choice-without-otherwise": (GOOD + '[roll20.attributes]\niq = { when = "npc", then = "iq" }\n',
+                                 "roll20.attributes.iq.otherwise: missing"),
+    "phrase-that-is-code": (GOOD + '[roll20.attributes]\niq = { set = ["senses"], after = "IQ\\"); x(" }\n',
+                            "roll20.attributes.iq.after"),
     "bad-user-id": (GOOD + '[roll20]\nuser_ids = ["me"]\n', "roll20.user_ids[0]"),
     "bad-url": (GOOD + '[foundry]\nmanifest = "javascript:alert(1)"\n', "foundry.manifest: must be an http(s) URL"),
     "unknown-string": (GOOD + '[strings.de]\n"Nope.Key" = "x"\n',

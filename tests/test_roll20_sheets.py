@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.conftest import ROOT, node_file_tests, run_node_tests
+from tests.conftest import DND_2024, ROOT, node_file_tests, run_node_tests
 
 FILE = ROOT / "tests" / "roll20" / "sheets.test.mjs"
 # AD&D 1e with each member's own ratings (C5a), which the Revised sheet's surprise fields give; the default readers.
@@ -18,13 +18,16 @@ side_best_rating = true
 """
 
 
+
 @pytest.fixture(scope="module")
 def run(built_text, examples):
     # The characters come from fixtures/sheets/roll20/; the scripts read them with the default readers of
     # exporter/targets/roll20/sheets/.
     rated = built_text(RATED, target="roll20") / "adnd-rated" / "roll20" / "AdndRated.js"
-    assert rated.is_file()
-    return run_node_tests(FILE, {"SCRIPTS_DIR": str(examples), "RATED_SCRIPT": str(rated)})
+    dnd_2024 = built_text(DND_2024) / "dnd-2024" / "roll20" / "Dnd2024.js"
+    assert rated.is_file() and dnd_2024.is_file()
+    return run_node_tests(FILE, {"SCRIPTS_DIR": str(examples), "RATED_SCRIPT": str(rated),
+                                 "DND_2024_SCRIPT": str(dnd_2024)})
 
 
 test_sheet_behaviour, test_sheet_behaviour_file = node_file_tests(FILE)

@@ -13,6 +13,7 @@ from exporter.build import build_campaigns
 from exporter.campaign import load_campaign
 from exporter.definitions.rolls.adnd1e import dex_adjustment
 from exporter.rules import adnd1e
+from exporter.rules.shared import gate_text
 from exporter.rules.systems import option_gated_inputs, unread_inputs
 from exporter.targets.foundry.sheets import FOUNDRY_SHEETS, foundry_reader
 from exporter.targets.roll20.sheets import ROLL20_SHEETS, roll20_reader
@@ -56,7 +57,8 @@ def test_the_roll20_defaults_are_readers_a_campaign_may_give(system, tmp_path):
     readers = "\n".join(f"{key} = {toml_value(reader)}" for key, reader in roll20_defaults(system).items())
     # An input only an option reads takes a reader only with that option on.
     gated = option_gated_inputs(system)
-    options = "".join(f"{option} = true\n" for option in sorted({gated[k] for k in roll20_defaults(system) if k in gated}))
+    options = "".join(gate_text(gate).removeprefix("options.") + "\n"
+                      for gate in sorted({gated[k] for k in roll20_defaults(system) if k in gated}))
     path = tmp_path / "campaign.toml"
     path.write_text(f'id = "x"\ntitle = "X"\nversion = "1.0.0"\nsystem = "{system}"\n[options]\n{options}'
                     f'[roll20.attributes]\n{readers}\n', encoding="utf-8")

@@ -19,6 +19,8 @@ const STRING_KEYS = ["Chat.ForGM", "Follow.PassedOver", "Follow.Title"];
  *   numbers written as the language writes them (common/format.js).
  * @property {() => string} language  The language t translates to, a BCP 47 tag, for numbers written outside t.
  * @property {import("./surprise-record.js").Roller} roll  Roll dice; the host keeps them for the next message that carries dice.
+ * @property {import("./surprise-record.js").InitiativeRoller} [rollInitiative]  Roll a combatant's Initiative through the
+ *   game system's own roll, where it has one; kept as roll's dice are.
  * @property {(id: string, status: string, on: boolean, lasts: import("./surprise-record.js").Lasts | null,
  *   surprise: import("./surprise-record.js").Surprise) => Promise<boolean>} mark
  *   Show or hide a status on a combatant of the surprise; true when showing it applied it (the RuntimeTable's mark).
@@ -125,6 +127,11 @@ function tableOf(host, surprise, holding = () => false, changed = new Set()) {
       changed.add(id);
       return host.mark(id, status, on, lasts, surprise);
     },
+    rollInitiative: host.rollInitiative && (async (id, kind, bonus) => {
+      const rolledThere = await host.rollInitiative(id, kind, bonus);
+      rolled = rolled || rolledThere !== null;
+      return rolledThere;
+    }),
     arrange: (order) => host.arrange(order),
     async post({ title, lines, details = [], record = null }) {
       const card = { title, lines, details, records: record ? [record] : [] };

@@ -15,9 +15,18 @@ import { membersOf } from "./scenario.js";
  *   numbers written as the language writes them.
  * @property {() => string} language  The language t translates to, for a number written outside t (common/format.js).
  * @property {Roller} roll  Roll dice for the rules core.
+ * @property {InitiativeRoller} [rollInitiative]  Where the VTT's game system has an Initiative roll of its own (dnd5e):
+ *   roll a combatant's through it.
  * @property {(order: Array<{id: string, sequence: number}>) => Promise<boolean>} arrange
  *   Put the turn order into this order, combatants not listed after them. Resolves true when the turn that had
  *   just begun is no longer the current one (the VTT then starts the right turn as a change of its own).
+ */
+
+/**
+ * A game system's own Initiative roll: `await rollInitiative(id, kind, bonus)`, kind "normal" or "disadvantage", bonus
+ * the Initiative bonus the surprise plays with. Returns the d20 faces and the total the game system rolled (its
+ * bonuses and tiebreaker in it), or null where it cannot roll for this combatant with that bonus: the rules core rolls.
+ * @typedef {(id: string, kind: string, bonus: number) => Promise<{rolls: number[], total: number} | null>} InitiativeRoller
  */
 
 /**

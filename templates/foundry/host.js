@@ -6,6 +6,7 @@ import { membersOf } from "../common/scenario.js";
 import { queued, tableSession } from "../common/session.js";
 import { postMessage } from "./chat.js";
 import { FLAG, LOG_PREFIX } from "./constants.js";
+import { gameSystemAdapter } from "./game-systems/registry.js";
 import { format, language, localize, t } from "./i18n.js";
 import { setting } from "./settings.js";
 import { setStatus } from "./statuses.js";
@@ -179,6 +180,12 @@ export function foundryHost(combat, known = {}) {
       const roll = await new Roll(`${count}d${sides}`).evaluate();
       rolls.push(roll);
       return roll.dice[0].results.map((result) => result.result);
+    },
+    async rollInitiative(id, kind, bonus) {
+      const rolled = await gameSystemAdapter().rollInitiative?.(combat, id, kind, bonus);
+      if (!rolled) return null;
+      rolls.push(rolled.roll);
+      return { rolls: rolled.rolls, total: rolled.total };
     },
     mark: (id, status, on, lasts, surprise) => markActor(combat, surprise, id, status, on, lasts, known),
     arrange: (order) => arrangeInitiative(combat, order),

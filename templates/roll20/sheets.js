@@ -33,6 +33,33 @@ function setValue(characterId, name) {
   return value === undefined ? undefined : String(value).trim();
 }
 
+/**
+ * The whole number that follows a phrase in a text, case aside, or undefined where the text has none: an NPC's passive
+ * Perception on the D&D 5E by Roll20 sheet, "darkvision 60 ft., passive Perception 13" (docs/dev/roll20.md §7)
+ */
+function numberAfter(text, phrase) {
+  const lower = text.toLowerCase();
+  const at = lower.indexOf(phrase.toLowerCase());
+  if (at < 0) return undefined;
+  const found = /^\s*([+-]?\d{1,6})(?!\d)/.exec(lower.slice(at + phrase.length));
+  return found ? found[1] : undefined;
+}
+
+/** A set reader's value of one attribute: its text, or where the reader says `after`, the number after that phrase */
+function setReading(characterId, name, reader) {
+  const value = setValue(characterId, name);
+  return value === undefined || !reader.after ? value : numberAfter(value, reader.after);
+}
+
+/**
+ * The reader that applies to a character: a `when` reader's `then` where the attribute it names (the sheet's default
+ * counting) holds 1, its `otherwise` elsewhere (D&D 5E by Roll20: `npc` is 1 on an NPC's sheet); any other as it is
+ */
+function readerFor(characterId, reader) {
+  if (!reader?.when) return reader;
+  return wholeNumber(getAttrByName(characterId, reader.when)) === 1 ? reader.then : reader.otherwise;
+}
+
 /** The rows of a repeating section, each {field: value}: attribute objects repeating_<section>_<rowid>_<field> (docs/dev/roll20.md §7) */
 function sectionRows(characterId, section) {
   const prefix = `${section}_`.toLowerCase();
@@ -79,13 +106,14 @@ function sectionValue(characterId, reader) {
 
 /** The raw sheet value a reader names: an attribute (the sheet's default counts), a set value, a section row */
 function readRaw(characterId, reader) {
-  if (reader.set) return reader.set.map((name) => setValue(characterId, name)).find((value) => value !== undefined);
+  if (reader.set) return reader.set.map((name) => setReading(characterId, name, reader)).find((value) => value !== undefined);
   if (reader.section) return sectionValue(characterId, reader);
   return getAttrByName(characterId, reader.attribute);
 }
 
 /** Only what a character set himself: a plain attribute's object, a set reader's value (a sheet default is no value) */
-function ownValue(characterId, reader) {
+function ownValue(characterId, given) {
+  const reader = readerFor(characterId, given);
   if (reader.attribute !== undefined) return setValue(characterId, reader.attribute);
   return reader.set ? readRaw(characterId, reader) : undefined;
 }
@@ -132,9 +160,9 @@ const inDisagreement = (characterId, key) => disagreeing(characterId, key) !== n
  * then), null when it holds one that cannot be settled and must be asked for
  */
 export function readAttribute(token, key, type) {
-  const reader = owns(ATTRIBUTES, key) ? ATTRIBUTES[key] : undefined;
   const characterId = token.get("represents");
-  if (!reader || !characterId || !getObj("character", characterId)) return undefined;
+  if (!owns(ATTRIBUTES, key) || !characterId || !getObj("character", characterId)) return undefined;
+  const reader = readerFor(characterId, ATTRIBUTES[key]);
   if (inDisagreement(characterId, key)) return null;
   const raw = readRaw(characterId, reader);
   if (raw === null) return null;
@@ -144,10 +172,12 @@ export function readAttribute(token, key, type) {
   // A value on a scale the rules do not play (a chance of 10) is asked for, never read as another.
   if (!requirementMet(characterId, reader)) return null;
   if (type === "boolean") return ["1", "true", "on", "yes"].includes(text.toLowerCase());
-  // A value the sheet holds that is no number (a formula, a typo) is asked for, never taken as none.
+  // A value the sheet holds that is no number (a formula, a typo) is asked for, never taken as none. A fraction is
+  // read as the whole number below it: D&D 5E by Roll20's tiebreaker adds Dexterity / 100 to the Initiative bonus
+  // (Dex 8, modifier -1: "-0.92", which is -1).
   const number = Number(text);
   const offset = reader.plus ? ruleNumber(reader.plus) : 0;
-  return Number.isFinite(number) && offset !== undefined ? Math.trunc(number) + offset : null;
+  return Number.isFinite(number) && offset !== undefined ? Math.floor(number) + offset : null;
 }
 
 /** A reader's names as the GM finds them on the sheet, one or the other */
@@ -159,12 +189,12 @@ const namesOf = (names) => list(listOf(names), language(), { type: "disjunction"
  * sheet no longer holds one
  */
 export function unreadReason(token, key) {
-  const reader = owns(ATTRIBUTES, key) ? ATTRIBUTES[key] : undefined;
   const characterId = token.get("represents");
-  if (!reader || !characterId || !getObj("character", characterId)) return null;
+  if (!owns(ATTRIBUTES, key) || !characterId || !getObj("character", characterId)) return null;
+  const reader = readerFor(characterId, ATTRIBUTES[key]);
   const disagreement = disagreeing(characterId, key);
   if (disagreement) {
-    const other = ATTRIBUTES[disagreement.agrees.input];
+    const other = readerFor(characterId, ATTRIBUTES[disagreement.agrees.input]);
     const value = wholeNumber(ownValue(characterId, other));
     const names = listOf(disagreement.set ?? disagreement.attribute);
     const attribute = names.find((name) => setValue(characterId, name) !== undefined) ?? names[0];

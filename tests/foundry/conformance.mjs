@@ -16,7 +16,7 @@ import { renamed, runVectors } from "../js/compare.mjs";
 import { completeDraft } from "../js/drafts.mjs";
 import { oddsBox } from "./dialog-fields.mjs";
 import { playedOut, rebuildOutcome, resolveRecord } from "../js/outcomes.mjs";
-import { installArsInitiative } from "../../tools/harness/foundry/emulation/game-systems.mjs";
+import { installArsInitiative, installDnd5eInitiative } from "../../tools/harness/foundry/emulation/game-systems.mjs";
 import { GENERATIONS, createFoundry } from "../../tools/harness/foundry/harness.mjs";
 
 const MAX_ROUNDS = 40;
@@ -56,6 +56,8 @@ function actorSystem(member, attributes) {
 /** Play one vector; return the outcome rebuilt from the module's behaviour. */
 async function play({ moduleDir, gameSystem, generation, moduleId, language }, vector) {
   const env = createFoundry({ generation, systemId: gameSystem, modules: [{ id: moduleId }], language, quiet: true });
+  // dnd5e's own Initiative roll, which the module rolls a 2024 Initiative through (game-systems/dnd5e/adapter.js)
+  const uninstall = gameSystem === "dnd5e" ? installDnd5eInitiative() : () => {};
   shown = [];
   try {
     await env.loadModule(moduleDir);
@@ -117,6 +119,7 @@ async function play({ moduleDir, gameSystem, generation, moduleId, language }, v
     shown = [...env.dialogs.flatMap((record) => [record.title, record.content, ...(record.odds ?? [])]),
       ...env.messages.map((message) => message.content), ...env.notifications.map((notice) => notice.message)];
     env.teardown();
+    uninstall();
   }
 }
 

@@ -1,14 +1,15 @@
 // The example modules against actors and trackers shaped like the game systems GMs run (run by
 // tests/test_foundry_sheets.py): GURPS Game Aid's nested lists, with and without its own finders, ARS's Dexterity
-// reaction and its initiative re-rolled each round, and the Combat Tracker each renders. Each shape's source is in
-// emulation/game-systems.mjs, each tracker's in emulation/dom.mjs. MODULES_DIR holds <id>/foundry for the three
-// example campaigns.
+// reaction and its initiative re-rolled each round, dnd5e's prepared totals and its own Initiative roll, and the Combat
+// Tracker each renders. Each shape's source is in emulation/game-systems.mjs, each tracker's in emulation/dom.mjs.
+// MODULES_DIR holds <id>/foundry for the example campaigns, DND_2024_MODULE a dnd5e module on the 2024 rules.
 import assert from "node:assert/strict";
 import { readFile, readdir } from "node:fs/promises";
 import { test } from "node:test";
 import { createFoundry, runGeneration } from "../../tools/harness/foundry/harness.mjs";
 import {
-  ggaList, installArsActors, installArsInitiative, installArsTime, installArsTurnMethods, installDnd5eActors, installGgaFinders,
+  ggaList, installArsActors, installArsInitiative, installArsTime, installArsTurnMethods, installDnd5eActors, installDnd5eInitiative,
+  installGgaFinders,
 } from "../../tools/harness/foundry/emulation/game-systems.mjs";
 
 const MODULES = process.env.MODULES_DIR;
@@ -201,6 +202,87 @@ test("dnd5e sheets: Stealth and passive Perception read from the totals dnd5e pr
   } finally {
     env.teardown();
     uninstall();
+  }
+});
+
+/** A dnd5e world running the 2024 campaign's module, its actors prepared and its Initiative roll as `initiative` sets it */
+async function dnd2024World(initiative) {
+  const id = "dnd-2024";
+  const env = createFoundry({ generation: GENERATION, systemId: "dnd5e", modules: [{ id }], quiet: true });
+  await env.loadModule(process.env.DND_2024_MODULE);
+  const prepared = installDnd5eActors();
+  const rolls = installDnd5eInitiative(initiative);
+  return { env, id, done: () => { env.teardown(); rolls(); prepared(); } };
+}
+
+test("dnd5e, 2024 rules: every Initiative rolled through dnd5e's own roll, the surprised with Disadvantage, its tiebreaker in the order", async () => {
+  const { env, id, done } = await dnd2024World({ tiebreaker: true });
+  try {
+    const combat = await combatOf(env, [
+      { name: "Rogue", disposition: FRIENDLY, system: dnd5eCreature({ dex: 18, wis: 12, stealth: 2, prof: 3 }) },
+      { name: "Bard", disposition: FRIENDLY, system: dnd5eCreature({ dex: 14 }) },
+      { name: "Guard", disposition: HOSTILE, system: dnd5eCreature({ dex: 12, wis: 10 }) },
+      { name: "Owl", disposition: HOSTILE, system: dnd5eCreature({ dex: 16, wis: 14, perception: 1 }) },
+    ]);
+    const api = game.modules.get(id).api;
+    const draft = api.draft(combat, "stealth");
+    // The Initiative bonus dnd5e prepares: the Dexterity modifier, +4, +2, +1 and +3.
+    assert.deepEqual(["Rogue", "Bard", "Guard", "Owl"].map((name) => memberNamed(draft, name).initiative), [4, 2, 1, 3]);
+    memberNamed(draft, "Rogue").hiding = true;
+    memberNamed(draft, "Bard").hiding = true;
+    memberNamed(draft, "Bard").initiative = 5; // the GM's own number: dnd5e's roll would not add it, the module rolls
+    const cards = env.messages.length;
+    // Stealth: Rogue 12 + 10 = 22, Bard 16 + 2 = 18, both hidden from the guard (passive 10) and the owl (14): both
+    // surprised. Initiative in scenario order: Rogue 10 (dnd5e), Bard 7 (the module's), Guard 15 and 4 with
+    // Disadvantage, Owl 3 and 18.
+    env.scriptDice(12, 16, 10, 7, 15, 5, 3, 18);
+    const outcome = await api.resolve(draft, combat);
+    assert.ok(outcome);
+    await env.settle();
+    assert.deepEqual(env.pendingDice, [], JSON.stringify(outcome));
+    const idOf = (name) => combat.combatants.find((c) => c.name === name).id;
+    // dnd5e's totals, each with Dexterity / 100: Rogue 10 + 4 + .18; Guard keeps the 5: 5 + 1 + .12; Owl 3 + 3 + .16.
+    // The Bard's is the module's d20 and the GM's +5: 12, no tiebreaker.
+    const expected = { Rogue: [[10], 14.18], Bard: [[7], 12], Guard: [[15, 5], 6.12], Owl: [[3, 18], 6.16] };
+    for (const [name, [rolled, total]] of Object.entries(expected)) {
+      const check = outcome.initiative[idOf(name)];
+      assert.deepEqual(check.rolls, rolled, name);
+      assert.ok(Math.abs(check.total - total) < 1e-9, `${name}: ${check.total}`);
+    }
+    // The owl and the guard both rolled 6: dnd5e's tiebreaker puts the owl (Dex 16) before the guard (Dex 12), where
+    // a tie alone would keep the guard first (D9: scenario order). The tracker shows each total, its order kept.
+    assert.deepEqual(combat.turns.map((c) => c.name), ["Rogue", "Bard", "Owl", "Guard"]);
+    assert.deepEqual(combat.turns.map((c) => Math.floor(c.initiative)), [14, 12, 6, 6]);
+    // 2024: nobody loses a turn, nobody is marked
+    assert.ok(!combat.combatants.some((c) => c.actor?.statuses.has("surprised")));
+    // The card carries the Stealth dice, dnd5e's three Initiative rolls and the module's one
+    const carried = env.messages.slice(cards).flatMap((message) => message.rolls ?? []);
+    const formulas = carried.map((roll) => roll.formula ?? roll._formula);
+    assert.equal(formulas.filter((f) => /^1d20dis/.test(f)).length, 2, formulas.join("; "));
+    assert.equal(formulas.filter((f) => /^1d20 \+ [0-9]/.test(f)).length, 1, formulas.join("; "));
+    assert.deepEqual(env.errors, []);
+  } finally {
+    done();
+  }
+});
+
+test("dnd5e, 2024 rules: with dnd5e's fixed Initiative scores no d20 is rolled there: the module rolls, Disadvantage kept", async () => {
+  const { env, id, done } = await dnd2024World({ fixedScores: true });
+  try {
+    const combat = await combatOf(env, [
+      { name: "Rogue", disposition: FRIENDLY, system: dnd5eCreature({ dex: 18, stealth: 2, prof: 3 }) },
+      { name: "Guard", disposition: HOSTILE, system: dnd5eCreature({ dex: 12, wis: 10 }) },
+    ]);
+    const api = game.modules.get(id).api;
+    const draft = api.draft(combat, "stealth");
+    memberNamed(draft, "Rogue").hiding = true;
+    env.scriptDice(12, 10, 15, 4); // Stealth 22; Rogue 10 + 4; the surprised Guard 15 and 4, keeps 4: 4 + 1
+    assert.ok(await api.resolve(draft, combat));
+    await env.settle();
+    assert.deepEqual(combat.turns.map((c) => [c.name, Math.floor(c.initiative)]), [["Rogue", 14], ["Guard", 5]]);
+    assert.deepEqual(env.errors, []);
+  } finally {
+    done();
   }
 });
 

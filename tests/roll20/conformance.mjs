@@ -60,11 +60,19 @@ const first = (names) => (Array.isArray(names) ? names[0] : names);
  * or a repeating section's row (its name field, its value field where the reader reads one, one point where it asks
  * for points: a skill the rules count, B393).
  */
-function sheetAttributes(member) {
+function sheetAttributes(member, side) {
   const attributes = {};
-  Object.entries(config.attributes).forEach(([input, reader], index) => {
+  Object.entries(config.attributes).forEach(([input, given], index) => {
     const value = member[input];
     if (value === undefined) return;
+    // A reader chosen by the kind of sheet (5e: `npc`): side b's characters are NPCs, side a's PCs, so both are read.
+    const npc = side === "b";
+    const reader = given.when ? (npc ? given.then : given.otherwise) : given;
+    if (given.when) attributes[given.when] = npc ? 1 : 0;
+    if (reader.after) {
+      attributes[reader.set[0]] = `darkvision 60 ft., ${reader.after} ${value}`;
+      return;
+    }
     if (reader.section) {
       if (reader.value === undefined && !value) return;
       if (reader.points && !(value >= 1)) return; // no point in the skill: no row, so the rule default
@@ -90,7 +98,7 @@ async function play(vector) {
   const members = ["a", "b"].flatMap((key) => scenario.sides[key].members.map((member) => ({ key, member })));
   const tokens = [];
   for (const { key, member } of members) {
-    const attributes = sheetAttributes(member);
+    const attributes = sheetAttributes(member, key);
     const character = sb.createCharacter({ name: member.name, controlledby: key === "a" ? PLAYER : "", attributes });
     tokens.push(sb.createToken({ name: member.name, represents: character.id, controlledby: key === "a" ? PLAYER : "" }));
   }

@@ -1,5 +1,5 @@
 // The example scripts, the players and the GM's actions the Roll20 behaviour tests share. SCRIPTS_DIR holds
-// <id>/roll20/<Name>.js for the three example campaigns.
+// <id>/roll20/<Name>.js for the example campaigns.
 const DIR = process.env.SCRIPTS_DIR;
 
 export const GURPS = { file: `${DIR}/ambush-gurps-example/roll20/AmbushGurpsExample.js`, name: "AmbushGurpsExample" };
@@ -7,6 +7,7 @@ export const ADND = { file: `${DIR}/ambush-adnd-example/roll20/AmbushAdndExample
 export const FALLOUT = {
   file: `${DIR}/ambush-fallout-example/roll20/AmbushFalloutExample.js`, name: "AmbushFalloutExample",
 };
+export const DND = { file: `${DIR}/ambush-dnd5e-example/roll20/AmbushDnd5eExample.js`, name: "AmbushDnd5eExample" };
 export const GM = "-GM0000000000000001";
 export const PLAYER = "-PL0000000000000001";
 export const players = [{ id: GM, displayname: "Gina", isGM: true }, { id: PLAYER, displayname: "Pat Doe", isGM: false }];

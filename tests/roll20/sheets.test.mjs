@@ -1,5 +1,6 @@
 // The example scripts against characters shaped like the Roll20 sheets GMs use (run by tests/test_roll20_sheets.py):
-// the characters of fixtures/sheets/roll20/ (the GURPS sheet, the old and the Revised AD&D 1e sheets) loaded as
+// the characters of fixtures/sheets/roll20/ (the GURPS sheet, the old and the Revised AD&D 1e sheets, D&D 5E by
+// Roll20) loaded as
 // attribute objects beside the sheet defaults getAttrByName falls back to (docs/dev/roll20.md §7), the draft values the
 // script reads from them, what it asks for and refuses to play as a default, and markers that name nothing.
 // SCRIPTS_DIR holds the example scripts, built with the default readers of exporter/targets/roll20/sheets/. Every expected value is
@@ -7,7 +8,7 @@
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import { test } from "node:test";
-import { ADND, GM, GURPS, PLAYER, players } from "./examples.mjs";
+import { ADND, DND, GM, GURPS, PLAYER, players } from "./examples.mjs";
 import { createSandbox } from "../../tools/harness/roll20/harness.mjs";
 
 const FIXTURES = new URL("../../fixtures/sheets/roll20/", import.meta.url);
@@ -15,6 +16,7 @@ const sheet = (file) => JSON.parse(fs.readFileSync(new URL(file, FIXTURES), "utf
 const GURPS_SHEET = sheet("gurps.json");
 const ADND_OLD = sheet("adnd1e-old.json");
 const ADND_REVISED = sheet("adnd1e-revised.json");
+const OGL5E = sheet("ogl5e.json");
 
 /** A sandbox with the sheet's defaults and one token per character (all friendly unless named in `hostile`) */
 async function ready(script, fixture, { hostile = [], campaign } = {}) {
@@ -297,4 +299,48 @@ test("a marker that names no colour and no custom token marker is whispered to t
   sb.restart();
   await sb.settle();
   assert.equal(warned(before).length, 1, "at ready too, for the marker kept in state");
+});
+
+const DND_2024 = { file: process.env.DND_2024_SCRIPT, name: "Dnd2024" };
+const DND_INPUTS = ["stealth", "passive_perception"];
+
+test("D&D 5E by Roll20: a PC's Stealth and passive Perception as its workers wrote them, an NPC's from its statblock", async () => {
+  const { sb } = await ready(DND, OGL5E);
+  const members = await draftOf(sb, DND, "stealth");
+  const got = (name) => pick(members[name], DND_INPUTS);
+  // Rogue: Dex 18 (+4), Stealth expertise with proficiency bonus 2: 4 + 2 x 2 = 8; passive 10 + 3 = 13.
+  assert.deepEqual(got("Rogue"), { stealth: 8, passive_perception: 13 });
+  // Fighter: Dex 8 (-1), not proficient: -1; Wis 14 (+2): passive 12.
+  assert.deepEqual(got("Fighter"), { stealth: -1, passive_perception: 12 });
+  // Scout (NPC): its statblock's Stealth +6 and passive Perception 15, not the PC fields the sheet also computed
+  // without proficiency (stealth_bonus 2, passive_wisdom 11).
+  assert.deepEqual(got("Scout"), { stealth: 6, passive_perception: 15 });
+  // Ogre (NPC): no Stealth in its statblock, so Stealth is its Dexterity modifier, -1; passive Perception 8.
+  assert.deepEqual(got("Ogre"), { stealth: -1, passive_perception: 8 });
+  // Typed (NPC): "+3" typed as Stealth; "Passive perception 12." typed in the senses, case and full stop aside.
+  assert.deepEqual(got("Typed"), { stealth: 3, passive_perception: 12 });
+  for (const name of ["Rogue", "Fighter", "Scout", "Ogre", "Typed"]) assert.deepEqual(asked(members[name]), [], name);
+  // Bard: dice proficiency makes Stealth "2+1d4", no number: asked, never 2 and never the field's default 0; the
+  // passive Perception the sheet averaged (11) is read.
+  assert.equal(members.Bard.passive_perception, 11);
+  assert.deepEqual(asked(members.Bard), ["stealth"]);
+  // Statue (NPC): Stealth 0 from Dexterity 10; senses with no passive Perception: asked, not the PC field's default 10.
+  assert.deepEqual(got("Statue"), { stealth: 0, passive_perception: null });
+  // Fresh: no worker ever ran; the fields' defaults (0 and 10) are nobody's values: both wait for the GM.
+  assert.deepEqual(got("Fresh"), { stealth: null, passive_perception: null });
+  sb.assertClean({ allowWarnings: true });
+});
+
+test("D&D 5E by Roll20, 2024 rules: the Initiative bonus of PCs and NPCs, the tiebreaker's hundredths left out", async () => {
+  const { sb } = await ready(DND_2024, OGL5E);
+  const members = await draftOf(sb, DND_2024, "stealth");
+  const initiative = (name) => members[name].initiative;
+  assert.equal(initiative("Rogue"), 4);
+  // Fighter: Dex 8 (-1) with the sheet's tiebreaker: -1 + 8 / 100 = "-0.92", a bonus of -1, never 0.
+  assert.equal(initiative("Fighter"), -1);
+  assert.equal(initiative("Scout"), 2);
+  assert.equal(initiative("Ogre"), -1);
+  // Bard: Jack of All Trades under dice proficiency, "2+d2": asked.
+  assert.ok(asked(members.Bard).includes("initiative"), JSON.stringify(members.Bard));
+  sb.assertClean({ allowWarnings: true });
 });

@@ -40,6 +40,9 @@ class SetAttributeReader(Reader):
     """Sheet attributes read only where an attribute object holds a value, the first that does"""
 
     set: Roll20Names
+    # The value is the whole number that follows this phrase in the attribute's text, case aside (D&D 5E by Roll20: an
+    # NPC's passive Perception is only text in npc_senses, "darkvision 60 ft., passive Perception 13").
+    after: Annotated[str, StringConstraints(pattern=r"^[A-Za-z][A-Za-z ]{0,38}[A-Za-z]$")] | None = None
     # Where the sheet also holds the other input and the two disagree by the rules' table, both are asked for.
     agrees: AgreementCheck | None = None
     # The value counts only where this other attribute holds the rules' constant; elsewhere it is asked for
@@ -81,8 +84,27 @@ class SectionReader(Reader):
             raise FieldProblem(f"{where}.points", "needs a value: the points belong to a skill's level")
 
 
-Roll20Reader = Roll20Attribute | SetAttributeReader | SectionReader
-ROLL20_READERS: dict[str, type[StrictModel]] = {"set": SetAttributeReader, "section": SectionReader}
+class SwitchReader(Reader):
+    """One of two readers, chosen by a sheet attribute (its default counting) that tells two kinds of character apart:
+    `then` where it holds 1, `otherwise` elsewhere (D&D 5E by Roll20: `npc` is 1 on an NPC's sheet)"""
+
+    when: Roll20Attribute
+    then: Roll20Attribute | SetAttributeReader
+    otherwise: Roll20Attribute | SetAttributeReader
+
+    def check(self, system: str, constants: dict[str, Any], where: str) -> None:
+        """Check each reader it chooses between; neither may need another input to agree with it"""
+        for field in ("then", "otherwise"):
+            reader = getattr(self, field)
+            if isinstance(reader, SetAttributeReader):
+                if reader.agrees is not None:
+                    raise FieldProblem(f"{where}.{field}.agrees", "is not read inside a when/then/otherwise reader")
+                reader.check(system, constants, f"{where}.{field}")
+
+
+Roll20Reader = Roll20Attribute | SetAttributeReader | SectionReader | SwitchReader
+ROLL20_READERS: dict[str, type[StrictModel]] = {"set": SetAttributeReader, "section": SectionReader,
+                                                "when": SwitchReader}
 
 
 class Roll20Target(StrictModel):

@@ -149,16 +149,20 @@ def names_text(value: str | list[str]) -> str:
 
 
 def reader_text(reader: dict[str, Any], constants: dict[str, Any]) -> str:
-    """Describe a sheet reader for the README: an attribute, set-only attributes or a section's named row; the rules'
-    numbers it names (`requires`, `plus`) as the numbers they are"""
+    """Describe a sheet reader for the README: an attribute, set-only attributes, a section's named row or a choice of
+    two by the kind of sheet; the rules' numbers it names (`requires`, `plus`) as the numbers they are"""
     names = names_text
+    if "when" in reader:
+        return (f"(where `{reader['when']}` is 1) {reader_text(reader['then'], constants)}; "
+                f"(elsewhere) {reader_text(reader['otherwise'], constants)}")
     if "set" in reader:
         agrees = reader.get("agrees")
         checked = f", asked with `{agrees['input']}` where the two disagree" if agrees else ""
         requires = reader.get("requires")
         scale = f", asked where `{requires['attribute']}` is not {constants[requires['constant']]}" if requires else ""
         plus = f", plus {constants[reader['plus']]}" if reader.get("plus") else ""
-        return names(reader["set"]) + " where set on the character" + plus + checked + scale
+        after = f"the number after \"{reader['after']}\" in " if reader.get("after") else ""
+        return after + names(reader["set"]) + " where set on the character" + plus + checked + scale
     if "section" in reader:
         field = f"{names(reader['value'])} of " if reader.get("value") else ""
         points = f" with at least one point in `{reader['points']}`" if reader.get("points") else ""

@@ -117,8 +117,22 @@ function initiativeOrder(checks) {
 /** Return checks {name, rolls, total} as the outcome shows them, by name */
 const checksJson = (checks) => Object.fromEntries(checks.map(({ name, rolls, total }) => [name, { rolls, total }]));
 
-/** Play one surprise: every hider's Stealth check in scenario order, then in 2024 everyone's Initiative */
-async function resolve(scenario, roller) {
+/**
+ * Roll a member's Initiative (D9), of a kind (normal, or with Disadvantage): through the table's own roll where it has
+ * one for him (`tableRoll(name, kind, bonus)`: a VTT's game system rolls with what its sheet adds), else 1d20 or 2d20
+ * + his bonus
+ */
+async function rollInitiative(roller, member, kind, tableRoll) {
+  const rolled = tableRoll ? await tableRoll(member.name, kind, member.initiative) : null;
+  return rolled ? { name: member.name, rolls: rolled.rolls, total: rolled.total }
+    : rollCheck(roller, member.name, kind, member.initiative, "initiative");
+}
+
+/**
+ * Play one surprise: every hider's Stealth check in scenario order, then in 2024 everyone's Initiative; `initiative`,
+ * where the table has its own Initiative roll (rollInitiative)
+ */
+async function resolve(scenario, roller, { initiative: tableRoll } = {}) {
   const options = scenarioOptions(scenario);
   const everyone = membersWithSides(scenario);
   const stealth = [];
@@ -144,7 +158,7 @@ async function resolve(scenario, roller) {
     const initiative = [];
     for (const [index, [, member]] of everyone.entries()) {
       const kind = members[index].surprised ? "disadvantage" : "normal";
-      initiative.push(await rollCheck(roller, member.name, kind, member.initiative, "initiative"));
+      initiative.push(await rollInitiative(roller, member, kind, tableRoll));
     }
     outcome.initiative = checksJson(initiative);
     outcome.order = initiativeOrder(initiative);

@@ -36,7 +36,7 @@ function rollLines(table, surprise) {
  * in Initiative order (2024)
  */
 async function resolve(table, surprise, firstRound) {
-  const outcome = await Rules.resolve(surprise.scenario, table.roll);
+  const outcome = await Rules.resolve(surprise.scenario, table.roll, { initiative: table.rollInitiative });
   const rules2014 = scenarioOptions(surprise.scenario).rules === "2014";
   surprise.outcome = outcome;
   surprise.firstRound = firstRound;

@@ -21,6 +21,9 @@ import * as none from "./none/adapter.js";
  *   undefined where he has no such skill, null where it cannot be told (asked)
  * @property {(combat: object) => boolean} rerollsAsRoundChanges Whether the game system re-rolls every initiative as
  *   this combat's round changes (initiative.js waits for the new order)
+ * @property {(combat: object, id: string, kind: string, bonus: number) => Promise<{roll: object, rolls: number[],
+ *   total: number} | null>} [rollInitiative] Roll a combatant's Initiative through the game system's own roll (dnd5e);
+ *   null where it cannot with that bonus, and the rules core rolls
  * @property {() => void} [prepareWorld] Set the world up for the campaign's rules at setup, where the game system's own
  *   automation would play them otherwise (dnd5e's Surprised and initiative)
  */

@@ -6,17 +6,20 @@ fixtures/sheets/roll20/ holds characters shaped like each sheet's. A reader is a
 getAttrByName (the sheet's default counts); {"set": [...]} attributes read only where an attribute object holds a value
 (docs/dev/roll20.md §7: a hand-typed field defaulting to 0 must not override Dexterity), and with "agrees" both it and
 the other input are asked for where the sheet holds both and they disagree; or {"section": ...}, a named row of a
-repeating section. tests/test_sheets.py checks each against the sheet's characters.
+repeating section; or {"when": ..., "then": ..., "otherwise": ...}, one of two readers chosen by an attribute that
+tells two kinds of character apart (an NPC's sheet from a PC's). tests/test_sheets.py checks each against the sheet's
+characters.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from exporter.targets.roll20.sheets import adnd_1e, gurps
+from exporter.targets.roll20.sheets import adnd_1e, gurps, ogl5e
 
 # The sheet each rules system usually meets on Roll20, by the rules system's id
-ROLL20_SHEETS: dict[str, dict[str, tuple[Any, str]]] = {sheet.RULES_SYSTEM: sheet.READERS for sheet in (gurps, adnd_1e)}
+ROLL20_SHEETS: dict[str, dict[str, tuple[Any, str]]] = {
+    sheet.RULES_SYSTEM: sheet.READERS for sheet in (gurps, adnd_1e, ogl5e)}
 
 
 def roll20_sheet(system: str) -> dict[str, Any]:
@@ -33,4 +36,6 @@ def roll20_reader(reader: Any) -> dict[str, Any]:
         out["set"] = [out["set"]]
     if "section" in out:
         out.setdefault("name_field", "name")
+    if "when" in out:
+        out["then"], out["otherwise"] = roll20_reader(out["then"]), roll20_reader(out["otherwise"])
     return out

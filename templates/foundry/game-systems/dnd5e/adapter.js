@@ -1,7 +1,8 @@
 // dnd5e (game system id "dnd5e", foundryvtt/dnd5e): the Stealth, passive Perception and Initiative totals it prepares,
-// read as they stand; its own Surprised, reused (exporter/game_systems/dnd5e.py); and one quirk of its modern rules:
-// from 5.1 its Surprised gives Disadvantage on every initiative rolled through it (conditionEffects.initiativeDisadvantage,
-// config.mjs 3795-3796 at release-5.3.3), which the 2014 rules do not have.
+// read as they stand; its own Surprised, reused (exporter/game_systems/dnd5e.py); its own Initiative roll, for the
+// 2024 rules; and one quirk of its modern rules: from 5.1 its Surprised gives Disadvantage on every initiative rolled
+// through it (conditionEffects.initiativeDisadvantage, config.mjs 3795-3796 at release-5.3.3), which the 2014 rules do
+// not have.
 import { DEFAULT_OPTIONS } from "../../../common/config.js";
 
 /** dnd5e's package id (its system.json) */
@@ -15,6 +16,28 @@ export const hasTrait = () => null;
 
 /** dnd5e keeps no skills by name that the rules read (its skills are data paths): asked */
 export const skillLevel = () => null;
+
+/** The Initiative bonus dnd5e prepares (data/actor/templates/attributes.mjs 373-406), the one its own roll adds */
+const INITIATIVE_BONUS = "system.attributes.init.total";
+
+/**
+ * Roll a combatant's Initiative through dnd5e's own roll, with Disadvantage where the rules give it (2024, D9):
+ * Actor5e#getInitiativeRoll (documents/actor/actor.mjs 1770-1786 at release-5.3.3), the caller's Disadvantage winning
+ * over nothing but itself (1826-1832: an Advantage of the actor's own stays, and the two cancel), so that what the
+ * sheet adds (its bonuses, exhaustion, the Dexterity tiebreaker the world may have on) and every module's
+ * dnd5e.preConfigureInitiative hook count as at the sheet. Returns the roll, its d20 faces and its total; null, for the
+ * rules core to roll, where the GM gave the dialog another bonus than dnd5e's, or dnd5e would roll no d20 (its fixed
+ * Initiative scores, which would drop the Disadvantage).
+ */
+export async function rollInitiative(combat, id, kind, bonus) {
+  const actor = combat.combatants.get(id)?.actor;
+  if (typeof actor?.getInitiativeRoll !== "function" || readPath(actor, INITIATIVE_BONUS) !== bonus) return null;
+  const roll = actor.getInitiativeRoll(kind === "disadvantage" ? { disadvantage: true } : {});
+  const d20 = roll?.dice?.[0];
+  if (!d20 || d20.faces !== 20) return null;
+  await roll.evaluate();
+  return { roll, rolls: d20.results.map((result) => result.result), total: roll.total };
+}
 
 /** dnd5e keeps core's initiative: rolled when asked, never re-rolled as a round changes */
 export const rerollsAsRoundChanges = () => false;

@@ -72,14 +72,28 @@ export class Roll {
     };
   }
 
+  /**
+   * A roll from its stored JSON, made again as its own class where a game system registered it (Roll.fromData finds
+   * the class among CONFIG.Dice.rolls by `data.class`: https://foundryvtt.com/api/classes/foundry.dice.Roll.html)
+   */
   static fromJSON(json) {
     const data = JSON.parse(json);
-    const roll = new this(data.formula, {}, data.options);
+    const RollClass = ROLL_CLASSES.get(data.class) ?? this;
+    const roll = new RollClass(data.formula, {}, data.options);
     roll.terms = data.terms.map((term) => new Die(term));
     roll._total = data.total;
     roll._evaluated = data.evaluated;
     return roll;
   }
+}
+
+/** The roll classes game systems add to CONFIG.Dice.rolls, by class name ((harness choice) kept here, not in CONFIG) */
+const ROLL_CLASSES = new Map();
+
+/** Register a game system's roll class, as it pushes it into CONFIG.Dice.rolls; returns the remover */
+export function registerRollClass(RollClass) {
+  ROLL_CLASSES.set(RollClass.name, RollClass);
+  return () => ROLL_CLASSES.delete(RollClass.name);
 }
 
 /** The faces scripted for the next dice, drawn in order */

@@ -6,6 +6,7 @@
 import { ActiveEffect, Actor, Item } from "./documents.mjs";
 import { Combat } from "./combat.mjs";
 import { env } from "./core.mjs";
+import { Roll, registerRollClass } from "./dice.mjs";
 
 /**
  * Make every actor's `system` what a game system's data preparation leaves in memory: `prepare(system, actor)` edits
@@ -589,6 +590,91 @@ export function installDnd5eActors() {
       system.attributes.init.total = dnd5eModifier(system.abilities?.dex?.value) + (Number(system.attributes.init.bonus) || 0);
     }
   });
+}
+
+/**
+ * dnd5e's D20Roll as its Initiative roll builds it: "1d20 + parts" (actor.mjs getInitiativeRoll 1770-1786). Its d20 is
+ * one die before evaluation, Advantage or Disadvantage being a modifier of it ("adv", "dis": d20-die.mjs
+ * applyAdvantage 69-76, from the roll's options as configureModifiers sets them, d20-roll.mjs 213-242: both at once
+ * roll one die); evaluated, a die with either rolls two faces and keeps the higher or lower, the first on a tie, the
+ * other marked discarded and inactive (basic-die.mjs advantage 24-45, expandAdvantage 55-70). (harness choice) Parts
+ * are numbers only; the faces come from the dice a test scripts.
+ */
+class Dnd5eD20Roll extends Roll {
+  constructor(formula, data = {}, options = {}) {
+    const [die, ...parts] = String(formula).split("+").map((part) => part.trim());
+    super(die.replace(/(adv|dis)$/, ""), data, options); // a stored roll's formula keeps its modifier
+    if (this._formula !== "1d20") throw new Error(`harness D20Roll: a d20 roll starts with 1d20, got "${formula}"`);
+    this.parts = parts.map(Number);
+    if (this.parts.some((part) => !Number.isFinite(part))) throw new Error(`harness D20Roll: only numbers are emulated as parts of "${formula}"`);
+    const { advantage, disadvantage } = options;
+    this.mode = advantage && !disadvantage ? "adv" : disadvantage && !advantage ? "dis" : null;
+    this._formula = [`1d20${this.mode ?? ""}`, ...parts].join(" + ");
+  }
+
+  async evaluate(options = {}) {
+    await super.evaluate(options);
+    const [die] = this.dice;
+    if (this.mode) {
+      die.results.push({ result: env().dice.draw(20), active: true });
+      const [first, second] = die.results;
+      const keepFirst = this.mode === "adv" ? first.result >= second.result : first.result <= second.result;
+      Object.assign(keepFirst ? second : first, { active: false, discarded: true });
+    }
+    this._total = die.total + this.parts.reduce((sum, part) => sum + part, 0);
+    return this;
+  }
+}
+
+/** dnd5e's BasicRoll of a fixed Initiative score (actor.mjs 1783): a number, no dice */
+class Dnd5eFixedRoll {
+  constructor(score) {
+    this.options = { fixed: score };
+    this._total = undefined;
+  }
+
+  get dice() {
+    return [];
+  }
+
+  get total() {
+    return this._total;
+  }
+
+  async evaluate() {
+    this._total = Number(this.options.fixed);
+    return this;
+  }
+}
+
+/**
+ * dnd5e's own Initiative roll on every actor (Actor5e#getInitiativeRoll, documents/actor/actor.mjs 1770-1786 and
+ * getInitiativeRollConfig 1795-1840): a D20Roll of 1d20 + the prepared Initiative bonus, + the Dexterity score / 100
+ * with the world setting initiativeDexTiebreaker on (1818-1820); the actor's own Advantage mode on Initiative
+ * (`attributes.init.roll.mode`, 1 or -1) given to the roll, the caller's options winning (mergeObject, 1826-1832); with
+ * the setting initiativeScore "all" no d20 at all, a BasicRoll of the fixed score (1822-1828, 1779-1784).
+ * (harness choice) The bonus is `system.attributes.init.total` as a whole, which dnd5e builds from the same parts
+ * (mod, proficiency, bonuses); the settings are given here. Returns the remover.
+ */
+export function installDnd5eInitiative({ tiebreaker = false, fixedScores = false } = {}) {
+  if (env().options.systemId !== "dnd5e") throw new Error("dnd5e's Initiative roll needs a world of the dnd5e game system");
+  const had = Object.getOwnPropertyDescriptor(Actor.prototype, "getInitiativeRoll");
+  const unregister = registerRollClass(Dnd5eD20Roll); // dnd5e.mjs: CONFIG.Dice.rolls gets its D20Roll
+  Actor.prototype.getInitiativeRoll = function getInitiativeRoll(options = {}) {
+    const init = this.system.attributes?.init ?? {};
+    if (fixedScores) return new Dnd5eFixedRoll(init.score);
+    const mode = init.roll?.mode ?? 0;
+    const config = { advantage: mode > 0, disadvantage: mode < 0, ...options };
+    const parts = [String(init.total ?? 0)];
+    const dexterity = this.system.abilities?.dex?.value;
+    if (tiebreaker && Number.isFinite(dexterity)) parts.push(String(dexterity / 100));
+    return new Dnd5eD20Roll(["1d20", ...parts].join(" + "), {}, config);
+  };
+  return () => {
+    unregister();
+    if (had) Object.defineProperty(Actor.prototype, "getInitiativeRoll", had);
+    else delete Actor.prototype.getInitiativeRoll;
+  };
 }
 
 // --- dnd5e 6 (foundryvtt/dnd5e 6.0.2 on Foundry 14.368) ------------------------------------------------------------
