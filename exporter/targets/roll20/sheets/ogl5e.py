@@ -8,7 +8,10 @@ from typing import Any
 RULES_SYSTEM = "dnd5e"
 
 # The sheet's code lives in Roll20/roll20-character-sheets "5th Edition OGL by Roll20/" (one HTML file) and in its
-# legacy copy "DD5thEditionLegacy/" with the same attribute names, split into files; read in the legacy copy.
+# legacy copy "DD5thEditionLegacy/" with the same attribute names, split into files; read in the legacy copy, and each
+# worker and field named below found the same in the live file (OGL5E_LIVE).
+OGL5E_LIVE = ("Roll20/roll20-character-sheets 5th Edition OGL by Roll20/5th Edition OGL by Roll20.html"
+              "@987297db4d5fd249342c7d5dd62b7c5026c7836d")
 OGL5E_COMMIT = "e7a41745f5b50d7e07d017c174a29f46d6110f38"
 OGL5E_WORKERS = f"Roll20/roll20-character-sheets DD5thEditionLegacy/src/js/sheetworkers.js@{OGL5E_COMMIT}"
 OGL5E_NPC = f"Roll20/roll20-character-sheets DD5thEditionLegacy/src/html/npc.html@{OGL5E_COMMIT}"
