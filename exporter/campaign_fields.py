@@ -94,3 +94,16 @@ def reader_type(reader: dict[str, Any]) -> str | None:
     if "skill" in reader or "value" in reader:
         return "number"
     return None
+
+
+def readers_left_out(campaign_id: str, table: str, given: dict[str, Any] | None, defaults: dict[str, Any]) -> list[str]:
+    """Say, one warning each, which inputs the house rules read and the platform's sheet holds (`defaults`, those it
+    reads), but the campaign's own reader table (`given`, None where it gives none) leaves out: they are asked at the
+    table, which a GM who switched a house rule on after `ambush init` may not expect"""
+    from exporter.init import toml_value  # lazy: only a build that warns writes TOML
+
+    if given is None:
+        return []
+    return [f"{campaign_id}: {table} has no reader for {key}, which the rules read: it is asked at the table, not read "
+            f"from the sheet; the sheet's reader is {key} = {toml_value(reader)}"
+            for key, reader in sorted(defaults.items()) if key not in given]

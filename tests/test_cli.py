@@ -299,6 +299,27 @@ def test_with_several_campaigns_those_that_build_the_target_are_built_and_the_re
     assert "warning: r20.toml: skipped: it builds roll20, not foundry" in done.stderr.splitlines()
 
 
+def test_a_reader_table_that_leaves_out_an_input_the_sheet_holds_is_warned_of_and_still_builds(tmp_path):
+    # `ambush init` writes the 2024-only reader commented out; a GM who then switches to the 2024 rules keeps a table
+    # without it. The sheets hold it (dnd5e's init.total, D&D 5E by Roll20's initiative_bonus): say so, once a table.
+    text = ('id = "dnd-late"\ntitle = "T"\nversion = "1.0.0"\nsystem = "dnd5e"\ntargets = ["foundry", "roll20"]\n'
+            '[options]\nrules = "2024"\n'
+            '[foundry.attributes]\nstealth = "system.skills.ste.total"\npassive_perception = "system.skills.prc.passive"\n'
+            '[roll20.attributes]\nstealth = { set = "stealth_bonus" }\npassive_perception = { set = "passive_wisdom" }\n')
+    (tmp_path / "late.toml").write_text(text, encoding="utf-8")
+    done = ambush("build", "late.toml", "--no-zip", "--out", "dist", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.splitlines() == [
+        "warning: dnd-late: foundry.attributes has no reader for initiative, which the rules read: it is asked at the "
+        'table, not read from the sheet; the sheet\'s reader is initiative = "system.attributes.init.total"',
+        "warning: dnd-late: roll20.attributes has no reader for initiative, which the rules read: it is asked at the "
+        'table, not read from the sheet; the sheet\'s reader is initiative = { set = "initiative_bonus" }']
+    # Under the 2014 rules nothing reads the Initiative bonus: no warning
+    (tmp_path / "late.toml").write_text(text.replace('"2024"', '"2014"'), encoding="utf-8")
+    quiet = ambush("build", "late.toml", "--no-zip", "--out", "dist2", cwd=tmp_path)
+    assert quiet.returncode == 0 and quiet.stderr == "", quiet.stderr
+
+
 @pytest.mark.parametrize("command", ["build", "validate"])
 def test_without_arguments_the_campaign_of_the_folder_is_read_else_the_examples(command, tmp_path):
     extra = ["--no-zip", "--out", "dist"] if command == "build" else []

@@ -8,7 +8,8 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import StringConstraints, field_validator
 
-from exporter.campaign_fields import EntryName, Reader, Url, parse_readers, reader_data, release_address
+from exporter.campaign_fields import (EntryName, Reader, Url, parse_readers, reader_data, readers_left_out,
+                                      release_address)
 from exporter.rules.models import StrictModel
 from exporter.rules.systems import unread_inputs
 from exporter.targets.foundry.sheets import foundry_reader, foundry_sheet
@@ -102,16 +103,20 @@ def system_id(campaign: Campaign) -> str | None:
     return foundry_defaults(campaign.system)["system_id"]
 
 
+def sheet_defaults(campaign: Campaign) -> dict[str, Any]:
+    """Return the game system's default readers, each while the house rules read its input: they hold for the game
+    system they were read from; another game system asks in the dialog"""
+    defaults = foundry_defaults(campaign.system)
+    if system_id(campaign) != defaults["system_id"]:
+        return {}
+    unread = unread_inputs(campaign.system, campaign.rules_options)
+    return {key: reader for key, reader in defaults["attributes"].items() if key not in unread}
+
+
 def attributes(campaign: Campaign) -> dict[str, dict[str, str]]:
     """Return the reader of each input the rules read, the campaign's or the system's defaults"""
     given = campaign.foundry.attributes
-    defaults = foundry_defaults(campaign.system)
-    # The defaults hold for the game system they were read from, each while the house rules read its input; another
-    # game system asks in the dialog.
-    unread = unread_inputs(campaign.system, campaign.rules_options)
-    fallback = {key: reader for key, reader in defaults["attributes"].items()
-                if key not in unread} if system_id(campaign) == defaults["system_id"] else {}
-    readers = {k: reader_data(v) for k, v in given.items()} if given is not None else fallback
+    readers = {k: reader_data(v) for k, v in given.items()} if given is not None else sheet_defaults(campaign)
     return {key: foundry_reader(reader) for key, reader in sorted(readers.items())}
 
 
@@ -145,8 +150,8 @@ def target_settings(campaign: Campaign) -> TargetSettings:
 
 
 def build_warnings(campaign: Campaign) -> list[str]:
-    """Say what the module lacks for what the campaign asks: nothing the build can tell"""
-    return []
+    """Say which inputs the game system's sheets hold that the campaign's own reader table leaves out"""
+    return readers_left_out(campaign.id, "foundry.attributes", campaign.foundry.attributes, sheet_defaults(campaign))
 
 
 Section = FoundryTarget  # the model the campaign's table takes (exporter/platforms.py)

@@ -8,7 +8,8 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import AfterValidator, Field, StringConstraints, field_validator
 
-from exporter.campaign_fields import AgreementCheck, EntryName, InputKey, Reader, parse_readers, reader_data
+from exporter.campaign_fields import (AgreementCheck, EntryName, InputKey, Reader, parse_readers, reader_data,
+                                      readers_left_out)
 from exporter.limits import USER_IDS
 from exporter.rules.models import StrictModel
 from exporter.rules.shared import FieldProblem, visible
@@ -167,10 +168,13 @@ def target_settings(campaign: Campaign) -> TargetSettings:
 
 
 def build_warnings(campaign: Campaign) -> list[str]:
-    """Say what a campaign that asks to publish its script (publish = true) lacks for that, if it does"""
+    """Say what a campaign that asks to publish its script (publish = true) lacks for that, if it does, and which
+    inputs the sheet holds that its own reader table leaves out"""
     from exporter.targets.roll20.writer import unpublishable_warning
 
-    return [unpublishable_warning(campaign.id)] if campaign.roll20.publish is True and not user_ids(campaign) else []
+    unpublishable = campaign.roll20.publish is True and not user_ids(campaign)
+    return ([unpublishable_warning(campaign.id)] if unpublishable else []) + readers_left_out(
+        campaign.id, "roll20.attributes", campaign.roll20.attributes, sheet_defaults(campaign))
 
 
 Section = Roll20Target  # the model the campaign's table takes (exporter/platforms.py)
