@@ -190,7 +190,8 @@ const scenarioText = (draft, t) => scenarioToml(builtScenario(draft, t));
  */
 function nextRoundNumber(surprise, current, proposed) {
   if (!surprise || surprise.done || current !== surprise.follow?.tableRound) return proposed;
-  return rulesSystem().Runtime.nextRoundNumber(surprise, proposed);
+  const own = rulesSystem().Runtime.nextRoundNumber; // optional: a runtime without it keeps the VTT's numbers
+  return own ? own(surprise, proposed) : proposed;
 }
 
 /**
@@ -210,7 +211,8 @@ function passedSeconds(surprise, from, to, seconds) {
   if (to === from) index = from === at ? record.round : null;
   else if (to > from) index = from === at ? record.round : from === at - 1 ? record.round - 1 : null;
   else index = from === at ? record.round - 1 : null;
-  const own = index >= 1 ? rulesSystem().Runtime.roundSeconds(surprise, index) : null;
+  const timed = rulesSystem().Runtime.roundSeconds; // optional: a runtime without it times no round itself
+  const own = index >= 1 && timed ? timed(surprise, index) : null;
   if (own === null) return seconds;
   if (to === from) return 0;
   return Math.sign(seconds) * Math.min(Math.abs(seconds), own);
@@ -233,7 +235,7 @@ function tableSession(host) {
    */
   function loaded(readOnly = false) {
     const stored = readOnly && host.peek ? host.peek() : host.load();
-    const upgraded = stored && runtime().upgraded(stored);
+    const upgraded = stored && runtime().upgraded?.(stored); // optional: a runtime whose stored form never changed
     return { surprise: upgraded ?? stored, whole: Boolean(upgraded) };
   }
 
@@ -395,7 +397,8 @@ function tableSession(host) {
      */
     roundName(rounds = undefined) {
       const surprise = reading();
-      return surprise ? runtime().roundName(tableOf(host, surprise), surprise, rounds) : null;
+      const named = runtime().roundName; // optional: a runtime without it names no round
+      return surprise && named ? named(tableOf(host, surprise), surprise, rounds) : null;
     },
   };
 }

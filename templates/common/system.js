@@ -10,8 +10,9 @@ import { SYSTEM } from "./config.js";
  * @property {object} Rules  the rules core (rules/<id>.js): resolve(scenario, roller), the exact odds, odds(scenario),
  *   and where the rules refuse what a draft cannot tell, scenarioProblem(scenario): {key, data} or null
  * @property {object} Runtime  its table runtime (runtime/<id>.js): resolve, turnStarted, turnEnded, roundStarted,
- *   nextRoundNumber, roundSeconds, left, statusLines, roundName, upgraded (a surprise an earlier version stored, in
- *   today's form) and MEMBER_PARTS (the parts it keeps by member id)
+ *   left, statusLines and MEMBER_PARTS (the parts it keeps by member id); where its rules need them, also
+ *   nextRoundNumber (the VTT's own number otherwise), roundSeconds (none: the VTT's own time), roundName (none) and
+ *   upgraded (a surprise an earlier version stored, in today's form; none: the form never changed)
  */
 
 let provided = null;

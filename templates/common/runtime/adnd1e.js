@@ -17,9 +17,6 @@ const STRING_KEYS = ["Adnd.*", "Chat.NobodySurprised", "Procedure.{procedure}", 
 /** The parts of a surprise this runtime keeps by member id, changed a member at a time (common/surprise-record.js) */
 const MEMBER_PARTS = ["frozen"];
 
-/** Return a surprise stored by an earlier version in today's form; null: it is in today's form (nothing changed since) */
-const upgraded = () => null;
-
 /** Return the segment being played: the table rounds begun since the roll, counting from 1; 0 before the first */
 const segmentOf = (surprise) => surprise.rounds;
 
@@ -162,5 +159,5 @@ function statusLines(table, surprise) {
 }
 
 export {
-  MEMBER_PARTS, STRING_KEYS, left, nextRoundNumber, resolve, roundName, roundSeconds, roundStarted, statusLines, turnEnded, turnStarted, upgraded,
+  MEMBER_PARTS, STRING_KEYS, left, nextRoundNumber, resolve, roundName, roundSeconds, roundStarted, statusLines, turnEnded, turnStarted,
 };

@@ -12,9 +12,6 @@ const STRING_KEYS = ["Chat.NobodySurprised", "Dnd5e.*", "Procedure.{procedure}"]
 /** The parts of a surprise this runtime keeps by member id, changed a member at a time (common/surprise-record.js) */
 const MEMBER_PARTS = ["waiting"];
 
-/** Return a surprise stored by an earlier version in today's form; null: it is in today's form (nothing changed since) */
-const upgraded = () => null;
-
 /** Return the ids of the surprised members, in scenario order */
 const surprisedIds = (outcome) => Object.entries(outcome.members).filter(([, m]) => m.surprised).map(([id]) => id);
 
@@ -88,16 +85,6 @@ async function roundStarted(table, surprise) {
   return false;
 }
 
-/** Return the number the VTT gives the round about to begin: the first round is a round of the fight */
-function nextRoundNumber(surprise, proposed) {
-  return proposed;
-}
-
-/** Return how long a table round lasts where the rules say: never, surprise takes no time of its own */
-function roundSeconds() {
-  return null;
-}
-
 /** A combatant left the fight: his statuses go, and he is no longer waiting for his first turn */
 async function left(table, surprise, id) {
   await unmarkAll(table, surprise, id);
@@ -111,11 +98,6 @@ function statusLines(table, surprise) {
   return waiting.length ? [table.t("Dnd5e.Waiting", { names: names(table, surprise, waiting) })] : [];
 }
 
-/** Name the table round being played: never, the first round is a round of the fight and the card says so */
-function roundName() {
-  return null;
-}
-
 export {
-  MEMBER_PARTS, STRING_KEYS, left, nextRoundNumber, resolve, roundName, roundSeconds, roundStarted, statusLines, turnEnded, turnStarted, upgraded,
+  MEMBER_PARTS, STRING_KEYS, left, resolve, roundStarted, statusLines, turnEnded, turnStarted,
 };

@@ -10,9 +10,6 @@ const STRING_KEYS = ["Chat.NobodySurprised", "Fallout.*", "Procedure.{procedure}
 /** The parts of a surprise this runtime keeps by member id: none of its own (common/surprise-record.js) */
 const MEMBER_PARTS = [];
 
-/** Return a surprise stored by an earlier version in today's form; null: it is in today's form (nothing changed since) */
-const upgraded = () => null;
-
 /**
  * Return the turn order: everyone in the rules' Sequence order (B6 ties: the rules' order), the opener first
  * when his attack opens his Surprise Round turn (B1)
@@ -99,16 +96,6 @@ async function roundStarted(table, surprise) {
   return table.arrange(turnOrder(surprise, false));
 }
 
-/** Return the number the VTT gives the round about to begin: the Surprise Round is a round of the fight */
-function nextRoundNumber(surprise, proposed) {
-  return proposed;
-}
-
-/** Return how long a table round lasts where the rules say: never, the Surprise Round is a round of the fight */
-function roundSeconds() {
-  return null;
-}
-
 /** A combatant left the fight: his statuses go */
 async function left(table, surprise, id) {
   await unmarkAll(table, surprise, id);
@@ -125,11 +112,6 @@ function statusLines(table, surprise) {
   ];
 }
 
-/** Name the table round being played: never, the Surprise Round is table round 1 and the card says so */
-function roundName() {
-  return null;
-}
-
 export {
-  MEMBER_PARTS, STRING_KEYS, left, nextRoundNumber, resolve, roundName, roundSeconds, roundStarted, statusLines, turnEnded, turnStarted, upgraded,
+  MEMBER_PARTS, STRING_KEYS, left, resolve, roundStarted, statusLines, turnEnded, turnStarted,
 };

@@ -159,16 +159,6 @@ async function roundStarted() {
   return false;
 }
 
-/** Return the number the VTT gives the round about to begin: its own */
-function nextRoundNumber(surprise, proposed) {
-  return proposed;
-}
-
-/** Return how long a table round lasts where the rules say: never, GURPS rounds are the VTT's own, a second each */
-function roundSeconds() {
-  return null;
-}
-
 /** A combatant left the fight: his statuses go, and his stun no longer keeps the surprise going */
 async function left(table, surprise, id) {
   await unmarkAll(table, surprise, id);
@@ -185,11 +175,6 @@ function statusLines(table, surprise) {
   });
 }
 
-/** Name the table round being played: never, GURPS rounds are one second each and carry only their number */
-function roundName() {
-  return null;
-}
-
 export {
-  MEMBER_PARTS, STRING_KEYS, left, nextRoundNumber, resolve, roundName, roundSeconds, roundStarted, statusLines, turnEnded, turnStarted, upgraded,
+  MEMBER_PARTS, STRING_KEYS, left, resolve, roundStarted, statusLines, turnEnded, turnStarted, upgraded,
 };
