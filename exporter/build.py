@@ -63,8 +63,9 @@ def write_campaign(campaign: Campaign, folder: Path, target: str, make_zip: bool
     tree.finish()
 
 
-def publishing_warnings(campaigns: list[Campaign], target: str) -> list[str]:
-    """Say, per campaign, what it asks of a platform that the build cannot give (a Roll20 script to publish)"""
+def platform_warnings(campaigns: list[Campaign], target: str) -> list[str]:
+    """Say, per campaign, what it asks of a platform that the build cannot give (a Roll20 script to publish), and which
+    inputs a sheet holds that its own reader table leaves out"""
     return [warning for c in campaigns for platform in chosen_targets(c, target) if platform in SECTIONS
             for warning in section_module(platform).build_warnings(c)]
 
@@ -253,7 +254,7 @@ def build_campaigns(paths: list[Path], out: Path, target: str = "all", make_zip:
     campaigns, skipped = with_target(loaded, target)
     if out.exists() and not out.is_dir():
         raise InputFileError(out, None, "cannot write the output folder: it is a file")
-    report = BuildReport(warnings=skipped + ([] if check else publishing_warnings(campaigns, target)))
+    report = BuildReport(warnings=skipped + ([] if check else platform_warnings(campaigns, target)))
     created = not out.exists()
     if not check and out.is_dir():
         remove_dead_staging(out)

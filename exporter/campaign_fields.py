@@ -15,6 +15,7 @@ from exporter.excerpt import excerpt
 from exporter.limits import URL_CHARACTERS
 from exporter.rules.models import StrictModel
 from exporter.rules.shared import FieldProblem, one_line
+from exporter.toml_text import toml_value
 from exporter.validation import describe_first_error
 
 URL = re.compile(r"https?://[^\s\"'<>\\]+")
@@ -100,8 +101,6 @@ def readers_left_out(campaign_id: str, table: str, given: dict[str, Any] | None,
     """Say, one warning each, which inputs the house rules read and the platform's sheet holds (`defaults`, those it
     reads), but the campaign's own reader table (`given`, None where it gives none) leaves out: they are asked at the
     table, which a GM who switched a house rule on after `ambush init` may not expect"""
-    from exporter.init import toml_value  # lazy: only a build that warns writes TOML
-
     if given is None:
         return []
     return [f"{campaign_id}: {table} has no reader for {key}, which the rules read: it is asked at the table, not read "

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
-from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
@@ -18,19 +16,7 @@ from exporter.platforms import SECTIONS, section_module
 from exporter.release import WORKFLOW_PATH, workflow_text
 from exporter.rules.shared import gate_text
 from exporter.rules.systems import SYSTEM_IDS, SYSTEMS, system_module, unread_inputs
-
-
-def toml_value(value: Any) -> str:
-    """Render a string, number, boolean, list or table as a TOML value (tables inline)"""
-    if isinstance(value, dict):
-        return "{ " + ", ".join(f"{key} = {toml_value(item)}" for key, item in value.items()) + " }"
-    if isinstance(value, list):
-        return "[" + ", ".join(toml_value(item) for item in value) + "]"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int):
-        return str(value)
-    return json.dumps(str(value), ensure_ascii=False)  # a JSON string is a valid TOML basic string
+from exporter.toml_text import toml_value
 
 
 def gated_off(system: str) -> dict[str, str]:

@@ -14,7 +14,7 @@ from exporter.campaign import Campaign
 from exporter.cli import main
 from exporter.game_systems.ars import ARS
 from exporter.game_systems.gurps import GGA
-from exporter.init import toml_value
+from exporter.toml_text import toml_value
 from exporter.targets.foundry.section import FoundryTarget
 from exporter.targets.roll20.section import Roll20Target
 from tests.conftest import ROOT, ambush_commands

@@ -52,7 +52,7 @@ def test_the_campaign_defaults_are_the_sheets_table():
 
 @pytest.mark.parametrize("system", sorted(ROLL20_SHEETS))
 def test_the_roll20_defaults_are_readers_a_campaign_may_give(system, tmp_path):
-    from exporter.init import toml_value
+    from exporter.toml_text import toml_value
 
     readers = "\n".join(f"{key} = {toml_value(reader)}" for key, reader in roll20_defaults(system).items())
     # An input only an option reads takes a reader only with that option on.

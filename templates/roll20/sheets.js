@@ -111,9 +111,11 @@ function readRaw(characterId, reader) {
   return getAttrByName(characterId, reader.attribute);
 }
 
-/** Only what a character set himself: a plain attribute's object, a set reader's value (a sheet default is no value) */
-function ownValue(characterId, given) {
-  const reader = readerFor(characterId, given);
+/**
+ * Only what a character set himself: a plain attribute's object, a set reader's value (a sheet default is no value);
+ * `reader` the one that applies to him (readerFor)
+ */
+function ownValue(characterId, reader) {
   if (reader.attribute !== undefined) return setValue(characterId, reader.attribute);
   return reader.set ? readRaw(characterId, reader) : undefined;
 }
@@ -124,7 +126,8 @@ function ownValue(characterId, given) {
  * table (Dex 19) is not checked.
  */
 function disagrees(characterId, reader) {
-  const other = owns(ATTRIBUTES, reader.agrees.input) ? ATTRIBUTES[reader.agrees.input] : undefined;
+  const input = reader.agrees.input;
+  const other = owns(ATTRIBUTES, input) ? readerFor(characterId, ATTRIBUTES[input]) : undefined;
   const given = wholeNumber(readRaw(characterId, reader));
   const otherValue = other ? wholeNumber(ownValue(characterId, other)) : undefined;
   const table = owns(RULES, reader.agrees.table) ? RULES[reader.agrees.table] : undefined;

@@ -260,6 +260,7 @@ test("dnd5e, 2024 rules: every Initiative rolled through dnd5e's own roll, the s
     const formulas = carried.map((roll) => roll.formula ?? roll._formula);
     assert.equal(formulas.filter((f) => /^1d20dis/.test(f)).length, 2, formulas.join("; "));
     assert.equal(formulas.filter((f) => /^1d20 \+ [0-9]/.test(f)).length, 1, formulas.join("; "));
+    assert.equal(formulas.filter((f) => f === "1d20").length, 3, formulas.join("; ")); // two Stealth dice, the Bard's
     assert.deepEqual(env.errors, []);
   } finally {
     done();
