@@ -18,16 +18,20 @@ import time
 import tomllib
 from pathlib import Path
 
+from exporter.rules.systems import SYSTEM_IDS
 from web_edit import edit_rows  # benchmarks/web_edit.py, beside this file (run as a script)
 from web_state import rows as web_state_rows  # benchmarks/web_state.py, beside this file (run as a script)
 
 ROOT = Path(__file__).resolve().parents[1]
 START, END = "<!-- benchmarks:start -->", "<!-- benchmarks:end -->"
-SYSTEMS = ("gurps4e", "adnd1e", "fallout-ttrpg")
 EXAMPLES = sorted((ROOT / "fixtures" / "scenarios").glob("*.toml"))
 BASELINE = [sys.executable, "-c", "import click, pydantic"]
 BUILD_BASELINE = [sys.executable, "-c", "import click, jinja2, pydantic"]  # what a build imports before any work
-BUILD_RATIO, EACH_CAMPAIGN_MS = 4.0, 40  # the three examples within 4x of it; 100 campaigns, this much each after one
+BUILD_RATIO, EACH_CAMPAIGN_MS = 4.0, 40  # the examples within 4x of it; 100 campaigns, this much each after one
+# What a build imports before it reads a campaign: the command line, the build and every platform's writer.
+BUILD_IMPORTS = [sys.executable, "-c", "from exporter import cli, build\nfrom exporter.platforms import PLATFORMS, named\n"
+                 "for entry in PLATFORMS.values(): named(entry.writer)"]
+EXAMPLE_CAMPAIGNS = sorted((ROOT / "fixtures" / "campaigns").glob("*.toml"))
 
 
 def byte_compile() -> None:
@@ -85,7 +89,7 @@ def many_campaigns(folder: Path, count: int) -> list[Path]:
     for index in range(count):
         path = folder / f"c{index:03d}.toml"
         path.write_text(f'id = "bench-{index:03d}"\ntitle = "Bench {index}"\nversion = "1.0.0"\n'
-                        f'system = "{SYSTEMS[index % 3]}"\n', encoding="utf-8")
+                        f'system = "{SYSTEM_IDS[index % len(SYSTEM_IDS)]}"\n', encoding="utf-8")
         paths.append(path)
     return paths
 
@@ -102,25 +106,22 @@ def build_layout(dist: Path) -> list[list]:
 
 
 def build_rows(work: Path, runs: int) -> list[Row]:
-    """`ambush build`: the three examples against the imports a build needs, and 100 campaigns against one (issue 30)
+    """`ambush build`: the examples against the imports a build needs, and 100 campaigns against one (issue 30)
 
     A build reads each template once per process, so a campaign beyond the first costs only its own rendering and its
-    files. What a campaign costs is shown split: the CPU time of the build (user and system), and the file-system floor
-    (benchmarks/fs_floor.py: the same folders and files made with the same calls and no rendering); the target is
-    judged on the wall time.
+    files. What a build costs is shown split: the CPU time of the build (user and system), its own imports, and the
+    file-system floor (benchmarks/fs_floor.py: the same folders and files made with the same calls and no rendering);
+    the targets are judged on the wall time.
     """
     work.mkdir()
     campaigns = many_campaigns(work, 100)
-    subprocess.run(ambush("build", *map(str, campaigns), "--out", str(work / "layout")), check=True,
-                   stdout=subprocess.DEVNULL)
-    layout = work / "layout.json"
-    layout.write_text(json.dumps(build_layout(work / "layout")), encoding="utf-8")
-    shutil.rmtree(work / "layout")
-    floor = [sys.executable, str(ROOT / "benchmarks" / "fs_floor.py"), str(layout), str(work / "floor")]
-    commands = {"baseline": BUILD_BASELINE, "examples": ambush("build", "--out", str(work / "ex")),
+    floors = {"floor": floor_command(work, "many-layout", campaigns),
+              "examples floor": floor_command(work, "examples-layout", EXAMPLE_CAMPAIGNS)}
+    commands = {"baseline": BUILD_BASELINE, "imports": BUILD_IMPORTS,
+                "examples": ambush("build", "--out", str(work / "ex")),
                 "one": ambush("build", str(campaigns[0]), "--out", str(work / "one")),
                 "many": ambush("build", *map(str, campaigns), "--out", str(work / "many")),
-                "python": [sys.executable, "-c", "pass"], "floor": floor}
+                "python": [sys.executable, "-c", "pass"], **floors}
     measured = measured_side_by_side(commands, runs)
     baseline, examples = measured["baseline"]["wall"], measured["examples"]["wall"]
     one, many = measured["one"], measured["many"]
@@ -129,18 +130,40 @@ def build_rows(work: Path, runs: int) -> list[Row]:
     def each(key: str) -> float:
         return (many[key] - one[key]) / beyond
 
-    floor_each = (measured["floor"]["wall"] - measured["python"]["wall"]) / len(campaigns)
-    floor_sys = (measured["floor"]["sys"] - measured["python"]["sys"]) / len(campaigns)
+    def beyond_python(name: str, key: str = "wall") -> float:
+        return measured[name][key] - measured["python"][key]
+
+    imports = measured["imports"]["wall"]
+    examples_floor = beyond_python("examples floor")
+    before_rendering = imports + examples_floor
+    count = len(EXAMPLE_CAMPAIGNS)
     return [("`python -c \"import click, jinja2, pydantic\"` (baseline of the builds)", f"{baseline:.0f} ms", ""),
-            ("`ambush build` (3 example campaigns)", f"{examples:.0f} ms = {examples / baseline:.2f}× baseline",
+            (f"`ambush build` ({count} example campaigns)", f"{examples:.0f} ms = {examples / baseline:.2f}× baseline",
              f"≤ {BUILD_RATIO:g}× baseline: {verdict(examples <= BUILD_RATIO * baseline)}"),
+            ("a build's imports: the command line, the build and every platform's writer, no campaign read",
+             f"{imports:.0f} ms = {imports / baseline:.2f}× baseline", ""),
+            (f"file-system floor of the {count} examples: their folders and files made with no rendering",
+             f"{examples_floor:.0f} ms", ""),
+            (f"the {count} examples before any rendering: a build's imports and the file-system floor",
+             f"{before_rendering:.0f} ms = {before_rendering / baseline:.2f}× baseline", ""),
             ("`ambush build` (1 campaign)", f"{one['wall']:.0f} ms", ""),
             ("`ambush build` (100 campaigns)", f"{many['wall']:.0f} ms = {each('wall'):.1f} ms a campaign beyond the "
              "first", f"≤ {EACH_CAMPAIGN_MS} ms a campaign: {verdict(each('wall') <= EACH_CAMPAIGN_MS)}"),
             ("`ambush build` (100 campaigns), CPU time a campaign beyond the first",
              f"{each('user'):.1f} ms user + {each('sys'):.1f} ms system", ""),
             ("file-system floor: the folders and files of 100 campaigns made with no rendering (benchmarks/fs_floor.py)",
-             f"{floor_each:.1f} ms a campaign ({floor_sys:.1f} ms system)", "")]
+             f"{beyond_python('floor') / len(campaigns):.1f} ms a campaign "
+             f"({beyond_python('floor', 'sys') / len(campaigns):.1f} ms system)", "")]
+
+
+def floor_command(work: Path, name: str, campaigns: list[Path]) -> list[str]:
+    """Build campaigns once and return the command that makes their folders and files again with no rendering"""
+    subprocess.run(ambush("build", *map(str, campaigns), "--out", str(work / name)), check=True,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    layout = work / f"{name}.json"
+    layout.write_text(json.dumps(build_layout(work / name)), encoding="utf-8")
+    shutil.rmtree(work / name)
+    return [sys.executable, str(ROOT / "benchmarks" / "fs_floor.py"), str(layout), str(work / f"{name}-floor")]
 
 
 def large_scenario(folder: Path, name: str, head: str, sides: dict[str, tuple[str, int, str]]) -> Path:
@@ -200,7 +223,7 @@ def js_odds_benchmark(folder: Path, scenarios: dict[str, Path], runs: int) -> di
 
     build_campaigns([], folder, target="foundry", make_zip=False)
     modules = {}
-    for system in SYSTEMS:
+    for system in SYSTEM_IDS:
         [module] = folder.glob(f"*/foundry/scripts/common/rules/{system}.js")
         modules[system] = str(module)
     cases = []

@@ -1,7 +1,7 @@
 """A build pays for its templates once per process, not once per campaign and target (issue 30, point 5)
 
 The templates are counted as opened (an audit hook on "open", in a process of its own), not timed: the time is
-benchmarks/run.py's (the three examples within 4x of importing click, jinja2 and pydantic; 100 campaigns at most 40 ms
+benchmarks/run.py's (the examples within 4x of importing click, jinja2 and pydantic; 100 campaigns at most 40 ms
 each beyond the first).
 """
 
