@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from exporter.campaign import load_campaign
+from exporter.definitions import build_definitions
 from exporter.targets.roll20.writer import script_name
 from tests.conftest import CAMPAIGNS, roll20_configurations, run_node
 
@@ -57,3 +58,16 @@ def test_the_macro_check_catches_leftover_text_and_broken_queries(tmp_path):
     results = [json.loads(line) for line in done.stdout.splitlines()]
     assert [r["ok"] for r in results] == [False, False]
     assert results[0]["labels"] == ["dex"]
+
+
+@pytest.mark.parametrize("path", CAMPAIGNS, ids=IDS)
+def test_the_readme_lists_each_sheet_reader_on_a_line_of_its_own(dist, path):
+    campaign = load_campaign(path)
+    readers = build_definitions(campaign).targets["roll20"].attributes
+    text = (dist / campaign.id / "roll20" / "README.md").read_text(encoding="utf-8")
+    listed = re.findall(r"^- `([a-z_]+)`: (.+)$", text.partition("Sheet values read")[2].partition("\n\n## ")[0], re.M)
+    assert [key for key, _ in listed] == list(readers)
+    for (key, line), reader in zip(listed, readers.values(), strict=True):
+        if "when" in reader:  # both of a choice's readers named, and what chooses
+            assert f"`{reader['when']}` is 1" in line and line.count("; else ") == 1, line
+    assert bool(readers) != ("Sheet values read: none" in text)

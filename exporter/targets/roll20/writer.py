@@ -153,8 +153,8 @@ def reader_text(reader: dict[str, Any], constants: dict[str, Any]) -> str:
     two by the kind of sheet; the rules' numbers it names (`requires`, `plus`) as the numbers they are"""
     names = names_text
     if "when" in reader:
-        return (f"(where `{reader['when']}` is 1) {reader_text(reader['then'], constants)}; "
-                f"(elsewhere) {reader_text(reader['otherwise'], constants)}")
+        return (f"{reader_text(reader['then'], constants)}, on a character whose `{reader['when']}` is 1; "
+                f"else {reader_text(reader['otherwise'], constants)}")
     if "set" in reader:
         agrees = reader.get("agrees")
         checked = f", asked with `{agrees['input']}` where the two disagree" if agrees else ""
