@@ -36,6 +36,6 @@ test_sheet_behaviour, test_sheet_behaviour_file = node_file_tests(FILE)
 def test_the_readme_says_which_surprise_fields_are_read_and_when(built_text):
     readme = (built_text(RATED, target="roll20") / "adnd-rated" / "roll20" / "README.md").read_text(encoding="utf-8")
     # The rules' numbers the readers name, written as numbers: a d6 (RULES.die) and the default rating 2.
-    assert "`surprised_on` from `surprise` where set on the character, asked where `surprise_die` is not 6" in readme
-    assert ("`surprises_on` from `surprise_others_mod` where set on the character, plus 2, asked where `surprise_die` "
-            "is not 6") in readme
+    assert "\n- `surprised_on`: `surprise` where set on the character, asked where `surprise_die` is not 6\n" in readme
+    assert ("\n- `surprises_on`: `surprise_others_mod` where set on the character, plus 2, asked where `surprise_die` "
+            "is not 6\n") in readme
