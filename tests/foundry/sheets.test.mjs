@@ -38,8 +38,8 @@ function ggaCharacter({ iq = 12, per = 13, ads = [], skills = [] } = {}) {
 
 async function combatOf(env, people) {
   const tokens = [];
-  for (const { name, system, disposition } of people) {
-    const actor = await env.createActor({ name, system });
+  for (const { name, system, disposition, items } of people) {
+    const actor = await env.createActor({ name, system, ...(items ? { items } : {}) });
     tokens.push(await env.createToken({ actor, name, disposition }));
   }
   const combat = await env.createCombat({ combatants: tokens.map((token) => ({ token })) });
@@ -164,7 +164,7 @@ test("dnd5e sheets: Stealth and passive Perception read from the totals dnd5e pr
   try {
     const combat = await combatOf(env, [
       { name: "Rogue", disposition: FRIENDLY, system: dnd5eCreature({ dex: 18, wis: 12, stealth: 2, prof: 3 }) },
-      { name: "Guard", disposition: HOSTILE, system: dnd5eCreature({ dex: 12, wis: 10 }) },
+      { name: "Guard", disposition: HOSTILE, system: dnd5eCreature({ dex: 12, wis: 10 }), items: spentUses() },
       { name: "Owl", disposition: HOSTILE, system: dnd5eCreature({ dex: 16, wis: 14, perception: 1 }) },
       { name: "Cart", disposition: HOSTILE, system: {} },
     ]);
@@ -198,12 +198,27 @@ test("dnd5e sheets: Stealth and passive Perception read from the totals dnd5e pr
       await env.settle();
     }
     assert.ok(!combat.combatants.some((c) => c.actor?.statuses.has("surprised")), "gone once each first turn ended");
+    // 2014: the module rolls no Initiative, so nothing comes back that dnd5e gives back on one
+    assert.deepEqual(usesSpent(combat, "Guard"), { "On Initiative": 2, "Long rest": 2 });
     assert.deepEqual(env.errors, []);
   } finally {
     env.teardown();
     uninstall();
   }
 });
+
+/** Two features, each with 2 of 3 uses spent: one regained on Initiative, one on a long rest (dnd5e's UsesField) */
+function spentUses() {
+  const feature = (name, period) => ({ name, type: "feat",
+    system: { uses: { max: "3", spent: 2, recovery: [{ period, type: "recoverAll" }] } } });
+  return [feature("On Initiative", "initiative"), feature("Long rest", "lr")];
+}
+
+/** The uses spent of each item of a combatant's actor, by item name */
+function usesSpent(combat, name) {
+  return Object.fromEntries(combat.combatants.find((c) => c.name === name).actor.items
+    .map((item) => [item.name, item.system.uses.spent]));
+}
 
 /** A dnd5e world running the 2024 campaign's module, its actors prepared and its Initiative roll as `initiative` sets it */
 async function dnd2024World(initiative) {
@@ -220,8 +235,8 @@ test("dnd5e, 2024 rules: every Initiative rolled through dnd5e's own roll, the s
   try {
     const combat = await combatOf(env, [
       { name: "Rogue", disposition: FRIENDLY, system: dnd5eCreature({ dex: 18, wis: 12, stealth: 2, prof: 3 }) },
-      { name: "Bard", disposition: FRIENDLY, system: dnd5eCreature({ dex: 14 }) },
-      { name: "Guard", disposition: HOSTILE, system: dnd5eCreature({ dex: 12, wis: 10 }) },
+      { name: "Bard", disposition: FRIENDLY, system: dnd5eCreature({ dex: 14 }), items: spentUses() },
+      { name: "Guard", disposition: HOSTILE, system: dnd5eCreature({ dex: 12, wis: 10 }), items: spentUses() },
       { name: "Owl", disposition: HOSTILE, system: dnd5eCreature({ dex: 16, wis: 14, perception: 1 }) },
     ]);
     const api = game.modules.get(id).api;
@@ -261,6 +276,8 @@ test("dnd5e, 2024 rules: every Initiative rolled through dnd5e's own roll, the s
     assert.equal(formulas.filter((f) => /^1d20dis/.test(f)).length, 2, formulas.join("; "));
     assert.equal(formulas.filter((f) => /^1d20 \+ [0-9]/.test(f)).length, 1, formulas.join("; "));
     assert.equal(formulas.filter((f) => f === "1d20").length, 3, formulas.join("; ")); // two Stealth dice, the Bard's
+    // Rolling Initiative gives back what dnd5e gives back on it, whoever rolled the die (the Bard's: the module's)
+    for (const name of ["Bard", "Guard"]) assert.deepEqual(usesSpent(combat, name), { "On Initiative": 0, "Long rest": 2 }, name);
     assert.deepEqual(env.errors, []);
   } finally {
     done();
@@ -271,16 +288,21 @@ test("dnd5e, 2024 rules: with dnd5e's fixed Initiative scores no d20 is rolled t
   const { env, id, done } = await dnd2024World({ fixedScores: true });
   try {
     const combat = await combatOf(env, [
-      { name: "Rogue", disposition: FRIENDLY, system: dnd5eCreature({ dex: 18, stealth: 2, prof: 3 }) },
-      { name: "Guard", disposition: HOSTILE, system: dnd5eCreature({ dex: 12, wis: 10 }) },
+      { name: "Rogue", disposition: FRIENDLY, system: dnd5eCreature({ dex: 18, stealth: 2, prof: 3 }), items: spentUses() },
+      { name: "Guard", disposition: HOSTILE, system: dnd5eCreature({ dex: 12, wis: 10 }), items: spentUses() },
     ]);
     const api = game.modules.get(id).api;
     const draft = api.draft(combat, "stealth");
     memberNamed(draft, "Rogue").hiding = true;
+    // The guard lies defeated in the tracker: dnd5e gives a defeated combatant nothing back on Initiative
+    const guard = combat.combatants.find((c) => c.name === "Guard");
+    await combat.updateEmbeddedDocuments("Combatant", [{ _id: guard.id, defeated: true }]);
     env.scriptDice(12, 10, 15, 4); // Stealth 22; Rogue 10 + 4; the surprised Guard 15 and 4, keeps 4: 4 + 1
     assert.ok(await api.resolve(draft, combat));
     await env.settle();
     assert.deepEqual(combat.turns.map((c) => [c.name, Math.floor(c.initiative)]), [["Rogue", 14], ["Guard", 5]]);
+    assert.deepEqual(usesSpent(combat, "Rogue"), { "On Initiative": 0, "Long rest": 2 });
+    assert.deepEqual(usesSpent(combat, "Guard"), { "On Initiative": 2, "Long rest": 2 });
     assert.deepEqual(env.errors, []);
   } finally {
     done();

@@ -9,7 +9,8 @@ export class Combatant extends Document {
   static documentName = "Combatant";
 
   static _cleanData(data) {
-    const source = pickKnown("Combatant", data, ["_id", "actorId", "tokenId", "sceneId", "name", "initiative", "flags"]);
+    const source = pickKnown("Combatant", data, ["_id", "actorId", "tokenId", "sceneId", "name", "initiative", "defeated",
+      "flags"]);
     const scene = env()._world.scenes.active;
     const token = source.tokenId ? scene?.tokens.get(source.tokenId) : null;
     return {
@@ -19,6 +20,7 @@ export class Combatant extends Document {
       sceneId: source.sceneId ?? (token ? scene.id : null),
       name: source.name ?? null,
       initiative: optionalNumber("Combatant", "initiative", source.initiative),
+      defeated: Boolean(source.defeated),
       flags: source.flags ?? {},
     };
   }
@@ -29,6 +31,15 @@ export class Combatant extends Document {
 
   get combat() {
     return this.parent;
+  }
+
+  /**
+   * Whether the combatant is defeated: CombatantData's `defeated` ("Has this Combatant been defeated?", API v14
+   * interfaces/foundry.documents.types.CombatantData.html), the tracker's skull. (harness choice) Core counts an
+   * actor with the defeated status too (CONFIG.specialStatusEffects); only the flag is modelled.
+   */
+  get isDefeated() {
+    return this.defeated;
   }
 
   get name() {
@@ -67,7 +78,7 @@ export class Combatant extends Document {
     this.combat._refreshTurns();
   }
 }
-defineFields(Combatant, ["actorId", "tokenId", "sceneId", "initiative"]);
+defineFields(Combatant, ["actorId", "tokenId", "sceneId", "initiative", "defeated"]);
 
 export class Combat extends Document {
   static documentName = "Combat";

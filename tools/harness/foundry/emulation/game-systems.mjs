@@ -4,7 +4,7 @@
 // an actor and its initiative re-rolled each round; dnd5e 5.3's skill and initiative totals as it prepares an actor;
 // and dnd5e 6's stamping of an expiry on effects without one.
 import { ActiveEffect, Actor, Item } from "./documents.mjs";
-import { Combat } from "./combat.mjs";
+import { Combat, Combatant } from "./combat.mjs";
 import { env } from "./core.mjs";
 import { Roll, registerRollClass } from "./dice.mjs";
 
@@ -659,6 +659,7 @@ class Dnd5eFixedRoll {
 export function installDnd5eInitiative({ tiebreaker = false, fixedScores = false } = {}) {
   if (env().options.systemId !== "dnd5e") throw new Error("dnd5e's Initiative roll needs a world of the dnd5e game system");
   const had = Object.getOwnPropertyDescriptor(Actor.prototype, "getInitiativeRoll");
+  const recovering = installDnd5eRecovery();
   const unregister = registerRollClass(Dnd5eD20Roll); // dnd5e.mjs: CONFIG.Dice.rolls gets its D20Roll
   Actor.prototype.getInitiativeRoll = function getInitiativeRoll(options = {}) {
     const init = this.system.attributes?.init ?? {};
@@ -672,8 +673,34 @@ export function installDnd5eInitiative({ tiebreaker = false, fixedScores = false
   };
   return () => {
     unregister();
+    recovering();
     if (had) Object.defineProperty(Actor.prototype, "getInitiativeRoll", had);
     else delete Actor.prototype.getInitiativeRoll;
+  };
+}
+
+/**
+ * dnd5e's recovery of limited uses in combat, Combatant5e#recoverCombatUses(periods) (documents/combatant.mjs 85-97 at
+ * release-5.3.3): each item of the actor whose `system.uses.recovery` has a profile of one of the periods is updated
+ * by UsesField.recoverUses (data/shared/uses-field.mjs 138-190: the first matching profile; "recoverAll" sets `spent`
+ * to 0, "loseAll" to `max`). (harness choice) Those two types only: a formula profile is refused, as are periods that
+ * are not a list. Its card (createTurnMessage) and hooks are left out. Returns the remover.
+ */
+function installDnd5eRecovery() {
+  Combatant.prototype.recoverCombatUses = async function recoverCombatUses(periods) {
+    if (!Array.isArray(periods)) throw new Error(`harness Combatant5e#recoverCombatUses: periods must be a list, got ${periods}`);
+    const updates = [];
+    for (const item of this.actor?.items ?? []) {
+      const uses = item.system?.uses;
+      const profile = periods.map((period) => uses?.recovery?.find((entry) => entry.period === period)).find(Boolean);
+      if (!profile) continue;
+      if (!["recoverAll", "loseAll"].includes(profile.type)) throw new Error(`harness: recovery type ${profile.type} is not modelled`);
+      updates.push({ _id: item.id, "system.uses.spent": profile.type === "recoverAll" ? 0 : uses.max });
+    }
+    if (updates.length) await this.actor.updateEmbeddedDocuments("Item", updates);
+  };
+  return () => {
+    delete Combatant.prototype.recoverCombatUses;
   };
 }
 
