@@ -139,17 +139,18 @@ async function markActor(combat, surprise, id, status, on, lasts, known) {
 const hundredths = (value) => Math.round(value * 100) / 100;
 
 /**
- * Give the listed combatants initiative values that sort the tracker into that order, each close to his Sequence:
- * his Sequence plus a fraction that keeps ties in order, raised above the next one's where the order demands it.
- * Resolves true when the current turn is no longer the first of the round.
+ * Give the listed combatants initiative values that sort the tracker into that order: each his Sequence as it is
+ * (a total the GM recognises, a dnd5e tiebreaker's hundredths kept) where it sorts above the next one's, else the next
+ * one's raised by a hundredth (a tie, which the tracker would otherwise break by name, or the rules putting a lower
+ * Sequence first). Resolves true when the current turn is no longer the first of the round.
  */
 async function arrangeInitiative(combat, order) {
   const values = new Map();
   let after = -Infinity;
   for (let index = order.length - 1; index >= 0; index -= 1) {
     const { id, sequence } = order[index];
-    const tie = (order.length - index) / (order.length + 1);
-    const value = hundredths(sequence + tie > after ? sequence + tie : Math.floor(after) + 1 + tie);
+    const own = hundredths(sequence);
+    const value = own > after ? own : hundredths(after + 0.01);
     values.set(id, value);
     after = value;
   }

@@ -247,10 +247,12 @@ test("dnd5e, 2024 rules: every Initiative rolled through dnd5e's own roll, the s
     memberNamed(draft, "Bard").hiding = true;
     memberNamed(draft, "Bard").initiative = 5; // the GM's own number: dnd5e's roll would not add it, the module rolls
     const cards = env.messages.length;
-    // Stealth: Rogue 12 + 10 = 22, Bard 16 + 2 = 18, both hidden from the guard (passive 10) and the owl (14): both
-    // surprised. Initiative in scenario order: Rogue 10 (dnd5e), Bard 7 (the module's), Guard 15 and 4 with
-    // Disadvantage, Owl 3 and 18.
-    env.scriptDice(12, 16, 10, 7, 15, 5, 3, 18);
+    // The scenario's order is the tracker's, which dnd5e sorts by name while nobody has an initiative: Bard, Rogue;
+    // Guard, Owl. Stealth: Bard 16 + 2 = 18, Rogue 12 + 10 = 22, both hidden from the guard (passive 10) and the owl
+    // (14): both surprised. Initiative: Bard 7 (the module's), Rogue 10 (dnd5e), Guard 15 and 5 with Disadvantage, Owl
+    // 3 and 18.
+    assert.deepEqual(draft.sides.a.members.map((m) => m.name), ["Bard", "Rogue"]);
+    env.scriptDice(16, 12, 7, 10, 15, 5, 3, 18);
     const outcome = await api.resolve(draft, combat);
     assert.ok(outcome);
     await env.settle();
@@ -265,9 +267,10 @@ test("dnd5e, 2024 rules: every Initiative rolled through dnd5e's own roll, the s
       assert.ok(Math.abs(check.total - total) < 1e-9, `${name}: ${check.total}`);
     }
     // The owl and the guard both rolled 6: dnd5e's tiebreaker puts the owl (Dex 16) before the guard (Dex 12), where
-    // a tie alone would keep the guard first (D9: scenario order). The tracker shows each total, its order kept.
+    // a tie alone would keep the guard first (D9: scenario order). The tracker shows each total as it is, tiebreaker
+    // hundredths kept: nothing needs raising to keep the order.
     assert.deepEqual(combat.turns.map((c) => c.name), ["Rogue", "Bard", "Owl", "Guard"]);
-    assert.deepEqual(combat.turns.map((c) => Math.floor(c.initiative)), [14, 12, 6, 6]);
+    assert.deepEqual(combat.turns.map((c) => c.initiative), [14.18, 12, 6.16, 6.12]);
     // 2024: nobody loses a turn, nobody is marked
     assert.ok(!combat.combatants.some((c) => c.actor?.statuses.has("surprised")));
     // The card carries the Stealth dice, dnd5e's three Initiative rolls and the module's one
@@ -300,9 +303,31 @@ test("dnd5e, 2024 rules: with dnd5e's fixed Initiative scores no d20 is rolled t
     env.scriptDice(12, 10, 15, 4); // Stealth 22; Rogue 10 + 4; the surprised Guard 15 and 4, keeps 4: 4 + 1
     assert.ok(await api.resolve(draft, combat));
     await env.settle();
-    assert.deepEqual(combat.turns.map((c) => [c.name, Math.floor(c.initiative)]), [["Rogue", 14], ["Guard", 5]]);
+    assert.deepEqual(combat.turns.map((c) => [c.name, c.initiative]), [["Rogue", 14], ["Guard", 5]]);
     assert.deepEqual(usesSpent(combat, "Rogue"), { "On Initiative": 0, "Long rest": 2 });
     assert.deepEqual(usesSpent(combat, "Guard"), { "On Initiative": 2, "Long rest": 2 });
+    assert.deepEqual(env.errors, []);
+  } finally {
+    done();
+  }
+});
+
+test("dnd5e, 2024 rules: equal Initiative totals keep the rules' order in the tracker, the first raised by a hundredth", async () => {
+  const { env, id, done } = await dnd2024World({});
+  try {
+    const combat = await combatOf(env, [
+      { name: "Rogue", disposition: FRIENDLY, system: dnd5eCreature({ dex: 18, stealth: 2, prof: 3 }) },
+      { name: "Guard", disposition: HOSTILE, system: dnd5eCreature({ dex: 12, wis: 10 }) },
+    ]);
+    const api = game.modules.get(id).api;
+    const draft = api.draft(combat, "stealth");
+    memberNamed(draft, "Rogue").hiding = true;
+    // Stealth 22 surprises the guard; Initiative: Rogue 10 + 4 = 14, the guard 15 and 13 with Disadvantage: 13 + 1 = 14.
+    // D9: a tie keeps the scenario's order, the rogue first, where dnd5e's tracker would sort the guard first by name.
+    env.scriptDice(12, 10, 15, 13);
+    assert.ok(await api.resolve(draft, combat));
+    await env.settle();
+    assert.deepEqual(combat.turns.map((c) => [c.name, c.initiative]), [["Rogue", 14.01], ["Guard", 14]]);
     assert.deepEqual(env.errors, []);
   } finally {
     done();

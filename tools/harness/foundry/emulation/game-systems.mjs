@@ -660,6 +660,9 @@ export function installDnd5eInitiative({ tiebreaker = false, fixedScores = false
   if (env().options.systemId !== "dnd5e") throw new Error("dnd5e's Initiative roll needs a world of the dnd5e game system");
   const had = Object.getOwnPropertyDescriptor(Actor.prototype, "getInitiativeRoll");
   const recovering = installDnd5eRecovery();
+  const environment = env();
+  environment._combatSort = dnd5eSort;
+  for (const combat of environment._world.combats) combat._refreshTurns();
   const unregister = registerRollClass(Dnd5eD20Roll); // dnd5e.mjs: CONFIG.Dice.rolls gets its D20Roll
   Actor.prototype.getInitiativeRoll = function getInitiativeRoll(options = {}) {
     const init = this.system.attributes?.init ?? {};
@@ -674,9 +677,24 @@ export function installDnd5eInitiative({ tiebreaker = false, fixedScores = false
   return () => {
     unregister();
     recovering();
+    environment._combatSort = null;
     if (had) Object.defineProperty(Actor.prototype, "getInitiativeRoll", had);
     else delete Actor.prototype.getInitiativeRoll;
   };
+}
+
+/**
+ * dnd5e's tracker order, Combat5e#_sortCombatants (documents/combat.mjs 72-84 at release-5.3.3): different
+ * initiatives sort as core sorts them (descending, none last; harness choice: core's own tiebreak is not needed
+ * here), equal ones by their base actor's name and id, then by the combatant's name, with the world's language.
+ * (harness choice) The harness's tokens are their actor's, so the base actor is the combatant's actor.
+ */
+function dnd5eSort(a, b) {
+  const value = (c) => (Number.isFinite(c.initiative) ? c.initiative : -Infinity);
+  if (value(a) !== value(b)) return value(b) - value(a);
+  const base = (c) => `${c.actor?.name ?? ""}.${c.actor?.id ?? ""}`;
+  if (!a.actor || !b.actor || a.actor !== b.actor) return base(a).localeCompare(base(b), game.i18n.lang);
+  return a.name.localeCompare(b.name, game.i18n.lang);
 }
 
 /**
