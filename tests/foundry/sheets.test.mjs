@@ -9,7 +9,7 @@ import { test } from "node:test";
 import { createFoundry, runGeneration } from "../../tools/harness/foundry/harness.mjs";
 import {
   ggaList, installArsActors, installArsInitiative, installArsTime, installArsTurnMethods, installDnd5eActors, installDnd5eInitiative,
-  installGgaFinders,
+  installDnd5eTrackerOrder, installGgaFinders,
 } from "../../tools/harness/foundry/emulation/game-systems.mjs";
 
 const MODULES = process.env.MODULES_DIR;
@@ -227,7 +227,8 @@ async function dnd2024World(initiative) {
   await env.loadModule(process.env.DND_2024_MODULE);
   const prepared = installDnd5eActors();
   const rolls = installDnd5eInitiative(initiative);
-  return { env, id, done: () => { env.teardown(); rolls(); prepared(); } };
+  const order = installDnd5eTrackerOrder();
+  return { env, id, done: () => { env.teardown(); order(); rolls(); prepared(); } };
 }
 
 test("dnd5e, 2024 rules: every Initiative rolled through dnd5e's own roll, the surprised with Disadvantage, its tiebreaker in the order", async () => {

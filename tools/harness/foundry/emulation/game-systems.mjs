@@ -660,9 +660,6 @@ export function installDnd5eInitiative({ tiebreaker = false, fixedScores = false
   if (env().options.systemId !== "dnd5e") throw new Error("dnd5e's Initiative roll needs a world of the dnd5e game system");
   const had = Object.getOwnPropertyDescriptor(Actor.prototype, "getInitiativeRoll");
   const recovering = installDnd5eRecovery();
-  const environment = env();
-  environment._combatSort = dnd5eSort;
-  for (const combat of environment._world.combats) combat._refreshTurns();
   const unregister = registerRollClass(Dnd5eD20Roll); // dnd5e.mjs: CONFIG.Dice.rolls gets its D20Roll
   Actor.prototype.getInitiativeRoll = function getInitiativeRoll(options = {}) {
     const init = this.system.attributes?.init ?? {};
@@ -677,9 +674,23 @@ export function installDnd5eInitiative({ tiebreaker = false, fixedScores = false
   return () => {
     unregister();
     recovering();
-    environment._combatSort = null;
     if (had) Object.defineProperty(Actor.prototype, "getInitiativeRoll", had);
     else delete Actor.prototype.getInitiativeRoll;
+  };
+}
+
+/**
+ * Sort a dnd5e world's trackers as dnd5e does (dnd5eSort), where they keep the order the combatants were made in by
+ * default (harness choice: the conformance runners make them in a vector's order, which is its scenario's). Returns
+ * the remover.
+ */
+export function installDnd5eTrackerOrder() {
+  const environment = env();
+  if (environment.options.systemId !== "dnd5e") throw new Error("dnd5e's tracker order needs a world of the dnd5e game system");
+  environment._combatSort = dnd5eSort;
+  for (const combat of environment._world.combats) combat._refreshTurns();
+  return () => {
+    environment._combatSort = null;
   };
 }
 
