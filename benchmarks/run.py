@@ -18,6 +18,7 @@ import time
 import tomllib
 from pathlib import Path
 
+from exporter._resources import example_campaigns
 from exporter.rules.systems import SYSTEM_IDS
 from web_edit import edit_rows  # benchmarks/web_edit.py, beside this file (run as a script)
 from web_state import rows as web_state_rows  # benchmarks/web_state.py, beside this file (run as a script)
@@ -31,7 +32,6 @@ BUILD_RATIO, EACH_CAMPAIGN_MS = 4.0, 40  # the examples within 4x of it; 100 cam
 # What a build imports before it reads a campaign: the command line, the build and every platform's writer.
 BUILD_IMPORTS = [sys.executable, "-c", "from exporter import cli, build\nfrom exporter.platforms import PLATFORMS, named\n"
                  "for entry in PLATFORMS.values(): named(entry.writer)"]
-EXAMPLE_CAMPAIGNS = sorted((ROOT / "fixtures" / "campaigns").glob("*.toml"))
 
 
 def byte_compile() -> None:
@@ -116,7 +116,7 @@ def build_rows(work: Path, runs: int) -> list[Row]:
     work.mkdir()
     campaigns = many_campaigns(work, 100)
     floors = {"floor": floor_command(work, "many-layout", campaigns),
-              "examples floor": floor_command(work, "examples-layout", EXAMPLE_CAMPAIGNS)}
+              "examples floor": floor_command(work, "examples-layout", example_campaigns())}
     commands = {"baseline": BUILD_BASELINE, "imports": BUILD_IMPORTS,
                 "examples": ambush("build", "--out", str(work / "ex")),
                 "one": ambush("build", str(campaigns[0]), "--out", str(work / "one")),
@@ -136,7 +136,7 @@ def build_rows(work: Path, runs: int) -> list[Row]:
     imports = measured["imports"]["wall"]
     examples_floor = beyond_python("examples floor")
     before_rendering = imports + examples_floor
-    count = len(EXAMPLE_CAMPAIGNS)
+    count = len(example_campaigns())
     return [("`python -c \"import click, jinja2, pydantic\"` (baseline of the builds)", f"{baseline:.0f} ms", ""),
             (f"`ambush build` ({count} example campaigns)", f"{examples:.0f} ms = {examples / baseline:.2f}× baseline",
              f"≤ {BUILD_RATIO:g}× baseline: {verdict(examples <= BUILD_RATIO * baseline)}"),

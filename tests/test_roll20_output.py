@@ -67,7 +67,7 @@ def test_the_readme_lists_each_sheet_reader_on_a_line_of_its_own(dist, path):
     text = (dist / campaign.id / "roll20" / "README.md").read_text(encoding="utf-8")
     listed = re.findall(r"^- `([a-z_]+)`: (.+)$", text.partition("Sheet values read")[2].partition("\n\n## ")[0], re.M)
     assert [key for key, _ in listed] == list(readers)
-    for (key, line), reader in zip(listed, readers.values(), strict=True):
+    for (_, line), reader in zip(listed, readers.values(), strict=True):
         if "when" in reader:  # both of a choice's readers named, and what chooses
             assert f"`{reader['when']}` is 1" in line and line.count("; else ") == 1, line
     assert bool(readers) != ("Sheet values read: none" in text)

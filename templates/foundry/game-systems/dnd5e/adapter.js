@@ -1,8 +1,8 @@
 // dnd5e (game system id "dnd5e", foundryvtt/dnd5e): the Stealth, passive Perception and Initiative totals it prepares,
 // read as they stand; its own Surprised, reused (exporter/game_systems/dnd5e.py); its own Initiative roll, for the
-// 2024 rules, and the uses it gives back on Initiative; and one quirk of its modern rules: from 5.1 its Surprised gives Disadvantage on every initiative rolled
-// through it (conditionEffects.initiativeDisadvantage, config.mjs 3795-3796 at release-5.3.3), which the 2014 rules do
-// not have.
+// 2024 rules, and the uses it gives back on Initiative; and one quirk of its modern rules: from 5.1 its Surprised gives
+// Disadvantage on every initiative rolled through it (conditionEffects.initiativeDisadvantage, config.mjs 3795-3796 at
+// release-5.3.3), which the 2014 rules do not have.
 import { DEFAULT_OPTIONS } from "../../../common/config.js";
 
 /** dnd5e's package id (its system.json) */

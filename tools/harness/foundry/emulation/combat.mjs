@@ -5,6 +5,12 @@ import { CONST, checkId, defineFields, env, optionalNumber, pickKnown } from "./
 import { Document } from "./documents.mjs";
 import { runExpiry, turnEvents } from "./expiry.mjs";
 
+/** Compare two combatants by initiative, the higher first and none last; 0 for a tie */
+export function byInitiative(a, b) {
+  const value = (c) => (Number.isFinite(c.initiative) ? c.initiative : -Infinity);
+  return value(a) === value(b) ? 0 : value(b) - value(a);
+}
+
 export class Combatant extends Document {
   static documentName = "Combatant";
 
@@ -140,10 +146,7 @@ export class Combat extends Document {
     const combatants = this.combatants.contents;
     const systemSort = env()._combatSort;
     if (systemSort) combatants.sort(systemSort);
-    else {
-      const value = (c) => (Number.isFinite(c.initiative) ? c.initiative : -Infinity);
-      if (combatants.some((c) => Number.isFinite(c.initiative))) combatants.sort((a, b) => value(b) - value(a));
-    }
+    else if (combatants.some((c) => Number.isFinite(c.initiative))) combatants.sort(byInitiative);
     this.#turns = Object.freeze(combatants);
     return this.#turns;
   }

@@ -4,7 +4,7 @@
 // an actor and its initiative re-rolled each round; dnd5e 5.3's skill and initiative totals as it prepares an actor;
 // and dnd5e 6's stamping of an expiry on effects without one.
 import { ActiveEffect, Actor, Item } from "./documents.mjs";
-import { Combat, Combatant } from "./combat.mjs";
+import { Combat, Combatant, byInitiative } from "./combat.mjs";
 import { env } from "./core.mjs";
 import { Roll, registerRollClass } from "./dice.mjs";
 
@@ -701,8 +701,8 @@ export function installDnd5eTrackerOrder() {
  * (harness choice) The harness's tokens are their actor's, so the base actor is the combatant's actor.
  */
 function dnd5eSort(a, b) {
-  const value = (c) => (Number.isFinite(c.initiative) ? c.initiative : -Infinity);
-  if (value(a) !== value(b)) return value(b) - value(a);
+  const order = byInitiative(a, b);
+  if (order !== 0) return order;
   const base = (c) => `${c.actor?.name ?? ""}.${c.actor?.id ?? ""}`;
   if (!a.actor || !b.actor || a.actor !== b.actor) return base(a).localeCompare(base(b), game.i18n.lang);
   return a.name.localeCompare(b.name, game.i18n.lang);
@@ -711,8 +711,8 @@ function dnd5eSort(a, b) {
 /**
  * dnd5e's recovery of limited uses in combat, Combatant5e#recoverCombatUses(periods) (documents/combatant.mjs 85-97 at
  * release-5.3.3): each item of the actor whose `system.uses.recovery` has a profile of one of the periods is updated
- * by UsesField.recoverUses (data/shared/uses-field.mjs 138-190: the first matching profile; "recoverAll" sets `spent`
- * to 0, "loseAll" to `max`). (harness choice) Those two types only: a formula profile is refused, as are periods that
+ * by UsesField.recoverUses (data/shared/uses-field.mjs 138-190: the first profile of the first period that has one;
+ * "recoverAll" sets `spent` to 0). (harness choice) That type only: any other profile is refused, as are periods that
  * are not a list. Its card (createTurnMessage) and hooks are left out. Returns the remover.
  */
 function installDnd5eRecovery() {
@@ -723,8 +723,8 @@ function installDnd5eRecovery() {
       const uses = item.system?.uses;
       const profile = periods.map((period) => uses?.recovery?.find((entry) => entry.period === period)).find(Boolean);
       if (!profile) continue;
-      if (!["recoverAll", "loseAll"].includes(profile.type)) throw new Error(`harness: recovery type ${profile.type} is not modelled`);
-      updates.push({ _id: item.id, "system.uses.spent": profile.type === "recoverAll" ? 0 : uses.max });
+      if (profile.type !== "recoverAll") throw new Error(`harness: recovery type ${profile.type} is not modelled`);
+      updates.push({ _id: item.id, "system.uses.spent": 0 });
     }
     if (updates.length) await this.actor.updateEmbeddedDocuments("Item", updates);
   };
