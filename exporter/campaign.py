@@ -30,7 +30,8 @@ from exporter.limits import (
 from exporter.platforms import (
     DEFAULT_PLATFORMS, ID_RULE, PLATFORM_IDS, SECTIONS, VERSION_COMPARERS, section_module,
 )
-from exporter.rules.models import StrictModel
+from exporter.rules.declared import declared_fields
+from exporter.rules.models import StrictModel, model_of
 from exporter.rules.shared import FieldProblem, gate_text, one_line, visible
 from exporter.rules.systems import SYSTEM_IDS, system_module, unread_inputs
 from exporter.validation import describe_first_error, read_toml
@@ -58,7 +59,7 @@ Override = Annotated[str, StringConstraints(max_length=STRING_CHARACTERS)]
 
 def member_inputs(system: str) -> tuple[str, ...]:
     """Return the per-member inputs the rules of a system read (every member field but the name)"""
-    return tuple(field for field in system_module(system).Member.model_fields if field != "name")
+    return tuple(field for field in declared_fields(system_module(system).Member) if field != "name")
 
 
 class Author(StrictModel):
@@ -108,7 +109,7 @@ class CampaignFields(StrictModel):
         self._check_languages()
         if not self.targets or len(set(self.targets)) != len(self.targets):
             raise FieldProblem("targets", f"must name {', '.join(PLATFORM_IDS)} or several, once each")
-        options_model = system_module(self.system).Options
+        options_model = options_model_of(self.system)
         try:
             self._rules_options = options_model.model_validate(self.options, strict=True)
         except ValidationError as err:
@@ -166,8 +167,8 @@ class CampaignFields(StrictModel):
     def _check_reader(self, target: str, key: str, reader: Any) -> None:
         """Refuse a reader whose kind gives another type than the input's: presence for a number, a level for a flag"""
         wanted = reader_type(reader_data(reader) if not isinstance(reader, str) else {})
-        field = system_module(self.system).Member.model_fields[key]
-        have = "boolean" if field.annotation is bool else "number"
+        field = declared_fields(system_module(self.system).Member)[key]
+        have = "boolean" if field.type is bool else "number"
         if wanted and wanted != have:
             kind = "a yes/no reader (an advantage, a row without value)" if wanted == "boolean" else "a number reader"
             raise FieldProblem(f"{target}.attributes.{key}", f"is a {have} input; {kind} does not fit it")
@@ -226,4 +227,4 @@ def load_campaign(path: Path) -> Campaign:
 
 def options_model_of(system: str) -> type[BaseModel]:
     """Return the rules options model of a system"""
-    return system_module(system).Options
+    return model_of(system_module(system).Options)

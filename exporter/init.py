@@ -21,7 +21,7 @@ from exporter.toml_text import toml_value
 
 def gated_off(system: str) -> dict[str, str]:
     """Return the inputs the system's default house rules do not read, each with the rule that would read it"""
-    return {key: gate_text(gate) for key, gate in unread_inputs(system, system_module(system).Options()).items()}
+    return {key: gate_text(gate) for key, gate in unread_inputs(system, system_module(system).DEFAULT_OPTIONS).items()}
 
 
 def campaign_text(system: str, campaign_id: str) -> str:

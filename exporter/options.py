@@ -6,6 +6,7 @@ import json
 from dataclasses import dataclass
 from typing import Any, get_args
 
+from exporter.rules.declared import declared_fields
 from exporter.rules.systems import SYSTEM_IDS, system_module
 
 # Readings the rules fix (one value, or not implemented): never offered as options, refused with the rules' reason.
@@ -36,19 +37,19 @@ class OptionInfo:
 
 
 def system_options(system: str) -> list[OptionInfo]:
-    """Return the options of a system, in the order of its Options model"""
-    model = system_module(system).Options
+    """Return the options of a system, in the order its Options declares them"""
     rows = []
-    for name, info in model.model_fields.items():
-        extra = info.json_schema_extra if isinstance(info.json_schema_extra, dict) else {}
-        rows.append(OptionInfo(system, name, info.default, info.description or "", str(extra.get("reading", "")),
-                               str(extra.get("source", "")), dict(extra.get("values") or {})))  # type: ignore[arg-type]
+    for name, field in declared_fields(system_module(system).Options).items():
+        text = field.spec.option
+        if text is None:
+            raise TypeError(f"{system} Options.{name} is not declared with option(): it has no meaning to show")
+        rows.append(OptionInfo(system, name, field.default, text.meaning, text.reading, text.source, dict(text.values)))
     return rows
 
 
 def value_names(option: OptionInfo) -> str:
     """Return the values an option takes, as a GM writes them"""
-    annotation = system_module(option.system).Options.model_fields[option.name].annotation
+    annotation = declared_fields(system_module(option.system).Options)[option.name].plain_type
     if annotation is bool:
         return "true | false"
     choices = get_args(annotation)

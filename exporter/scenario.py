@@ -46,7 +46,7 @@ def scenario_from_dict(data: dict[str, Any], path: Path | str = "<scenario>") ->
         raise InputFileError(path, "system", f"missing; one of {', '.join(SYSTEM_IDS)}")
     if system not in SYSTEM_IDS:
         raise InputFileError(path, "system", f"unknown system {excerpt(system)}; one of {', '.join(SYSTEM_IDS)}")
-    model = system_module(system).Scenario
+    model = scenario_model(system)
     try:
         return model.model_validate(data, strict=True)  # TOML types are exact: no "12" for 12, no 1 for true
     except ValidationError as err:
@@ -55,4 +55,6 @@ def scenario_from_dict(data: dict[str, Any], path: Path | str = "<scenario>") ->
 
 def scenario_model(system: str) -> type[BaseModel]:
     """Return the scenario model of a system"""
-    return system_module(system).Scenario
+    from exporter.rules.models import model_of  # lazy, as above
+
+    return model_of(system_module(system).Scenario)

@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 from exporter.rules.dice import ScriptedRoller
 from exporter.rules.systems import SYSTEMS, system_module
 from exporter.scenario import scenario_from_dict
+from exporter.rules.models import model_of
 from tests.procedure_fields import applicable
 
 SEED = int(os.environ.get("AMBUSH_DIFF_SEED", "0"))
@@ -55,7 +56,7 @@ def put(target: dict, **values: Any) -> dict:
 
 def non_default(options: dict, system: str) -> dict:
     """Keep the options that differ from the defaults, as the vectors write them"""
-    defaults = system_module(system).Options().model_dump()
+    defaults = model_of(system_module(system).Options)().model_dump()
     return {key: value for key, value in options.items() if value != defaults[key]}
 
 
@@ -66,7 +67,7 @@ INT_OPTION_SPREAD = 11
 def option_values(system: str) -> dict[str, st.SearchStrategy]:
     """Return each rules option of a system (its Options model) and what to draw for it: every choice it allows"""
     values = {}
-    for name, field in system_module(system).Options.model_fields.items():
+    for name, field in model_of(system_module(system).Options).model_fields.items():
         kind = field.annotation
         if get_origin(kind) is Literal:
             values[name] = st.sampled_from(list(get_args(kind)))

@@ -10,6 +10,7 @@ import pytest
 
 from exporter.campaign import Author, Campaign
 from exporter.options import FIXED_READINGS, system_options
+from exporter.rules.models import model_of
 from exporter.rules.systems import SYSTEM_IDS, system_module
 from exporter.scenario import scenario_from_dict
 from exporter.targets.foundry.section import FoundryTarget
@@ -155,8 +156,8 @@ def test_the_scenario_reference_names_every_field_of_every_system(system):
     for name in ("system", "procedure", "[sides.a]", "[[sides.X.members]]", "members.name", "sides.X.name",
                  "[options]"):
         assert f"`{name}`" in common, name
-    for name in model_fields(system_module(system).Scenario) - {"a", "b", "members", "name", "system", "procedure",
-                                                                 "sides", "options"}:
+    for name in model_fields(model_of(system_module(system).Scenario)) - {"a", "b", "members", "name", "system",
+                                                                           "procedure", "sides", "options"}:
         assert f"`{name}`" in section or f"`[[{name}]]`" in section, name
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+import pickle
 import tomllib
 from collections.abc import Iterator
 from typing import Any
@@ -11,13 +12,14 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from pydantic import BaseModel, Field, field_validator
+from pydantic import BaseModel
 
 from exporter.errors import ExportError
 from exporter.rules.dice import SeededRoller
-from exporter.rules.models import RulesModel, write_shapes
-from exporter.rules.records import Record, read_scenario, record
-from exporter.rules.systems import system_module
+from exporter.rules import fallout_ttrpg, gurps4e
+from exporter.rules.declared import Declared, bounded, declared_fields, parts_of
+from exporter.rules.records import Record, Unreadable, read_scenario, record, shapes
+from exporter.rules.systems import SYSTEM_IDS, system_module
 from exporter.scenario import scenario_from_dict
 from tests.conftest import FIXTURES, SCENARIOS, VECTORS, modules_imported
 
@@ -26,7 +28,7 @@ SEEDS = [*EXAMPLES.values(), *(json.loads(p.read_text(encoding="utf-8"))["scenar
 BAD = sorted((FIXTURES / "bad" / "scenarios").glob("*.toml"))
 # What `ambush odds` and `ambush simulate` leave unimported on a valid scenario file: the start-up they save.
 NOT_FOR_ODDS = ("pydantic", "pydantic_core", "jinja2", "exporter.campaign", "exporter.targets", "exporter.definitions",
-                "exporter.build", "exporter.rules.models")
+                "exporter.build", "exporter.rules.models", "exporter.rules.rolls")
 
 
 def fields(item: Any) -> Any:
@@ -60,33 +62,32 @@ def verdict(data: Any) -> tuple[str, Any]:
     return "read", (fields(model), given_keys(model))
 
 
-def test_the_shapes_file_is_written_from_the_models():
-    written = write_shapes.PATH.read_text(encoding="utf-8")
-    assert written == write_shapes.render(write_shapes.shapes()), (
-        "run .venv/bin/python -m exporter.rules.models.write_shapes")
-
-
-class Checked(RulesModel):
-    iq: int
-
-    @field_validator("iq")
-    @classmethod
-    def _even(cls, iq: int) -> int:
-        return iq
-
-
-class Exclusive(RulesModel):
-    iq: int = Field(gt=0)
-
-
-class Table(RulesModel):
+class Table(Declared):
     ratings: dict[str, int]
 
 
-@pytest.mark.parametrize("model", [Checked, Exclusive, Table], ids=lambda m: m.__name__)
-def test_the_shapes_writer_stops_at_what_the_records_cannot_read(model):
-    with pytest.raises(write_shapes.Unreadable):
-        write_shapes.model_shapes("gurps4e", model)
+class Either(Declared):
+    iq: int | str
+
+
+class Real(Declared):
+    iq: float = bounded(0, ge=0)
+
+
+class BoundedFlag(Declared):
+    alert: bool = bounded(False, ge=0)
+
+
+@pytest.mark.parametrize("part", [Table, Either, Real, BoundedFlag], ids=lambda m: m.__name__)
+def test_the_records_refuse_a_declaration_they_cannot_read(part):
+    with pytest.raises(Unreadable):
+        shapes(part)
+
+
+def test_a_declaration_keeps_no_field_value_on_its_class():
+    # Its instances hold the fields: a default left on the class would answer for a field a record lacks.
+    assert not any(hasattr(gurps4e.Member, name) for name in declared_fields(gurps4e.Member))
+    assert declared_fields(gurps4e.Member)["tactics"].default == 0
 
 
 @pytest.mark.parametrize("data", SEEDS, ids=lambda d: f"{d['system']}-{d.get('procedure')}")
@@ -118,9 +119,9 @@ def test_every_bad_scenario_is_left_to_its_model_for_the_error(path):
 
 
 def test_a_record_made_by_a_procedure_is_refused_like_its_model():
-    assert record("gurps4e", "Member", {"name": "-", "iq": 10}).tactics == 0
+    assert record(gurps4e.Member, {"name": "-", "iq": 10}).tactics == 0
     with pytest.raises(ValueError, match="blank"):
-        record("fallout-ttrpg", "Opener", {"name": " ", "attack_bonus": 1, "target_number": 2})
+        record(fallout_ttrpg.Opener, {"name": " ", "attack_bonus": 1, "target_number": 2})
 
 
 def tables(node: Any) -> Iterator[dict[str, Any]]:
@@ -139,8 +140,8 @@ VALUES = st.one_of(
     st.sampled_from(["", " ", "\u00a0", "x" * 200, "x" * 201, "Ava", "a", "b", "none", "partial", "total",
                      "quick-contest", "roll", "world-map", "sneak-attack", "gurps4e", "adnd1e", "fallout-ttrpg",
                      "start", "end", "side", "individual", "sr_end", "sr_turn_start"]))
-KEYS = st.sampled_from(sorted({key for system in write_shapes.shapes().values() for model in system.values()
-                               for key in model["fields"]} | {"iqq", "c"}))
+KEYS = st.sampled_from(sorted({key for system in SYSTEM_IDS for part in parts_of(system_module(system).Scenario)
+                               for key in declared_fields(part)} | {"iqq", "c"}))
 
 
 @st.composite
@@ -190,3 +191,11 @@ def test_odds_and_simulate_of_the_examples_import_neither_pydantic_nor_jinja_nor
     runs = [[command, str(path), *extra] for path in SCENARIOS for extra in ([], ["--json"])]
     imported = modules_after(*runs)
     assert not sorted(m for m in imported if m.startswith(NOT_FOR_ODDS))
+
+
+def test_a_model_of_a_declared_part_survives_pickling_as_a_build_worker_gets_it():
+    data = EXAMPLES["gurps-partial"]
+    scenario = scenario_from_dict({**data, "options": {"stun_roll_timing": "end"}})
+    copied = pickle.loads(pickle.dumps(scenario))
+    assert type(copied) is type(scenario) and copied == scenario
+    assert copied.options.model_fields_set == {"stun_roll_timing"}

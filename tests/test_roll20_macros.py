@@ -22,6 +22,7 @@ from exporter.definitions import Definitions, build_definitions
 from exporter.rules import adnd1e, dnd5e, fallout_ttrpg, gurps4e
 from exporter.rules.shared import SIDE_KEYS
 from exporter.targets.roll20.macros import Context, chat_macros, plain
+from exporter.rules.models import model_of
 from tests.conftest import CAMPAIGNS, NODE, ROOT
 
 DEFS = {d.system: d for d in (build_definitions(load_campaign(path)) for path in CAMPAIGNS)}
@@ -109,7 +110,7 @@ def named(side: dict[str, Any], key: str) -> dict[str, Any]:
 
 def gurps_scenario(defs: Definitions, procedure: str, a: dict[str, Any], b: dict[str, Any]) -> gurps4e.Scenario:
     """Build a GURPS scenario with the campaign's options"""
-    return gurps4e.Scenario.model_validate({"system": "gurps4e", "procedure": procedure, "options": defs.options,
+    return model_of(gurps4e.Scenario).model_validate({"system": "gurps4e", "procedure": procedure, "options": defs.options,
                                             "sides": {"a": named(a, "a"), "b": named(b, "b")}})
 
 
@@ -167,7 +168,7 @@ def recovery_cases(defs: Definitions) -> Iterator[Case]:
         text = macro_text(run, "surprise-recovery")
         for iq, cr, turn, kind, faces in product(range(1, 19), (False, True), range(1, 5), ("partial", "total"),
                                                  THREE_DICE_FACES):
-            member = gurps4e.Member(name="m", iq=iq, combat_reflexes=cr)
+            member = model_of(gurps4e.Member)(name="m", iq=iq, combat_reflexes=cr)
             target = gurps4e.recovery_target(member, kind, turn)
             roller = Faces(faces)
             attempt = gurps4e.make_success_roll(roller, "m", target)
@@ -197,7 +198,7 @@ def side_roll_cases(defs: Definitions) -> Iterator[Case]:
     text = macro_text(defs, "surprise-d6")
     for index, (own, surprises, aware) in enumerate(product(range(0, 7), range(1, 7), (False, True))):
         ratings = {"a": (own, surprises, aware), "b": ((own + 3) % 7, 7 - surprises, index % 3 == 0)}
-        scenario = adnd1e.Scenario.model_validate({
+        scenario = model_of(adnd1e.Scenario).model_validate({
             "system": "adnd1e", "procedure": "roll", "options": defs.options,
             "sides": {k: adnd_side(*ratings[k], name=k) for k in SIDE_KEYS}})
         thresholds = adnd1e.side_thresholds(scenario)
@@ -225,13 +226,13 @@ def member_segment_cases(defs: Definitions) -> Iterator[Case]:
     (docs/dev/roll20.md §7); Dex
     is read from the sheet's plain attribute where the campaign names one.
     """
-    options = adnd1e.Options.model_validate(defs.options)
+    options = model_of(adnd1e.Options).model_validate(defs.options)
     for run, sheet in variants(defs):
         text = macro_text(run, "surprise-segments")
         source = label(run, "RollMacro.Adnd.AdjustmentFrom")
         dex_name = run.targets["roll20"].attributes.get("dex", {}).get("attribute")
-        given = [(adnd1e.Member(name="m", surprise_adjustment=a), "Input.surprise_adjustment", a) for a in range(-5, 6)]
-        from_dex = [(adnd1e.Member(name="m", dex=d), "Input.dex", d) for d in range(3, 19)]
+        given = [(model_of(adnd1e.Member)(name="m", surprise_adjustment=a), "Input.surprise_adjustment", a) for a in range(-5, 6)]
+        from_dex = [(model_of(adnd1e.Member)(name="m", dex=d), "Input.dex", d) for d in range(3, 19)]
         for side_segments, (member, choice, value) in product(range(0, 7), given + from_dex):
             own = adnd1e.member_segments(side_segments, adnd1e.member_adjustment(member, options))
             answers: dict[str, Any] = {label(run, "RollMacro.Adnd.SideSegments"): side_segments,
@@ -249,7 +250,7 @@ def member_segment_cases(defs: Definitions) -> Iterator[Case]:
 
 def fallout_scenario(defs: Definitions, **fields: Any) -> fallout_ttrpg.Scenario:
     """Build a Fallout scenario with the campaign's options"""
-    return fallout_ttrpg.Scenario.model_validate({"system": "fallout-ttrpg", "options": defs.options, **fields})
+    return model_of(fallout_ttrpg.Scenario).model_validate({"system": "fallout-ttrpg", "options": defs.options, **fields})
 
 
 def spot_test_cases(defs: Definitions) -> Iterator[Case]:

@@ -11,7 +11,6 @@ import pytest
 
 from exporter.build import build_campaigns
 from exporter.campaign import load_campaign
-from exporter.definitions.rolls.adnd1e import dex_adjustment
 from exporter.rules import adnd1e
 from exporter.rules.shared import gate_text
 from exporter.rules.systems import option_gated_inputs, unread_inputs
@@ -85,7 +84,7 @@ def test_the_generated_outputs_read_the_sheets_table(examples):
 def test_the_macros_dex_formula_is_the_1e_table():
     from exporter.targets.roll20.macros import Context, render
 
-    term = dex_adjustment()
+    term = adnd1e.dex_adjustment_term()
     for dex in range(3, 19):
         text = render(term, Context("en", {}, {"dex": {"attribute": "dexterity"}}, {}))
         text = text.replace("@{selected|dexterity}", str(dex))

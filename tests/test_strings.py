@@ -6,11 +6,12 @@ placeholders filled for the build; here the declarations are checked against wha
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 from functools import cache
-from importlib import import_module
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -19,7 +20,7 @@ from exporter.campaign import load_campaign
 from exporter.definitions import Definitions, build_definitions
 import exporter.lang as lang_package
 from exporter.lang import flatten
-from exporter.rules.systems import SYSTEM_IDS, SYSTEMS
+from exporter.rules.systems import SYSTEM_IDS
 from exporter.targets.foundry.writer import FoundryWriter
 from exporter.targets.modules import read_module
 from exporter.targets.roll20.writer import Roll20Writer
@@ -162,9 +163,21 @@ def own_file_keys(system: str) -> set[str]:
 
 def keys_used_by(system: str, carried: set[str]) -> set[str]:
     """Return the keys a system's outputs show: those its targets carry, its macros' labels and its roll procedures'"""
-    rolls = Path(import_module(SYSTEMS[system].rolls).__file__).read_text(encoding="utf-8")
-    return carried | {macro.label for macro in definitions(system).macros} | {
-        found[1] for found in WHOLE_KEY.finditer(rolls)}
+    defs = definitions(system)
+    return carried | {macro.label for macro in defs.macros} | {key for procedure in defs.rolls
+                                                                for key in catalogue_keys(procedure)}
+
+
+def catalogue_keys(item: Any) -> set[str]:
+    """Return every catalogue key a roll procedure names: its title, its rows' labels and texts, its prompts' and
+    choices' labels (exporter/rules/rolls.py), as the strings a walk of its data finds"""
+    if isinstance(item, str):
+        return {item} if WHOLE_KEY.fullmatch(f'"{item}"') else set()
+    if isinstance(item, tuple | list):
+        return set().union(*map(catalogue_keys, item))
+    if dataclasses.is_dataclass(item):
+        return set().union(*(catalogue_keys(getattr(item, f.name)) for f in dataclasses.fields(item)))
+    return set()
 
 
 def test_a_systems_own_strings_live_in_its_file_and_only_there(shipped):

@@ -15,6 +15,7 @@ from exporter.rules import fallout_ttrpg, gurps4e
 from exporter.rules.shared import input_entries
 from exporter.rules.systems import SYSTEM_IDS, system_module
 from exporter.targets.config_js import procedures_data
+from exporter.rules.models import model_of
 
 DEFINITIONS = Path(__file__).resolve().parents[1] / "exporter" / "definitions"
 
@@ -25,7 +26,7 @@ def system_words() -> set[str]:
     for system in SYSTEM_IDS:
         rules = system_module(system)
         words |= {e.key for levels in rules.INPUTS.values() for e in input_entries(levels)}
-        words |= set(rules.Options.model_fields)
+        words |= set(model_of(rules.Options).model_fields)
     return words - KINDS  # a kind is the definitions' own word, whatever an input of that kind is named
 
 

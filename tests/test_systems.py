@@ -19,6 +19,7 @@ from exporter.targets.foundry.packs import MACRO_CALLS, MACRO_ICONS
 from exporter.targets.foundry.statuses import STATUS_ICONS, STATUS_REUSE
 from exporter.targets.modules import module_source, system_entry_path
 from exporter.targets.roll20.markers import STATUS_MARKERS
+from exporter.rules.models import model_of
 from tests.conftest import CAMPAIGNS, modules_imported
 
 LEVELS = ("scenario", "side", "member")
@@ -33,7 +34,7 @@ def test_every_registered_module_provides_the_rules_interface(system):
     assert rules.SYSTEM == system
     assert rules.PROCEDURES and all(isinstance(p, str) for p in rules.PROCEDURES)
     assert isinstance(rules.UNIT, str) and isinstance(rules.CONSTANTS, dict)
-    assert rules.Options().model_dump()  # every house rule has a default
+    assert model_of(rules.Options)().model_dump()  # every house rule has a default
     assert callable(rules.Scenario.side)
     assert len(inspect.signature(rules.resolve).parameters) == 2
     assert len(inspect.signature(rules.odds).parameters) == 1
@@ -43,7 +44,7 @@ def test_every_registered_module_provides_the_rules_interface(system):
 @pytest.mark.parametrize("system", SYSTEM_IDS)
 def test_the_inputs_of_every_procedure_are_fields_of_the_rules_models(system):
     rules = system_module(system)
-    models = {"scenario": rules.Scenario, "side": rules.Side, "member": rules.Member}
+    models = {"scenario": model_of(rules.Scenario), "side": model_of(rules.Side), "member": model_of(rules.Member)}
     assert list(rules.INPUTS) == list(rules.PROCEDURES)
     for levels in rules.INPUTS.values():
         assert set(levels) <= set(LEVELS)
@@ -53,9 +54,9 @@ def test_the_inputs_of_every_procedure_are_fields_of_the_rules_models(system):
                 assert required in WHO_GIVES
                 for gate in gates:  # an option that is on, or one with a value: "rules=2024"
                     option, _, value = gate.partition("=")
-                    assert option in rules.Options.model_fields, f"{key} is read only with {gate}"
+                    assert option in model_of(rules.Options).model_fields, f"{key} is read only with {gate}"
                     if value:
-                        assert value in get_args(rules.Options.model_fields[option].annotation), gate
+                        assert value in get_args(model_of(rules.Options).model_fields[option].annotation), gate
 
 
 @pytest.mark.parametrize("system", SYSTEM_IDS)
@@ -95,13 +96,12 @@ def test_every_system_has_its_templates(system):
 def test_the_registry_names_each_module_once():
     assert len({entry.rules for entry in SYSTEMS.values()}) == len(SYSTEMS)
     assert len({entry.narration for entry in SYSTEMS.values()}) == len(SYSTEMS)
-    assert len({entry.rolls for entry in SYSTEMS.values()}) == len(SYSTEMS)
 
 
 def system_modules(system: str) -> set[str]:
-    """Name the modules of one system: its rules, models, narration and roll procedures"""
+    """Name the modules of one system: its rules (with its scenario's parts and roll procedures) and narration"""
     entry = SYSTEMS[system]
-    return {entry.rules, f"exporter.rules.models.{entry.module}", entry.narration, entry.rolls}
+    return {entry.rules, entry.narration}
 
 
 @pytest.mark.parametrize("path", CAMPAIGNS, ids=lambda p: p.stem)
@@ -110,5 +110,5 @@ def test_the_definitions_of_a_campaign_import_no_other_system(path):
     imported = modules_imported("from pathlib import Path\nfrom exporter.campaign import load_campaign\n"
                                 "from exporter.definitions import build_definitions\n"
                                 f"build_definitions(load_campaign(Path({str(path)!r})))")
-    assert {SYSTEMS[system].rules, SYSTEMS[system].rolls} <= imported
+    assert SYSTEMS[system].rules in imported
     assert not sorted(imported & set().union(*(system_modules(other) for other in SYSTEM_IDS if other != system)))

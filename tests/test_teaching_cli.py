@@ -13,6 +13,7 @@ from exporter.cli import main
 from tests.conftest import ambush_commands
 from exporter.options import FIXED_READINGS, system_options
 from exporter.rules.systems import SYSTEM_IDS, system_module
+from exporter.rules.models import model_of
 
 EVERY_OPTION = [(system, option.name) for system in SYSTEM_IDS for option in system_options(system)]
 
@@ -26,7 +27,7 @@ def test_every_option_says_what_each_of_its_values_does(system, name):
     option = next(o for o in system_options(system) if o.name == name)
     assert option.meaning and not option.meaning.endswith(".")
     assert option.reading and option.source
-    annotation = system_module(system).Options.model_fields[name].annotation
+    annotation = model_of(system_module(system).Options).model_fields[name].annotation
     expected = {"true", "false"} if annotation is bool else set(getattr(annotation, "__args__", ())) or {"N"}
     assert set(option.values) == expected
     assert all(effect.strip() for effect in option.values.values())
@@ -34,7 +35,7 @@ def test_every_option_says_what_each_of_its_values_does(system, name):
 
 def test_no_option_has_a_single_value():
     for system in SYSTEM_IDS:
-        for name, info in system_module(system).Options.model_fields.items():
+        for name, info in model_of(system_module(system).Options).model_fields.items():
             assert len(getattr(info.annotation, "__args__", (1, 2))) > 1, f"{system}.{name} has one value"
 
 

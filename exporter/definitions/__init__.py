@@ -9,15 +9,16 @@ them (icons, marker colours, API names) is the target's business.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Annotated, Any, get_args, get_origin
+from typing import TYPE_CHECKING, Any
 
 from exporter.definitions.catalogue import Catalogue, load_catalogue
 from exporter.definitions.identity import Author, ModuleInfo, TargetSettings
 from exporter.definitions.macros import MacroDef, macro_defs
-from exporter.definitions.rolls import RollProcedure, roll_procedures
 from exporter.definitions.settings import SETTINGS, SettingDef
 from exporter.definitions.statuses import StatusDef, status_defs
 from exporter.platforms import SECTIONS, section_module
+from exporter.rules.declared import Declared, declared_fields
+from exporter.rules.rolls import RollProcedure
 from exporter.rules.shared import SIDE_KEYS, TAIL_CUT, input_entries, option_reads
 from exporter.rules.systems import system_module
 
@@ -75,34 +76,28 @@ class Definitions:
         return tuple(p.id for p in self.procedures)
 
 
-def input_def(rules: RulesSystem, model: Any, key: str, level: str, required: str,
+def input_def(rules: RulesSystem, part: type[Declared], key: str, level: str, required: str,
               replaces: str | None = None) -> InputDef:
-    """Describe one field of a rules model as an input, with the kind the rules module declares or its type, its
+    """Describe one field of a scenario part as an input, with the kind the rules module declares or its type, its
     default, bounds and prefill"""
-    info = model.model_fields[key]
-    kind = rules.INPUT_KINDS.get(key) or input_type(info.annotation)
-    bounds = {type(m).__name__: getattr(m, type(m).__name__.lower(), None) for m in info.metadata}
-    default = None if info.is_required() else info.default
+    field = declared_fields(part)[key]
+    kind = rules.INPUT_KINDS.get(key) or INPUT_TYPES[field.plain_type]
+    bounds = field.bounds
     fields = opener_fields(rules) if kind == "openers" else ()
     prefill = getattr(rules, "INPUT_PREFILLS", {}).get(key)
-    return InputDef(key, level, kind, required, default, bounds.get("Ge"), bounds.get("Le"), replaces, fields=fields,
-                    prefill=prefill)
+    low, high = (bounds.ge, bounds.le) if bounds else (None, None)
+    return InputDef(key, level, kind, required, field.default, low, high, replaces, fields=fields, prefill=prefill)
 
 
 def opener_fields(rules: RulesSystem) -> tuple[InputDef, ...]:
-    """Describe the fields of one declared opening attack (the Opener model): who attacks, his bonus, the number"""
-    opener = rules.Opener  # type: ignore[attr-defined]  # a rules module with an openers input has the model
+    """Describe the fields of one declared opening attack (the Opener part): who attacks, his bonus, the number"""
+    opener = rules.Opener  # type: ignore[attr-defined]  # a rules module with an openers input declares one
     return tuple(InputDef("name", "opener", "member", "ab", label="attacker") if key == "name"
-                 else input_def(rules, opener, key, "opener", "ab") for key in opener.model_fields)
+                 else input_def(rules, opener, key, "opener", "ab") for key in declared_fields(opener))
 
 
-def input_type(annotation: Any) -> str:
-    """Name the JSON type of a model field: boolean, number or string"""
-    candidates = [arg for arg in (get_args(annotation) or (annotation,)) if arg is not type(None)]
-    base = candidates[0]
-    if get_origin(base) is Annotated:
-        base = get_args(base)[0]
-    return {bool: "boolean", int: "number", str: "string"}[base]
+# The JSON type of a field's values, by their Python type.
+INPUT_TYPES = {bool: "boolean", int: "number", str: "string"}
 
 
 def procedure_defs(system: str, options: dict[str, Any]) -> tuple[ProcedureDef, ...]:
@@ -158,5 +153,5 @@ def build_definitions(campaign: Campaign) -> Definitions:
         macros=macro_defs(rules.GM_ROLLS),
         catalogue=load_catalogue(campaign.languages, campaign.strings),
         targets=target_settings(campaign),
-        rolls=roll_procedures(campaign.system),
+        rolls=rules.roll_procedures(),
     )

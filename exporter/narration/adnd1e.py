@@ -11,7 +11,7 @@ from exporter.rules.adnd1e import MemberResult, Outcome, Segment, SideResult
 from exporter.rules.shared import SIDE_KEYS, SideKey, other
 
 if TYPE_CHECKING:
-    from exporter.rules.models.adnd1e import Member, Scenario
+    from exporter.rules.adnd1e import Member, Scenario
 
 
 def narrate(scenario: Scenario, outcome: Outcome) -> list[str]:

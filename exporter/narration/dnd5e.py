@@ -9,7 +9,7 @@ from exporter.rules.dnd5e import Check, Outcome, stealth_kind
 from exporter.rules.shared import SIDE_KEYS, other
 
 if TYPE_CHECKING:
-    from exporter.rules.models.dnd5e import Scenario
+    from exporter.rules.dnd5e import Scenario
 
 EFFECT_2014 = "cannot move or take an action on their first turn, nor take a reaction until that turn ends"
 EFFECT_2024 = "roll Initiative with Disadvantage and lose no turn"

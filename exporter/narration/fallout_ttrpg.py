@@ -10,7 +10,7 @@ from exporter.rules.fallout_ttrpg import Outcome, SneakAttack, SpotTest, Surpris
 from exporter.rules.shared import SideKey, other
 
 if TYPE_CHECKING:
-    from exporter.rules.models.fallout_ttrpg import Scenario
+    from exporter.rules.fallout_ttrpg import Scenario
 
 RESULT_TEXT = {"success": "success", "failure": "normal failure", "poor-failure": "poor failure"}
 SURPRISED_EFFECT = "no Actions, Reactions or Free Reactions"

@@ -9,7 +9,7 @@ from exporter.rules.gurps4e import Outcome, StunTurn, succeeds
 from exporter.rules.shared import SIDE_KEYS, other
 
 if TYPE_CHECKING:
-    from exporter.rules.models.gurps4e import Scenario
+    from exporter.rules.gurps4e import Scenario
 
 MODIFIER_LABELS = {
     "combat_reflexes": "leader has Combat Reflexes",

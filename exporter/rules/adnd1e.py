@@ -7,6 +7,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Literal
 
+from exporter.limits import MEMBERS_A_SIDE
+from exporter.rules.declared import EMPTY, Declared, Name, bounded, option, sized
 from exporter.rules.dice import Distribution, Roller, die
 from exporter.rules.records import record
 from exporter.rules.shared import (
@@ -20,11 +22,11 @@ from exporter.rules.shared import (
     check_procedure_fields,
     check_unique_names,
     indexed_members,
-    models_on_demand,
+    other,
 )
 
 if TYPE_CHECKING:
-    from exporter.rules.models.adnd1e import Member, Options, Scenario, Side
+    from exporter.rules.rolls import RollProcedure, Term
 
 SYSTEM = "adnd1e"
 UNIT = "segment"
@@ -65,18 +67,39 @@ SurpriseSide = Literal["a", "b", "none"]
 SegmentKind = Literal["surprise", "cancelled"]
 
 
-# The pydantic models Options, Member, Side, Sides and Scenario (exporter/rules/models/adnd1e.py), on first use.
-__getattr__ = models_on_demand(__name__)
+class Options(Declared):
+    """The configurable readings of docs/rules/adnd1e.md#readings (C4, C5)"""
 
-DEFAULT_OPTIONS = record(SYSTEM, "Options", {})
+    dex_unsurprised_may_act: bool = option(
+        True, "Whether a member whose Dexterity cancels his side's surprise acts in the surprise segments",
+        "C4", "the seed's example: the Dexterity 16+ member acts alone in segment 1",
+        {"true": "he acts in every segment he is not frozen, even while his side is",
+         "false": "he is not frozen, yet waits with his side until it acts"})
+    side_best_rating: bool = option(
+        False, "Whether a side uses the best surprise rating of its members (a ranger among them)",
+        "C5a", "DMG p.62: a side surprised only on 1, or surprising on 1-3, thanks to one member",
+        {"false": "ratings are given per side (surprised_on, surprises_on)",
+         "true": "members may give their own surprised_on and surprises_on; the side takes the best"})
+    dex_encumbrance_gate: bool = option(
+        False, "Whether Dexterity counts only for a member at no more than normal gear",
+        "C5b", "DMG p.62: the Dexterity adjustment needs normal gear",
+        {"false": "Dexterity always counts", "true": "a member marked encumbered loses his Dexterity adjustment"})
+    missile_triple_rate: bool = option(
+        False, "Whether a readied missile weapon fires at three times its rate in surprise segments",
+        "C5c", "DMG p.62: missiles discharged at 3 times the normal rate",
+        {"false": "the narration says nothing of missile rates",
+         "true": "each surprise segment of the outcome is flagged, and `ambush simulate` reminds the GM"})
 
 
-# docs/rules/adnd1e.md#dexterity: a member may give surprise_adjustment directly instead of dex, never both.
-ALTERNATIVE_INPUTS = {"surprise_adjustment": "dex"}
+class Member(Declared):
+    """One combatant: a name and what sets his surprise adjustment"""
 
-
-class MemberMethods:
-    """What the procedures ask of a member, read by the model or as a record"""
+    name: Name
+    dex: int | None = bounded(None, ge=3, le=18)
+    surprise_adjustment: int | None = bounded(None, ge=-5, le=5)
+    encumbered: bool = False
+    surprised_on: int | None = bounded(None, ge=0, le=6)
+    surprises_on: int | None = bounded(None, ge=1, le=6)
 
     def check(self) -> None:
         """Refuse a member that gives both dex and surprise_adjustment"""
@@ -84,16 +107,34 @@ class MemberMethods:
             raise FieldProblem("surprise_adjustment", "give dex or surprise_adjustment, not both")
 
 
-class SidesMethods:
-    """What the procedures ask of the two sides, read by the model or as a record"""
+class Side(Declared):
+    """One side of the encounter and its surprise ratings"""
+
+    name: Name | None = None
+    surprised_on: int = bounded(DEFAULT_RATING, ge=0, le=6)
+    surprises_on: int = bounded(DEFAULT_RATING, ge=1, le=6)
+    aware: bool = False
+    members: list[Member] = sized(min_length=1, max_length=MEMBERS_A_SIDE)
+
+
+class Sides(Declared):
+    """Exactly the two sides a (the party) and b"""
+
+    a: Side
+    b: Side
 
     def __getitem__(self, key: SideKey) -> Side:
         """Return side a or b by key"""
         return self.a if key == "a" else self.b
 
 
-class ScenarioMethods:
-    """What the procedures ask of a scenario, read by the model or as a record"""
+class Scenario(Declared):
+    """One AD&D surprise check: two sides and the chosen readings"""
+
+    system: Literal["adnd1e"]
+    procedure: Literal["roll"]
+    sides: Sides
+    options: Options = EMPTY
 
     def check(self) -> None:
         """Refuse repeated member names, member fields whose option is off, and fields the procedure ignores"""
@@ -112,6 +153,13 @@ class ScenarioMethods:
     def side(self, key: SideKey) -> Side:
         """Return side a or b"""
         return self.sides[key]
+
+
+DEFAULT_OPTIONS = record(Options, {})
+
+
+# docs/rules/adnd1e.md#dexterity: a member may give surprise_adjustment directly instead of dex, never both.
+ALTERNATIVE_INPUTS = {"surprise_adjustment": "dex"}
 
 
 @dataclass(frozen=True)
@@ -363,3 +411,57 @@ def odds(scenario: Scenario) -> Odds:
             shared[profile] = MemberOdds(unit=UNIT, lost=lost, never=Fraction(0), expected_lost=expectation(lost))
         members[member.name] = shared[profile]
     return Odds(SYSTEM, scenario.procedure, surprise, members, free_segments=net)
+
+# --- roll procedures (exporter/rules/rolls.py) ----------------------------------------------------------
+# The rolls a GM makes by hand, as data in no VTT's syntax. Each function imports the roll terms itself, so that
+# `ambush odds` and `ambush simulate` start without them.
+
+
+def roll_procedures() -> tuple[RollProcedure, ...]:
+    """Describe the AD&D rolls: each side's d6 against its threshold, and a member's own segments"""
+    from exporter.rules.rolls import Dice, RollProcedure, Row, side_label
+
+    die = Dice(1, CONSTANTS["die"])
+    rows: list[Row] = []
+    for key in SIDE_KEYS:
+        rows += [Row((side_label(key),), die), Row((side_label(key), "Input.surprised_on"), threshold_term(key))]
+    rows.append(Row(("RollMacro.Adnd.Segments",), text="RollMacro.Adnd.SegmentsRule"))
+    return (
+        RollProcedure("surprise-d6", "RollMacro.Adnd.SideRoll", tuple(rows)),
+        RollProcedure("surprise-segments", "RollMacro.Adnd.Member",
+                      (Row(("RollMacro.Adnd.OwnSegments",), member_segments_term()),)),
+    )
+
+
+def threshold_term(key: SideKey) -> Term:
+    """Describe a side's threshold: own + opponents' rating - the default, within 0..die; 0 if aware or own is 0"""
+    from exporter.rules.rolls import Number, Product, constant, highest, lowest, minus, model_input, plus
+
+    # docs/rules/adnd1e.md#threshold, DMG p.62: the arithmetic of threshold() above
+    own = model_input(Side, "surprised_on", side=key)
+    combined = minus(plus(own, model_input(Side, "surprises_on", side=other(key))),
+                     constant(CONSTANTS, "default_rating"))
+    within = lowest(highest(combined, Number(0)), constant(CONSTANTS, "max_threshold"))
+    # A rating is a whole number from 0, so the lowest of it and 1 is 0 exactly when it is 0.
+    return Product((within, lowest(own, Number(1)), minus(Number(1), model_input(Side, "aware", side=key))))
+
+
+def member_segments_term() -> Term:
+    """Describe a member's own segments: side segments - adjustment, at least 0; none if the side has none (C3)"""
+    from exporter.rules.rolls import Choice, Number, Product, Prompt, highest, lowest, minus, model_input
+
+    side_segments = Prompt("RollMacro.Adnd.SideSegments")
+    adjustment = Choice("RollMacro.Adnd.AdjustmentFrom", (("Input.dex", dex_adjustment_term()),
+                                                          ("Input.surprise_adjustment",
+                                                           model_input(Member, "surprise_adjustment",
+                                                                       selected=True))))
+    return Product((highest(minus(side_segments, adjustment), Number(0)), lowest(side_segments, Number(1))))
+
+
+def dex_adjustment_term() -> Term:
+    """Describe the 1e Dexterity adjustment (docs/rules/adnd1e.md#dexterity) as arithmetic around the 0 band"""
+    from exporter.rules.rolls import Number, highest, minus, model_input
+
+    dex = model_input(Member, "dex", selected=True)
+    zero = [value for value, adjustment in DEX_ADJUSTMENT.items() if adjustment == 0]
+    return minus(highest(minus(dex, Number(max(zero))), Number(0)), highest(minus(Number(min(zero)), dex), Number(0)))

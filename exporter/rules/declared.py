@@ -176,8 +176,8 @@ class Declared:
 def declared_fields(part: type[Declared]) -> dict[str, Field]:
     """Return a declaration's fields in order, their annotations evaluated in its module"""
     names = vars(sys.modules[part.__module__])
-    return {name: Field(name, eval(annotation, names) if isinstance(annotation, str) else annotation, spec)  # noqa: S307
-            for name, (annotation, spec) in part.__declared__.items()}
+    return {name: Field(name, eval(annotation, names) if isinstance(annotation, str) else annotation, spec)
+            for name, (annotation, spec) in part.__declared__.items()}  # the module's own annotations, as typing does
 
 
 def is_declared(item: Any) -> bool:

@@ -8,8 +8,10 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
+from exporter.limits import MEMBERS_A_SIDE
+from exporter.rules.declared import EMPTY, Bounds, Declared, Name, option, sized
 from exporter.rules.dice import Distribution, Roller, die, highest_of, lowest_of, roll_dice
 from exporter.rules.records import record
 from exporter.rules.shared import (
@@ -22,13 +24,12 @@ from exporter.rules.shared import (
     check_procedure_fields,
     check_unique_names,
     indexed_members,
-    models_on_demand,
     option_reads,
     other,
 )
 
 if TYPE_CHECKING:
-    from exporter.rules.models.dnd5e import Member, Options, Scenario
+    from exporter.rules.rolls import RollProcedure
 
 SYSTEM = "dnd5e"
 UNIT = "turn"
@@ -65,22 +66,75 @@ CONSTANTS = {"d20": D20, "roll_dice": ROLL_DICE, "group_check_hiders": GROUP_CHE
 Surprise = Literal["a", "b", "none"]
 RollKind = Literal["normal", "advantage", "disadvantage"]
 
-# The pydantic models Options, Member, Side, Sides and Scenario (exporter/rules/models/dnd5e.py), on first use.
-__getattr__ = models_on_demand(__name__)
-
-DEFAULT_OPTIONS = record(SYSTEM, "Options", {})
+# A d20 bonus or a passive score a GM types: far beyond any creature's, small enough to read at a glance.
+Bonus = Annotated[int, Bounds(-30, 60)]
 
 
-class SidesMethods:
-    """What the procedures ask of the two sides, read by the model or as a record"""
+class Options(Declared):
+    """The configurable readings of docs/rules/dnd5e.md#readings"""
+
+    rules: Literal["2014", "2024"] = option(
+        "2014", "Which rules surprise follows: the 2014 rules (SRD 5.1) or the 2024 rules (SRD 5.2)",
+        "D12", "SRD 5.1 Combat, \"Surprise\"; SRD 5.2 Combat, \"Initiative\" (\"Surprise\")",
+        {"2014": "a surprised creature cannot move or act on its first turn, nor react until that turn ends",
+         "2024": "a surprised creature rolls Initiative with Disadvantage and loses no turn"})
+    surprise_by: Literal["stealth", "gm"] = option(
+        "stealth", "Who decides who is surprised: the Stealth checks against passive Perception, or the GM",
+        "D8", "SRD 5.1: \"The GM determines who might be surprised\"; SRD 5.2: a combatant \"surprised by combat "
+              "starting\"",
+        {"stealth": "each hider's Stealth check against each watcher's passive Perception",
+         "gm": "the GM marks who is surprised (the member field gm_surprised)"})
+    ties: Literal["hider", "watcher"] = option(
+        "hider", "Who a Stealth total equal to a passive Perception favours",
+        "D4", "SRD 5.1 \"Contests\": on a tie \"the situation remains the same\"; a passive score works as a DC",
+        {"hider": "a tie stays hidden (the check meets the passive score)",
+         "watcher": "a tie is noticed (the check must beat the passive score)"})
+    group_check: bool = option(
+        False, "Whether a side's hiders make one group Stealth check against each watcher",
+        "D6", "SRD 5.1 \"Group Checks\": \"if at least half the group succeeds, the whole group succeeds\"",
+        {"false": "each hider must stay hidden from a watcher for him to be surprised",
+         "true": "a watcher is surprised when at least half the hiders stay hidden from him"})
+
+
+class Member(Declared):
+    """One creature: hiding or not, his Stealth and passive Perception, Alert, and his Initiative bonus"""
+
+    name: Name
+    hiding: bool = False
+    stealth: Bonus | None = None
+    stealth_advantage: bool = False
+    stealth_disadvantage: bool = False
+    passive_perception: Bonus | None = None
+    alert: bool = False
+    gm_surprised: bool = False
+    initiative: Bonus | None = None
+
+
+class Side(Declared):
+    """One side of the encounter"""
+
+    name: Name | None = None
+    members: list[Member] = sized(min_length=1, max_length=MEMBERS_A_SIDE)
+
+
+class Sides(Declared):
+    """The two sides"""
+
+    a: Side
+    b: Side
 
     def __getitem__(self, key: SideKey) -> Any:
         """Return side a or b by key"""
         return self.a if key == "a" else self.b
 
 
-class ScenarioMethods:
-    """What the procedures ask of a scenario, read by the model or as a record"""
+class Scenario(Declared):
+    """A D&D 5e surprise scenario (docs/scenarios.md)"""
+
+    system: Literal["dnd5e"]
+    procedure: Literal["stealth"]
+    sides: Sides
+    options: Options = EMPTY
 
     def check(self) -> None:
         """Refuse repeated names, inputs the chosen rules do not read, and inputs they need but lack"""
@@ -117,6 +171,10 @@ class ScenarioMethods:
     def side(self, key: SideKey) -> Any:
         """Return side a or b"""
         return self.sides[key]
+
+
+DEFAULT_OPTIONS = record(Options, {})
+
 
 
 @dataclass(frozen=True)
@@ -365,3 +423,26 @@ def member_odds(chance: Fraction, member: Member, options: Options) -> MemberOdd
         return MemberOdds(unit=UNIT, lost=lost, expected_lost=chance, surprised=chance)
     return MemberOdds(unit=UNIT, lost={0: Fraction(1)}, expected_lost=Fraction(0), surprised=chance,
                       initiative=initiative_distribution(member.initiative, chance))
+
+# --- roll procedures (exporter/rules/rolls.py) ----------------------------------------------------------
+# The rolls a GM makes by hand, as data in no VTT's syntax. Each function imports the roll terms itself, so that
+# `ambush odds` and `ambush simulate` start without them.
+
+
+def roll_procedures() -> tuple[RollProcedure, ...]:
+    """Describe the 5e rolls: a hider's Stealth check against a watcher's passive Perception, and the 2024
+    Initiative of a surprised creature"""
+    from exporter.rules.rolls import Dice, RollProcedure, Row, lowest, model_input, plus
+
+    d20 = Dice(1, CONSTANTS["d20"])
+    # docs/rules/dnd5e.md#readings, D2: d20 + Stealth, kept hidden from a passive Perception it meets (D4)
+    stealth = plus(d20, model_input(Member, "stealth", selected=True))
+    # D9: a surprised creature rolls Initiative with Disadvantage, the lower of two d20
+    initiative = plus(lowest(d20, d20), model_input(Member, "initiative", selected=True))
+    return (
+        RollProcedure("surprise-stealth-check", "RollMacro.Dnd5e.Stealth",
+                      (Row(("RollMacro.Total",), stealth),
+                       Row(("Input.passive_perception",), text="RollMacro.Dnd5e.StealthRule"))),
+        RollProcedure("surprise-initiative-disadvantage", "RollMacro.Dnd5e.Initiative",
+                      (Row(("RollMacro.Total",), initiative),)),
+    )

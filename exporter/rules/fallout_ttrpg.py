@@ -9,10 +9,13 @@ from typing import TYPE_CHECKING, Literal
 
 from exporter.errors import RuleError
 from exporter.excerpt import excerpt
+from exporter.limits import MEMBERS_A_SIDE
+from exporter.rules.declared import EMPTY, Declared, Name, SafeInt, bounded, option, sized
 from exporter.rules.dice import Roller, die, highest_of, roll_dice
 from exporter.rules.exact import factorised, lowest
 from exporter.rules.records import record
 from exporter.rules.shared import (
+    JS_SAFE_INTEGER,
     SIDE_KEYS,
     FieldProblem,
     Inputs,
@@ -22,12 +25,11 @@ from exporter.rules.shared import (
     add_mass,
     check_procedure_fields,
     check_unique_names,
-    models_on_demand,
     other,
 )
 
 if TYPE_CHECKING:
-    from exporter.rules.models.fallout_ttrpg import Member, Opener, Options, Scenario, Side
+    from exporter.rules.rolls import RollProcedure
 
 SYSTEM = "fallout-ttrpg"
 UNIT = "round"
@@ -79,8 +81,76 @@ class Problem:
     message: str
 
 
-class ScenarioMethods:
-    """What the procedures ask of a scenario, read by its model (models/fallout_ttrpg.py) or as a record"""
+class Options(Declared):
+    """The configurable readings of docs/rules/fallout-ttrpg.md#readings"""
+
+    opening_attack_is_free: bool = option(
+        False, "Whether the Sneak Attack that opens the fight is an extra action or the opener's Surprise Round turn",
+        "B1", "Surprise page: the Sneak Attack \"resolves first\", never called extra",
+        {"false": "the opening attack is his whole Surprise Round turn",
+         "true": "the opening attack is extra; he takes a full turn in the Surprise Round too"})
+    poor_failure_margin: int = option(
+        5, "By how much the party's spot test must fail for the enemies to get the Surprise Round",
+        "B3", "Surprise page: \"fail by 5 or more, e.g.\"",
+        {"N": "a total of DC - N or less is a poor failure (1 or more)"}, ge=1, le=JS_SAFE_INTEGER)
+    enemy_spot_roll: bool = option(
+        False, "Whether side b's leader rolls a spot test of his own after a party's failure",
+        "B5", "Surprise page, quick reference: \"the party (or the GM, for enemies) succeeds\"",
+        {"false": "one party roll decides both directions",
+         "true": "after a failure that is not poor and not against hunters, side b's leader rolls too"})
+    cautious_sleeper_wakes: Literal["sr_turn_start", "sr_end"] = option(
+        "sr_turn_start", "When a sleeper with Cautious Nature wakes in a Surprise Round against his side",
+        "B7", "Surprise page: the sleeper rules are for sleepers \"who are surprised\"",
+        {"sr_turn_start": "at the start of his Surprise Round turn, Prone with empty slots, and he may act",
+         "sr_end": "at the end of the Surprise Round, with the surprised sleepers"})
+
+
+class Member(Declared):
+    """One combatant: PER and Survival for the spot check, perks, sleep and Sequence"""
+
+    name: Name
+    per: int | None = bounded(None, ge=1, le=10)
+    survival: int | None = bounded(None, ge=0, le=20)
+    cautious_nature: bool = False
+    asleep: bool = False
+    sequence: SafeInt = 0  # B6: an input, higher acts first
+
+
+class Side(Declared):
+    """One side of the encounter; a is the party"""
+
+    name: Name | None = None
+    members: list[Member] = sized(min_length=1, max_length=MEMBERS_A_SIDE)
+
+
+class Sides(Declared):
+    """The two sides; a is the party"""
+
+    a: Side
+    b: Side
+
+
+class Opener(Declared):
+    """One declared opening Sneak Attack: who attacks, his bonus and the number to reach"""
+
+    name: Name
+    attack_bonus: SafeInt
+    target_number: SafeInt
+
+
+class Scenario(Declared):
+    """A Fallout TTRPG surprise scenario (docs/scenarios.md)"""
+
+    system: Literal["fallout-ttrpg"]
+    procedure: Literal["world-map", "sneak-attack"]
+    dc: SafeInt | None = None
+    hunting: bool = False
+    attacker: Name | None = None
+    attack_bonus: SafeInt | None = None
+    target_number: SafeInt | None = None
+    openers: list[Opener] | None = sized(None, max_length=2 * MEMBERS_A_SIDE)
+    sides: Sides
+    options: Options = EMPTY
 
     def check(self) -> None:
         """Refuse repeated names, and what the procedure does not take or lacks"""
@@ -95,8 +165,7 @@ class ScenarioMethods:
         return getattr(self.sides, key)
 
 
-# The pydantic models Options, Member, Side, Sides, Opener and Scenario, imported on first use.
-__getattr__ = models_on_demand(__name__)
+DEFAULT_OPTIONS = record(Options, {})
 
 
 # --- validation --------------------------------------------------------------------------------------
@@ -272,7 +341,7 @@ def scenario_openers(scenario: Scenario) -> tuple[Opener, ...]:
     if scenario.attacker is None or scenario.attack_bonus is None or scenario.target_number is None:
         return ()
     lone = {"name": scenario.attacker, "attack_bonus": scenario.attack_bonus, "target_number": scenario.target_number}
-    return (record(SYSTEM, "Opener", lone),)
+    return (record(Opener, lone),)
 
 
 def opening_order(scenario: Scenario) -> tuple[Opener, ...]:
@@ -540,3 +609,27 @@ def odds(scenario: Scenario) -> Odds:
             shared[loser] = MemberOdds(UNIT, lost, never=Fraction(0), expected_lost=lose_round)
         members[member.name] = shared[loser]
     return Odds(SYSTEM, scenario.procedure, surprise, members)
+
+# --- roll procedures (exporter/rules/rolls.py) ----------------------------------------------------------
+# The rolls a GM makes by hand, as data in no VTT's syntax. Each function imports the roll terms itself, so that
+# `ambush odds` and `ambush simulate` start without them.
+
+
+def roll_procedures() -> tuple[RollProcedure, ...]:
+    """Describe the Fallout rolls: the World Map PER + Survival test and the opening Sneak Attack"""
+    from exporter.rules.rolls import Dice, RollProcedure, Row, Sum, constant, model_input, plus
+
+    c = CONSTANTS
+    # docs/rules/fallout-ttrpg.md#mechanics: 1d20 + (PER - 5) + Survival
+    test = Sum(((1, Dice(1, c["test_die"])), (1, model_input(Member, "per", selected=True)),
+                (-1, constant(CONSTANTS, "special_baseline")),
+                (1, model_input(Member, "survival", selected=True))))
+    attack = plus(Dice(c["advantage_dice"], c["test_die"], keep_highest=1),
+                  model_input(Opener, "attack_bonus"))
+    return (
+        RollProcedure("surprise-spot-test", "Procedure.world-map",
+                      (Row(("RollMacro.Total",), test), Row(("Input.dc",), model_input(Scenario, "dc")))),
+        RollProcedure("surprise-sneak-attack", "Procedure.sneak-attack",
+                      (Row(("RollMacro.Total",), attack),
+                       Row(("Input.target_number",), model_input(Opener, "target_number")))),
+    )

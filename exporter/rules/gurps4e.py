@@ -10,6 +10,8 @@ from math import floor, log
 from typing import TYPE_CHECKING, Literal
 
 from exporter.excerpt import excerpt
+from exporter.limits import MEMBERS_A_SIDE
+from exporter.rules.declared import EMPTY, Declared, Name, bounded, option, sized
 from exporter.rules.dice import Roller, probability, roll_dice, sum_of
 from exporter.rules.exact import Exponents, factorised, lowest
 from exporter.rules.exact import plus as exact_plus
@@ -25,12 +27,11 @@ from exporter.rules.shared import (
     add_mass,
     check_procedure_fields,
     check_unique_names,
-    models_on_demand,
     other,
 )
 
 if TYPE_CHECKING:
-    from exporter.rules.models.gurps4e import Member, Options, Scenario, Side
+    from exporter.rules.rolls import RollProcedure, Row, Term
 
 SYSTEM = "gurps4e"
 UNIT = "second"
@@ -99,8 +100,50 @@ CONSTANTS = {
 }
 
 
-class SideMethods:
-    """What the procedures ask of a side, read by the model (exporter/rules/models/gurps4e.py) or as a record"""
+# The procedures in which the GM names the side that surprises (total) or sneaks (quick-contest).
+SURPRISING_PROCEDURES = ("total", "quick-contest")
+
+
+class Options(Declared):
+    """The configurable readings of docs/rules/gurps4e.md#readings"""
+
+    stun_roll_timing: Literal["start", "end"] = option(
+        "start", "When a mentally stunned character rolls IQ to snap out: at the start or at the end of his turn",
+        "A1", "B393 \"at the start of his turn\"; B420 rolls physical stun at the end",
+        {"start": "roll first; a success lifts the -4 defence at once, the turn is still Do Nothing",
+         "end": "roll last, as for physical stun; the -4 defence lasts through the turn of the success"})
+    freeze_roll_scope: Literal["side", "individual"] = option(
+        "side", "Total surprise: one 1d6 freeze roll for the whole surprised side, or one per defender",
+        "A2", "B393 \"the GM rolls 1d before the defenders can react\"",
+        {"side": "the GM rolls once; every defender without Combat Reflexes freezes that many seconds",
+         "individual": "each defender without Combat Reflexes rolls his own freeze"})
+    leaderless_iq_bonus: bool = option(
+        False, "Initiative roll: whether the higher-IQ +1 applies when a side is leaderless",
+        "A7", "B393 is silent; a leaderless side already takes -2",
+        {"false": "no IQ bonus to either side when one of them is leaderless",
+         "true": "a leaderless side compares its highest IQ with the other side's leader or highest IQ"})
+
+
+class Member(Declared):
+    """One character: IQ and Combat Reflexes for recovery, Tactics, Stealth and Per for the contest"""
+
+    name: Name
+    iq: int = bounded(ge=1, le=40)
+    combat_reflexes: bool = False
+    tactics: int = bounded(0, ge=0, le=40)
+    stealth: int | None = bounded(None, ge=1, le=40)
+    per: int | None = bounded(None, ge=1, le=40)
+
+
+class Side(Declared):
+    """One side: its leader (None = leaderless) and the initiative inputs"""
+
+    name: Name | None = None
+    leader: Name | None = None
+    animals: bool = False
+    gm_modifier: int = bounded(0, ge=-20, le=20)
+    expecting_trouble: bool = True
+    members: list[Member] = sized(min_length=1, max_length=MEMBERS_A_SIDE)
 
     def check(self) -> None:
         """Refuse a leader who is not a member of this side"""
@@ -112,12 +155,22 @@ class SideMethods:
         return next((m for m in self.members if m.name == self.leader), None)
 
 
-# The procedures in which the GM names the side that surprises (total) or sneaks (quick-contest).
-SURPRISING_PROCEDURES = ("total", "quick-contest")
+class Sides(Declared):
+    """The two sides; a is the party"""
+
+    a: Side
+    b: Side
 
 
-class ScenarioMethods:
-    """What the procedures ask of a scenario, read by the model or as a record"""
+class Scenario(Declared):
+    """A GURPS surprise scenario (docs/scenarios.md)"""
+
+    system: Literal["gurps4e"]
+    procedure: Literal["partial", "total", "quick-contest"]
+    # total: the side that surprises the other by the GM's call; quick-contest: the side that sneaks.
+    surprising: SideKey = "a"
+    sides: Sides
+    options: Options = EMPTY
 
     def check(self) -> None:
         """Refuse repeated names, a contest without its skills, and a field the procedure ignores (surprising first)"""
@@ -144,8 +197,7 @@ class ScenarioMethods:
         return getattr(self.sides, key)
 
 
-# The pydantic models Options, Member, Side, Sides and Scenario, imported on first use.
-__getattr__ = models_on_demand(__name__)
+DEFAULT_OPTIONS = record(Options, {})
 
 
 # --- primitives (B343-B348) -------------------------------------------------------------------------
@@ -565,7 +617,7 @@ def loss_shape(iq: int, combat_reflexes: bool, kind: str) -> LossShape:
 
 def stun_loss(iq: int, combat_reflexes: bool, kind: str) -> LossShape:
     """Compute what loss_shape returns"""
-    member = record(SYSTEM, "Member", {"name": "-", "iq": iq, "combat_reflexes": combat_reflexes})
+    member = record(Member, {"name": "-", "iq": iq, "combat_reflexes": combat_reflexes})
     if never_recovers(member, kind):
         return LossShape({}, None, None, Fraction(1), None)
     if kind == "total" and not member.combat_reflexes:
@@ -713,3 +765,72 @@ def unconditional(shape: LossShape, surprised: Fraction, exponents: Exponents | 
     never = shape.never * surprised
     expected = None if never else (shape.expected or Fraction(0)) * surprised
     return MemberOdds(UNIT, lost, never, expected)
+
+# --- roll procedures (exporter/rules/rolls.py) ----------------------------------------------------------
+# The rolls a GM makes by hand, as data in no VTT's syntax. Each function imports the roll terms itself, so that
+# `ambush odds` and `ambush simulate` start without them.
+
+
+FIRST_TURN = 1  # docs/rules/gurps4e.md#partial-surprise: a stunned character's own turns count k = 1, 2, 3, ...
+
+
+def success_rule_values() -> dict[str, int]:
+    """Return the numbers of the B348 success rule: the 3d6 range, the sure results, the lowest rollable target"""
+    c = CONSTANTS
+    return {"lowest_roll": c["success_dice"], "highest_roll": c["success_dice"] * c["success_die"],
+            "sure_success": c["sure_success"], "sure_failure": c["sure_failure"],
+            "lowest_rollable": c["lowest_rollable"]}
+
+
+def success_rule_row() -> Row:
+    """Describe the row that states B348's success rule"""
+    from exporter.rules.rolls import Row
+
+    return Row(("RollMacro.Gurps.SuccessRoll",), text="RollMacro.Gurps.SuccessRule")
+
+
+def roll_procedures() -> tuple[RollProcedure, ...]:
+    """Describe the GURPS rolls: initiative, the sneaking contest, the freeze and the recovery roll"""
+    from exporter.rules.rolls import Dice, RollProcedure, Row, model_input
+
+    success = Dice(CONSTANTS["success_dice"], CONSTANTS["success_die"])
+    contest = []
+    for key in ("stealth", "per"):
+        skill = model_input(Member, key)
+        contest += [Row((f"Input.{key}",), success), Row((f"Input.{key}", "RollMacro.Skill"), skill)]
+    return (
+        initiative_procedure(),
+        RollProcedure("surprise-contest", "RollMacro.Gurps.Contest", (*contest, success_rule_row()),
+                      success_rule_values()),
+        RollProcedure("surprise-freeze", "RollMacro.Gurps.Freeze",
+                      (Row(("RollMacro.Seconds",), Dice(1, CONSTANTS["freeze_die"])),)),
+        RollProcedure("surprise-recovery", "RollMacro.Gurps.Recovery",
+                      (Row(("RollMacro.Roll",), success), Row(("RollMacro.Target",), recovery_target_term()),
+                       success_rule_row()),
+                      success_rule_values()),
+    )
+
+
+def initiative_procedure() -> RollProcedure:
+    """Describe B393's initiative: each side's 1d6 plus the sum of its modifiers, which the prompt lists"""
+    from exporter.rules.rolls import Dice, Prompt, RollProcedure, Row, plus, side_label
+
+    die = Dice(1, CONSTANTS["initiative_die"])
+    rows = tuple(Row((side_label(key),), plus(die, Prompt("RollMacro.Gurps.SideModifiers", 0, key)))
+                 for key in SIDE_KEYS)
+    return RollProcedure("surprise-initiative", "RollMacro.Gurps.Initiative", rows,
+                         CONSTANTS["initiative_bonus"])
+
+
+def recovery_target_term() -> Term:
+    """Describe the recovery target: IQ + CR bonus, + (turn - 1) under partial surprise or with CR (A3, A4, A12)"""
+    from exporter.rules.rolls import Choice, Number, Product, Prompt, constant, highest, minus, model_input, plus
+
+    cr = model_input(Member, "combat_reflexes")
+    turn = Prompt("RollMacro.Gurps.Turn", FIRST_TURN)
+    kind = Choice("RollMacro.Gurps.Kind", (("Procedure.partial", Number(1)), ("Procedure.total", Number(0))))
+    # docs/rules/gurps4e.md#total-surprise: Combat Reflexes treats total surprise as partial, so the progression
+    # applies when either does.
+    progression = Product((minus(turn, Number(FIRST_TURN)), highest(kind, cr)))
+    return plus(model_input(Member, "iq", selected=True),
+                Product((constant(CONSTANTS, "combat_reflexes_recovery"), cr)), progression)

@@ -14,7 +14,17 @@ from typing import Annotated, Any, Self, Union, get_args, get_origin
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints, model_validator
 
-from exporter.rules.declared import EMPTY, REQUIRED, Bounds, Declared, Lengths, Spec, Visible, declared_fields, is_declared
+from exporter.rules.declared import (
+    EMPTY,
+    REQUIRED,
+    Bounds,
+    Declared,
+    Lengths,
+    Spec,
+    Visible,
+    declared_fields,
+    is_declared,
+)
 from exporter.rules.shared import visible
 
 

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
-from pydantic import BaseModel
-
+from exporter.rules.declared import Declared
 from exporter.rules.dice import Roller
 from exporter.rules.shared import Inputs, Odds
+
+if TYPE_CHECKING:
+    from exporter.rules.rolls import RollProcedure
 
 
 class Outcome(Protocol):
@@ -20,7 +22,7 @@ class Outcome(Protocol):
 
 @runtime_checkable
 class RulesSystem(Protocol):
-    """A rules module: its procedures and their inputs, its models, its constants, resolve and odds"""
+    """A rules module: its procedures and their inputs, its scenario's parts, its constants, resolve and odds"""
 
     SYSTEM: str  # the system id, the key of the module in the registry
     UNIT: str  # what a member loses to surprise: second, segment, round
@@ -31,10 +33,12 @@ class RulesSystem(Protocol):
     STATUSES: tuple[str, ...]  # the neutral ids of the statuses the rules mark
     GM_ROLLS: tuple[str, ...]  # the neutral ids of the rolls a GM makes outside the dialog
     CONSTANTS: dict[str, Any]  # every rule number, as plain data for the JS rules core
-    Options: type[BaseModel]  # the house rules, every field with a default
-    Scenario: type[BaseModel]  # a scenario file of this system; has side(key)
-    Side: type[BaseModel]
-    Member: type[BaseModel]
+    # The parts of a scenario file (exporter/rules/declared.py), and the house rules read from an empty table.
+    Options: type[Declared]  # the house rules, every field with a default
+    Scenario: type[Declared]  # a scenario file of this system; has side(key)
+    Side: type[Declared]
+    Member: type[Declared]
+    DEFAULT_OPTIONS: Any
 
     def resolve(self, scenario: Any, roller: Roller) -> Outcome:
         """Play a scenario with the dice of roller"""
@@ -42,4 +46,8 @@ class RulesSystem(Protocol):
 
     def odds(self, scenario: Any) -> Odds:
         """Return the exact outcome distribution of a scenario"""
+        ...
+
+    def roll_procedures(self) -> tuple[RollProcedure, ...]:
+        """Return the rolls a GM can make by hand, as data (exporter/rules/rolls.py)"""
         ...

@@ -1,4 +1,4 @@
-"""Shared building blocks of the rules core: sides, field problems, odds results (no pydantic: see models/)"""
+"""Shared building blocks of the rules core: sides, field problems, odds results (no pydantic: see declared.py)"""
 
 from __future__ import annotations
 
@@ -6,7 +6,6 @@ import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from fractions import Fraction
-from importlib import import_module
 from typing import Any, Literal
 
 from exporter.excerpt import excerpt
@@ -187,18 +186,3 @@ def add_mass(dist: dict[int, Fraction], key: int, mass: Fraction) -> dict[int, F
     out = dict(dist)
     out[key] = out.get(key, Fraction(0)) + mass
     return {k: out[k] for k in sorted(out) if out[k]}
-
-
-def models_on_demand(system_module_name: str) -> Callable[[str], Any]:
-    """Return a rules module's __getattr__ that finds its pydantic models (exporter/rules/models/) on first use"""
-    name = system_module_name.rpartition(".")[2]
-
-    def __getattr__(attribute: str) -> Any:
-        if not attribute.startswith("__"):  # `from module import x` asks for __path__: no reason to load pydantic
-            models = import_module(f"exporter.rules.models.{name}")
-            found = getattr(models, attribute, None)
-            if isinstance(found, type) and found.__module__ == models.__name__:
-                return found
-        raise AttributeError(f"module {system_module_name!r} has no attribute {attribute!r}")
-
-    return __getattr__

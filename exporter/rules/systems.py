@@ -1,9 +1,8 @@
-"""The registry of rules systems: each system id and where its rules core, narration and roll procedures live
+"""The registry of rules systems: each system id and where its rules core and narration live
 
 Adding a system means one entry here and the modules it names: a rules module that provides RulesSystem
-(exporter/rules/protocol.py), its pydantic models in exporter/rules/models/ under the same name, a narration
-module with narrate(scenario, outcome) and a roll-procedures module in exporter/definitions/rolls/ with
-procedures(); then `python -m exporter.rules.models.write_shapes` writes their shapes.
+(exporter/rules/protocol.py), declaring its scenario's parts (exporter/rules/declared.py) and its roll procedures
+(exporter/rules/rolls.py), and a narration module with narrate(scenario, outcome).
 """
 
 from __future__ import annotations
@@ -20,33 +19,30 @@ if TYPE_CHECKING:
 
 
 class SystemEntry(NamedTuple):
-    """One rules system: its rules, narration and roll-procedure modules, the title `ambush init` gives a campaign, what
-    the command line calls it, and the example scenario whose odds chart the docs show"""
+    """One rules system: its rules and narration modules, the title `ambush init` gives a campaign, what the command
+    line calls it, and the example scenario whose odds chart the docs show"""
 
     rules: str
     narration: str
-    rolls: str
     title: str
     called: str
     chart: str
 
     @property
     def module(self) -> str:
-        """Return the rules module's own name, which its models, narration and tests take: fallout_ttrpg"""
+        """Return the rules module's own name, which its narration and tests take: fallout_ttrpg"""
         return self.rules.rpartition(".")[2]
 
 
 SYSTEMS: dict[str, SystemEntry] = {
-    "gurps4e": SystemEntry("exporter.rules.gurps4e", "exporter.narration.gurps4e",
-                           "exporter.definitions.rolls.gurps4e", "GURPS Surprise", "GURPS 4e, B393", "gurps-partial"),
-    "adnd1e": SystemEntry("exporter.rules.adnd1e", "exporter.narration.adnd1e",
-                          "exporter.definitions.rolls.adnd1e", "AD&D 1e Surprise", "AD&D 1e / OSRIC",
+    "gurps4e": SystemEntry("exporter.rules.gurps4e", "exporter.narration.gurps4e", "GURPS Surprise", "GURPS 4e, B393",
+                           "gurps-partial"),
+    "adnd1e": SystemEntry("exporter.rules.adnd1e", "exporter.narration.adnd1e", "AD&D 1e Surprise", "AD&D 1e / OSRIC",
                           "adnd-seed-example"),
     "fallout-ttrpg": SystemEntry("exporter.rules.fallout_ttrpg", "exporter.narration.fallout_ttrpg",
-                                 "exporter.definitions.rolls.fallout_ttrpg", "Fallout TTRPG Surprise",
-                                 "the Fallout TTRPG homebrew", "fallout-sneak-attack"),
-    "dnd5e": SystemEntry("exporter.rules.dnd5e", "exporter.narration.dnd5e", "exporter.definitions.rolls.dnd5e",
-                         "D&D 5e Surprise", "D&D 5th edition, 2014 and 2024 rules", "dnd-bandit-camp"),
+                                 "Fallout TTRPG Surprise", "the Fallout TTRPG homebrew", "fallout-sneak-attack"),
+    "dnd5e": SystemEntry("exporter.rules.dnd5e", "exporter.narration.dnd5e", "D&D 5e Surprise",
+                         "D&D 5th edition, 2014 and 2024 rules", "dnd-bandit-camp"),
 }
 SYSTEM_IDS = tuple(SYSTEMS)
 

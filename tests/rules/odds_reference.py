@@ -74,7 +74,7 @@ def sneak_win_chance(scenario: Any) -> Fraction:
 @cache
 def seconds_lost(iq: int, combat_reflexes: bool, kind: str) -> MemberOdds:
     """Return the distribution of seconds lost by a surprised member, turn by turn in Fractions"""
-    member = record(g.SYSTEM, "Member", {"name": "-", "iq": iq, "combat_reflexes": combat_reflexes})
+    member = record(g.Member, {"name": "-", "iq": iq, "combat_reflexes": combat_reflexes})
     if g.never_recovers(member, kind):
         return MemberOdds(g.UNIT, {}, never=Fraction(1), expected_lost=None)
     if kind == "total" and not member.combat_reflexes:

@@ -17,6 +17,7 @@ from exporter.rules import adnd1e
 from exporter.rules.adnd1e import Combatant
 from exporter.rules.dice import ScriptedRoller
 from exporter.scenario import scenario_from_dict
+from exporter.rules.models import model_of
 from tests.scenario_draws import maybe, member_name, put, side_names
 
 F = Fraction
@@ -38,7 +39,7 @@ def data(a: dict[str, Any], b: dict[str, Any], **options: Any) -> dict[str, Any]
 
 def scenario(a: dict[str, Any], b: dict[str, Any], **options: Any) -> adnd1e.Scenario:
     """Validate adnd1e scenario data"""
-    return adnd1e.Scenario.model_validate(data(a, b, **options))
+    return model_of(adnd1e.Scenario).model_validate(data(a, b, **options))
 
 
 def play(sc: adnd1e.Scenario, *dice: int) -> adnd1e.Outcome:
@@ -56,7 +57,7 @@ def segment_lists(outcome: adnd1e.Outcome) -> list[tuple[int, str, list[str]]]:
 
 def sides_of(a: dict[str, Any], b: dict[str, Any]) -> tuple[adnd1e.Side, adnd1e.Side]:
     """Validate two bare sides"""
-    return adnd1e.Side.model_validate(a), adnd1e.Side.model_validate(b)
+    return model_of(adnd1e.Side).model_validate(a), model_of(adnd1e.Side).model_validate(b)
 
 
 PARTY = side("Ava", "Bo", name="Party")
@@ -70,10 +71,10 @@ def test_module_contract():
     assert adnd1e.SYSTEM == "adnd1e"
     assert adnd1e.UNIT == "segment"
     assert adnd1e.PROCEDURES == ("roll",)
-    options = adnd1e.Options()
+    options = model_of(adnd1e.Options)()
     assert options.dex_unsurprised_may_act is True
     assert not (options.side_best_rating or options.dex_encumbrance_gate or options.missile_triple_rate)
-    assert "percent_chances" not in adnd1e.Options.model_fields
+    assert "percent_chances" not in model_of(adnd1e.Options).model_fields
 
 
 def test_scenario_defaults():
@@ -81,7 +82,7 @@ def test_scenario_defaults():
     assert sc.sides.a.surprised_on == 2
     assert sc.sides.a.surprises_on == 2
     assert sc.sides.a.aware is False
-    assert sc.options == adnd1e.Options()
+    assert sc.options == model_of(adnd1e.Options)()
 
 
 # --- threshold (docs/rules/adnd1e.md#threshold) ----------------------------------------------------------
@@ -257,7 +258,7 @@ def test_dmg_difference_extends_to_5():
 )
 def test_dex_table_every_row(dex, adjustment):
     assert adnd1e.DEX_ADJUSTMENT[dex] == adjustment
-    assert adnd1e.member_adjustment(adnd1e.Member(name="Ava", dex=dex)) == adjustment
+    assert adnd1e.member_adjustment(model_of(adnd1e.Member)(name="Ava", dex=dex)) == adjustment
 
 
 def test_dex_table_covers_exactly_3_to_18():
@@ -269,8 +270,8 @@ def test_dex_18_uses_the_1e_value_not_the_2e_one():
 
 
 def test_explicit_adjustment_and_no_adjustment():
-    assert adnd1e.member_adjustment(adnd1e.Member(name="Ava", surprise_adjustment=-4)) == -4
-    assert adnd1e.member_adjustment(adnd1e.Member(name="Ava")) == 0
+    assert adnd1e.member_adjustment(model_of(adnd1e.Member)(name="Ava", surprise_adjustment=-4)) == -4
+    assert adnd1e.member_adjustment(model_of(adnd1e.Member)(name="Ava")) == 0
 
 
 @pytest.mark.parametrize(
@@ -415,7 +416,7 @@ def test_c4_off_a_lone_dex_member_is_still_surprised():
 
 
 def test_c4_off_frozen_segments():
-    off = adnd1e.Options(dex_unsurprised_may_act=False)
+    off = model_of(adnd1e.Options)(dex_unsurprised_may_act=False)
     assert adnd1e.frozen_segments(2, 0, off) == 2
     assert adnd1e.frozen_segments(2, 1, off) == 2
     assert adnd1e.frozen_segments(2, 3, off) == 3
@@ -423,8 +424,8 @@ def test_c4_off_frozen_segments():
 
 
 def test_c4_on_frozen_segments_are_the_own_ones():
-    assert adnd1e.frozen_segments(2, 0, adnd1e.Options()) == 0
-    assert adnd1e.frozen_segments(2, 5, adnd1e.Options()) == 5
+    assert adnd1e.frozen_segments(2, 0, model_of(adnd1e.Options)()) == 0
+    assert adnd1e.frozen_segments(2, 5, model_of(adnd1e.Options)()) == 5
 
 
 def test_c4_does_not_change_own_segments():
@@ -569,7 +570,7 @@ def test_a_side_needs_members():
 )
 def test_unknown_key(raw, loc):
     with pytest.raises(ValidationError) as caught:
-        adnd1e.Scenario.model_validate(raw)
+        model_of(adnd1e.Scenario).model_validate(raw)
     first = caught.value.errors()[0]
     assert first["type"] == "extra_forbidden"
     assert first["loc"] == loc
@@ -578,7 +579,7 @@ def test_unknown_key(raw, loc):
 @pytest.mark.parametrize(("field", "value"), [("system", "gurps4e"), ("procedure", "partial")])
 def test_wrong_system_or_procedure(field, value):
     with pytest.raises(ValidationError):
-        adnd1e.Scenario.model_validate({**data(PARTY, MONSTERS), field: value})
+        model_of(adnd1e.Scenario).model_validate({**data(PARTY, MONSTERS), field: value})
 
 
 # --- odds (hand-computed) ----------------------------------------------------------------------
@@ -734,7 +735,7 @@ def without_adjustments(sc: adnd1e.Scenario, key: str) -> adnd1e.Scenario:
     """Return the scenario with every adjustment of one side removed"""
     raw = sc.model_dump()
     raw["sides"][key]["members"] = [{"name": m["name"]} for m in raw["sides"][key]["members"]]
-    return adnd1e.Scenario.model_validate(raw)
+    return model_of(adnd1e.Scenario).model_validate(raw)
 
 
 @settings(max_examples=150, deadline=None)
@@ -755,7 +756,7 @@ def test_dex_never_creates_surprise(sc, key, draw):
 @given(st.integers(0, 6), st.integers(-5, 5), st.integers(-5, 5), st.booleans())
 def test_more_dex_never_adds_segments(side_segments, low, high, may_act):
     low, high = sorted((low, high))
-    options = adnd1e.Options(dex_unsurprised_may_act=may_act)
+    options = model_of(adnd1e.Options)(dex_unsurprised_may_act=may_act)
     own_high = adnd1e.member_segments(side_segments, high)
     own_low = adnd1e.member_segments(side_segments, low)
     assert own_high <= own_low
@@ -769,8 +770,8 @@ def test_more_dex_never_adds_segments(side_segments, low, high, may_act):
 def test_c4_off_nobody_acts_while_his_side_is_surprised(sc, draw):
     dice = draw.draw(st.sampled_from(all_dice(sc)))
     raw = sc.model_dump()
-    on = play(adnd1e.Scenario.model_validate({**raw, "options": {"dex_unsurprised_may_act": True}}), *dice)
-    off = play(adnd1e.Scenario.model_validate({**raw, "options": {"dex_unsurprised_may_act": False}}), *dice)
+    on = play(model_of(adnd1e.Scenario).model_validate({**raw, "options": {"dex_unsurprised_may_act": True}}), *dice)
+    off = play(model_of(adnd1e.Scenario).model_validate({**raw, "options": {"dex_unsurprised_may_act": False}}), *dice)
     assert on.members == off.members
     for segment in off.timeline:
         for name in segment.acting:

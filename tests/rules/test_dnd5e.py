@@ -15,6 +15,7 @@ from exporter.narration.dnd5e import narrate
 from exporter.rules import dnd5e
 from exporter.rules.dice import ScriptedRoller
 from exporter.scenario import scenario_from_dict
+from exporter.rules.models import model_of
 from tests.scenario_draws import maybe, member_name, put, side_names
 
 F = Fraction
@@ -46,7 +47,7 @@ def data(a: list[dict[str, Any]], b: list[dict[str, Any]], **options: Any) -> di
 
 def scenario(a: list[dict[str, Any]], b: list[dict[str, Any]], **options: Any) -> Any:
     """Validate dnd5e scenario data"""
-    return dnd5e.Scenario.model_validate(data(a, b, **options))
+    return model_of(dnd5e.Scenario).model_validate(data(a, b, **options))
 
 
 def play(sc: Any, *dice: int) -> dnd5e.Outcome:
@@ -75,7 +76,7 @@ def test_module_contract():
 
 
 def test_defaults_are_the_2014_rules_by_stealth_ties_to_the_hider():
-    options = dnd5e.Options()
+    options = model_of(dnd5e.Options)()
     assert (options.rules, options.surprise_by, options.ties, options.group_check) == ("2014", "stealth", "hider", False)
 
 

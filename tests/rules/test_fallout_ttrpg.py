@@ -16,6 +16,7 @@ from exporter.narration.fallout_ttrpg import narrate
 from exporter.rules import fallout_ttrpg as ft
 from exporter.rules.dice import ScriptedRoller, SeededRoller
 from exporter.scenario import scenario_from_dict
+from exporter.rules.models import model_of
 from tests.procedure_fields import applicable
 from tests.scenario_draws import maybe, member_name, put, side_names
 
@@ -69,7 +70,7 @@ def play(scenario: ft.Scenario, dice: list[int]) -> dict:
     [(1, 0, 10, 6), (5, 3, 10, 13), (10, 12, 20, 37), (1, 2, 1, -1), (10, 0, 1, 6)],
 )
 def test_test_total_is_d20_plus_per_minus_five_plus_survival(per, survival, roll, total):
-    assert ft.test_total(ft.Member(name="X", per=per, survival=survival), roll) == total
+    assert ft.test_total(model_of(ft.Member)(name="X", per=per, survival=survival), roll) == total
 
 
 @pytest.mark.parametrize(
@@ -89,13 +90,13 @@ def test_test_total_is_d20_plus_per_minus_five_plus_survival(per, survival, roll
     ],
 )
 def test_test_result_boundaries(total, margin, hunting, result):
-    assert ft.test_result(total, 15, hunting, ft.Options(poor_failure_margin=margin)) == result
+    assert ft.test_result(total, 15, hunting, model_of(ft.Options)(poor_failure_margin=margin)) == result
 
 
 def test_no_natural_one_or_twenty_rule():
-    weak, strong = ft.Member(name="W", per=1, survival=0), ft.Member(name="S", per=10, survival=9)
-    assert ft.test_result(ft.test_total(weak, 20), 17, False, ft.Options()) == "failure"  # 20 - 4 = 16
-    assert ft.test_result(ft.test_total(strong, 1), 15, False, ft.Options()) == "success"  # 1 + 5 + 9 = 15
+    weak, strong = model_of(ft.Member)(name="W", per=1, survival=0), model_of(ft.Member)(name="S", per=10, survival=9)
+    assert ft.test_result(ft.test_total(weak, 20), 17, False, model_of(ft.Options)()) == "failure"  # 20 - 4 = 16
+    assert ft.test_result(ft.test_total(strong, 1), 15, False, model_of(ft.Options)()) == "success"  # 1 + 5 + 9 = 15
 
 
 @pytest.mark.parametrize(("roll", "surprise", "result"),
@@ -124,8 +125,8 @@ def test_hunting_makes_any_failure_poor():
 
 
 def test_group_leader_is_highest_per_plus_survival_first_listed_on_tie():
-    side = ft.Side(members=[ft.Member(name="Ann", per=6, survival=2), ft.Member(name="Bea", per=4, survival=5),
-                            ft.Member(name="Cy", per=7, survival=2)])
+    side = model_of(ft.Side)(members=[model_of(ft.Member)(name="Ann", per=6, survival=2), model_of(ft.Member)(name="Bea", per=4, survival=5),
+                            model_of(ft.Member)(name="Cy", per=7, survival=2)])
     assert ft.group_leader(side).name == "Bea"
     scenario = world_map([spotter("Ann", 6, 2), spotter("Bea", 4, 5), spotter("Cy", 7, 2)])
     out = play(scenario, [10])
@@ -354,7 +355,7 @@ def test_surprise_round_order_ties_side_a_before_cautious_nature_of_side_b():
 
 def first_error(raw: dict) -> dict:
     with pytest.raises(ValidationError) as info:
-        ft.Scenario.model_validate(raw)
+        model_of(ft.Scenario).model_validate(raw)
     return info.value.errors(include_url=False)[0]
 
 
@@ -435,7 +436,7 @@ def test_duplicate_member_names_across_sides():
 def test_per_range(per, ok):
     raw = data("world-map", [spotter("Ava", per=per)], [member("Raider")], dc=10)
     if ok:
-        assert ft.Scenario.model_validate(raw).sides.a.members[0].per == per
+        assert model_of(ft.Scenario).model_validate(raw).sides.a.members[0].per == per
     else:
         assert first_error(raw)["loc"] == ("sides", "a", "members", 0, "per")
 
@@ -539,7 +540,7 @@ def test_odds_agree_with_every_dice_sequence(scenario):
 def test_side_labels_default():
     raw = data("sneak-attack", [member("Vex")], [member("R")], **lone())
     del raw["sides"]["b"]["name"]
-    scenario = ft.Scenario.model_validate(raw)
+    scenario = model_of(ft.Scenario).model_validate(raw)
     assert side_label(scenario, "a") == "Party" and side_label(scenario, "b") == "Side B"
 
 
@@ -622,7 +623,7 @@ scenarios = st.one_of(world_maps(), sneak_attacks())
 @settings(max_examples=150, deadline=None)
 @given(scenarios)
 def test_odds_are_distributions(raw):
-    result = ft.odds(ft.Scenario.model_validate(raw))
+    result = ft.odds(model_of(ft.Scenario).model_validate(raw))
     assert set(result.surprise) == {"a", "b", "none"}
     assert sum(result.surprise.values()) == 1 and min(result.surprise.values()) >= 0
     assert set(result.members) == {m["name"] for key in "ab" for m in raw["sides"][key]["members"]}
@@ -634,7 +635,7 @@ def test_odds_are_distributions(raw):
 @settings(max_examples=150, deadline=None)
 @given(scenarios, st.integers(0, 2**32))
 def test_resolve_uses_the_canonical_dice_and_agrees_with_itself(raw, seed):
-    scenario = ft.Scenario.model_validate(raw)
+    scenario = model_of(ft.Scenario).model_validate(raw)
     seeded = SeededRoller(seed)
     roller = ScriptedRoller([seeded.roll(20) for _ in range(10)])
     out = ft.resolve(scenario, roller).to_json()
@@ -664,7 +665,7 @@ def test_more_per_or_survival_never_hurts_the_party(raw, extra):
         return
     better = {**raw, "sides": {**raw["sides"], "a": {**raw["sides"]["a"], "members": [
         {**m, skill: m[skill] + 1} if i == index else m for i, m in enumerate(members)]}}}
-    before, after = ft.odds(ft.Scenario.model_validate(raw)), ft.odds(ft.Scenario.model_validate(better))
+    before, after = ft.odds(model_of(ft.Scenario).model_validate(raw)), ft.odds(model_of(ft.Scenario).model_validate(better))
     assert after.surprise["a"] >= before.surprise["a"]
     assert after.surprise["b"] <= before.surprise["b"]
 
@@ -681,7 +682,7 @@ def test_higher_attack_bonus_never_lowers_the_chance_of_a_surprise_round(bonus, 
 @settings(max_examples=150, deadline=None)
 @given(scenarios)
 def test_cautious_nature_members_lose_nothing_unless_they_sleep_through_the_round(raw):
-    scenario = ft.Scenario.model_validate(raw)
+    scenario = model_of(ft.Scenario).model_validate(raw)
     result = ft.odds(scenario)
     for key in "ab":
         for m in raw["sides"][key]["members"]:

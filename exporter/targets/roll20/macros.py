@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from exporter.definitions import Definitions
-from exporter.definitions.rolls import (
+from exporter.rules.rolls import (
     Choice,
     Constant,
     Dice,

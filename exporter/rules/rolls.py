@@ -1,23 +1,19 @@
 """Roll procedures as data: the dice and terms of each roll a GM can make by hand, in no VTT's syntax
 
-Every number is a rules module's CONSTANTS entry or a rules model's field default, so a rendered roll
-computes what the rules core computes. Labels and texts are catalogue keys; a text may hold {name}
-placeholders that the procedure's values fill. The terms are defined here, each system's rolls in its own module
-of this package, which the registry (exporter/rules/systems.py) names: the definitions of a campaign import only
-the rules module of its system.
+Every number is a rules module's CONSTANTS entry or a field default its scenario's parts declare, so a rendered roll
+computes what the rules core computes. Labels and texts are catalogue keys; a text may hold {name} placeholders that
+the procedure's values fill. The terms are defined here; each system's rolls are its rules module's roll_procedures(),
+beside the rules they restate. The Roll20 macros render them (exporter/targets/roll20/macros.py).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from importlib import import_module
 from typing import Any, Literal
 
-from pydantic import BaseModel
-
+from exporter.rules.declared import Declared, declared_fields
 from exporter.rules.shared import SideKey
-from exporter.rules.systems import SYSTEMS
 
 
 @dataclass(frozen=True)
@@ -136,23 +132,18 @@ def lowest(*terms: Term) -> Extreme:
     return Extreme(False, terms)
 
 
-def constant(rules: Any, name: str) -> Constant:
-    """Name one of a rules module's constants"""
-    return Constant(name, rules.CONSTANTS[name])
+def constant(constants: Mapping[str, Any], name: str) -> Constant:
+    """Name one of a rules module's CONSTANTS"""
+    return Constant(name, constants[name])
 
 
-def model_input(model: type[BaseModel], key: str, *, side: SideKey | None = None, selected: bool = False) -> Input:
-    """Describe a rules model's field as an input, with the model's default (None when it has none)"""
-    info = model.model_fields[key]
-    kind: Literal["number", "boolean"] = "boolean" if info.annotation is bool else "number"
-    return Input(key, kind, None if info.is_required() else info.default, side, selected)
+def model_input(part: type[Declared], key: str, *, side: SideKey | None = None, selected: bool = False) -> Input:
+    """Describe a scenario part's field as an input, with its default (None when it has none)"""
+    declared = declared_fields(part)[key]
+    kind: Literal["number", "boolean"] = "boolean" if declared.type is bool else "number"
+    return Input(key, kind, declared.default, side, selected)
 
 
 def side_label(key: SideKey) -> str:
     """Return the catalogue key of a side's name"""
     return f"Dialog.Side.{key}"
-
-
-def roll_procedures(system: str) -> tuple[RollProcedure, ...]:
-    """Return the roll procedures of a system, from the module of this package the registry names"""
-    return import_module(SYSTEMS[system].rolls).procedures()
