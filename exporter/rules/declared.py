@@ -10,9 +10,9 @@ exporter/rules/models.py makes the pydantic models that judge a refused table an
 from __future__ import annotations
 
 import sys
-from types import UnionType
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cache
+from types import UnionType
 from typing import Annotated, Any, Union, get_args, get_origin
 
 from exporter.limits import NAME_CHARACTERS
@@ -88,7 +88,7 @@ class Spec:
 
 def bounded(default: Any = REQUIRED, *, ge: int | None = None, le: int | None = None) -> Any:
     """Declare an integer field with its default (REQUIRED when a table must give it) and its bounds"""
-    return Spec(default, Bounds(ge, le))
+    return Spec(default, bounds_of(ge, le))
 
 
 def sized(default: Any = REQUIRED, *, min_length: int | None = None, max_length: int | None = None) -> Any:
@@ -99,8 +99,12 @@ def sized(default: Any = REQUIRED, *, min_length: int | None = None, max_length:
 def option(default: Any, meaning: str, reading: str, source: str, values: dict[str, str], *, ge: int | None = None,
            le: int | None = None) -> Any:
     """Declare a house-rule option: its default, one-line meaning, docs reading id, source and what each value does"""
-    bounds = Bounds(ge, le) if ge is not None or le is not None else None
-    return Spec(default, bounds, None, OptionText(meaning, reading, source, values))
+    return Spec(default, bounds_of(ge, le), None, OptionText(meaning, reading, source, values))
+
+
+def bounds_of(ge: int | None, le: int | None) -> Bounds | None:
+    """Return the bounds given, or None when neither is"""
+    return None if ge is None and le is None else Bounds(ge, le)
 
 
 @dataclass(frozen=True)
@@ -109,7 +113,7 @@ class Field:
 
     name: str
     type: Any
-    spec: Spec = field(default_factory=Spec)
+    spec: Spec
 
     @property
     def required(self) -> bool:
@@ -153,7 +157,7 @@ class Declared:
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        if Declared not in cls.__bases__:  # a record or model class made from a declaration: nothing to take
+        if not is_declared(cls):  # a record or model class made from a declaration: nothing to take
             return
         annotations = cls.__dict__.get("__annotations__", {})
         declared = {}
@@ -166,7 +170,7 @@ class Declared:
         cls.__annotations__ = {}  # the readers own the fields; pydantic must not collect them from a base
 
     def __new__(cls, *args: Any, **kwargs: Any) -> Any:
-        if Declared in cls.__bases__:  # it would have no field: read a table with records.record or models.model_of
+        if is_declared(cls):  # it would have no field: read a table with records.record or models.model_of
             raise TypeError(f"{cls.__qualname__} is a declaration; read a table into it with "
                             "exporter.rules.records.record or validate one with exporter.rules.models.model_of")
         return super().__new__(cls)

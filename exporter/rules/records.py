@@ -85,7 +85,6 @@ def record(part: type[Declared], data: Any) -> Record:
     return made
 
 
-
 def value(shape: tuple[Any, ...], given: Any) -> Any:
     """Read one value of a shape: strict, as the models validate TOML (no "12" for 12, no 1 for true)"""
     kind = shape[0]
